@@ -1,0 +1,64 @@
+// Command emulator serves the local cloud on loopback. See
+// internal/emulator/README.md for the admin API.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
+)
+
+func main() {
+	listen := flag.String("listen", "127.0.0.1:0", "loopback address to listen on (port 0 picks a free port)")
+	urlFile := flag.String("url-file", "", "write the emulator's URL to this file once it listens")
+	region := flag.String("region", emulator.DefaultRegion, "the emulator's home region")
+	quiet := flag.Bool("quiet", false, "do not print one line per request")
+	flag.Parse()
+
+	host, _, err := net.SplitHostPort(*listen)
+	if err != nil {
+		log.Fatalf("-listen %q: %v", *listen, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		log.Fatalf("-listen %q: the emulator serves loopback addresses only", *listen)
+	}
+	opts := emulator.Options{Region: *region}
+	if !*quiet {
+		opts.Log = os.Stdout
+	}
+	emu := emulator.New(opts)
+
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		log.Fatalf("listen: %v", err)
+	}
+	url := "http://" + ln.Addr().String()
+	fmt.Printf("emulator listening on %s (region %s, access key %s)\n", url, emu.Region(), emu.AccessKeyID())
+	if *urlFile != "" {
+		if err := os.WriteFile(*urlFile, []byte(url+"\n"), 0o600); err != nil {
+			log.Fatalf("writing %s: %v", *urlFile, err)
+		}
+	}
+	srv := &http.Server{Handler: emu, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Fatalf("serve: %v", err)
+	}
+}

@@ -1,0 +1,103 @@
+// Package acctest is the shared harness of the acceptance tests: an
+// in-process emulator per test, provider factories, and the Terraform CLI.
+package acctest
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
+)
+
+// ProviderName is the provider's local name in test configurations.
+const ProviderName = "cloud"
+
+// ProtoV6ProviderFactories serve the provider in-process to the Terraform CLI.
+var ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	ProviderName: providerserver.NewProtocol6WithError(provider.New("test")()),
+}
+
+// Emulator is an emulator serving one test on a loopback port.
+type Emulator struct {
+	*emulator.Emulator
+	URL string
+}
+
+// NewEmulator starts an emulator for t and stops it when t ends.
+func NewEmulator(t testing.TB) *Emulator {
+	t.Helper()
+	e := emulator.New(emulator.Options{})
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	return &Emulator{Emulator: e, URL: srv.URL}
+}
+
+// ProviderConfig is a provider block aimed at the emulator.
+func (e *Emulator) ProviderConfig() string {
+	return e.ProviderConfigRegion(e.Region())
+}
+
+// ProviderConfigRegion is a provider block aimed at the emulator, signing for
+// region.
+func (e *Emulator) ProviderConfigRegion(region string) string {
+	return fmt.Sprintf(`
+provider "cloud" {
+  region     = %q
+  access_key = %q
+  secret_key = %q
+  endpoints = {
+    identity = %q
+    search   = %q
+    models   = %q
+  }
+}
+`, region, e.AccessKeyID(), e.SecretAccessKey(), e.URL, e.URL, e.URL)
+}
+
+var cliOnce sync.Once
+
+// PreCheck makes sure a Terraform CLI is known to terraform-plugin-testing
+// without it downloading one: TF_ACC_TERRAFORM_PATH, else terraform or tofu
+// on PATH, else the OpenTofu that `make` builds into ./bin.
+func PreCheck(t testing.TB) {
+	t.Helper()
+	cliOnce.Do(func() {
+		if os.Getenv("TF_ACC_TERRAFORM_PATH") != "" {
+			return
+		}
+		if p := FindCLI(); p != "" {
+			_ = os.Setenv("TF_ACC_TERRAFORM_PATH", p)
+		}
+	})
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+		t.Fatal("No Terraform CLI: set TF_ACC_TERRAFORM_PATH, put terraform or tofu on PATH, or run `make test`, which builds OpenTofu into ./bin.")
+	}
+}
+
+// FindCLI returns the path of terraform or tofu on PATH, else of the tofu
+// built into the repository's bin/, else "".
+func FindCLI() string {
+	for _, name := range []string{"terraform", "tofu"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	_, file, _, ok := runtime.Caller(0)
+	if ok {
+		p := filepath.Join(filepath.Dir(file), "..", "..", "bin", "tofu")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}

@@ -1,0 +1,263 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+)
+
+// Credentials sign requests. SessionToken is optional; Expires is zero for
+// long-lived credentials.
+type Credentials struct {
+	AccessKeyID     string
+	SecretAccessKey string
+	SessionToken    string
+	Expires         time.Time
+}
+
+func (c Credentials) aws() aws.Credentials {
+	return aws.Credentials{
+		AccessKeyID:     c.AccessKeyID,
+		SecretAccessKey: c.SecretAccessKey,
+		SessionToken:    c.SessionToken,
+		CanExpire:       !c.Expires.IsZero(),
+		Expires:         c.Expires,
+	}
+}
+
+// Config is what every service client is built from.
+type Config struct {
+	Region      string
+	Credentials Credentials
+	// MaxRetries is the number of retries after the first attempt.
+	MaxRetries int
+	// RetryBaseDelay and RetryMaxDelay bound the jittered exponential backoff.
+	RetryBaseDelay time.Duration
+	RetryMaxDelay  time.Duration
+	// AttemptTimeout bounds one attempt (connect, send, answer).
+	AttemptTimeout time.Duration
+	UserAgent      string
+	HTTPClient     *http.Client
+}
+
+// Defaults used when a Config field is zero.
+const (
+	DefaultMaxRetries     = 3
+	DefaultRetryBaseDelay = 100 * time.Millisecond
+	DefaultRetryMaxDelay  = 5 * time.Second
+	DefaultAttemptTimeout = 30 * time.Second
+)
+
+// Client sends requests to one service endpoint.
+type Client struct {
+	cfg         Config
+	service     string // signing name, also used in logs
+	endpoint    *url.URL
+	signer      *v4.Signer
+	httpClient  *http.Client
+}
+
+// New returns a client for one service. service is the SigV4 signing name;
+// an empty one sends unsigned requests.
+func New(cfg Config, service, endpoint string) (*Client, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("endpoint %q is not an http(s) URL", endpoint)
+	}
+	if cfg.MaxRetries < 0 {
+		cfg.MaxRetries = 0
+	}
+	if cfg.RetryBaseDelay == 0 {
+		cfg.RetryBaseDelay = DefaultRetryBaseDelay
+	}
+	if cfg.RetryMaxDelay == 0 {
+		cfg.RetryMaxDelay = DefaultRetryMaxDelay
+	}
+	if cfg.AttemptTimeout == 0 {
+		cfg.AttemptTimeout = DefaultAttemptTimeout
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()} //nolint:forcetypeassert // the standard library's default is an *http.Transport
+	}
+	return &Client{
+		cfg:        cfg,
+		service:    service,
+		endpoint:   u,
+		signer:     v4.NewSigner(),
+		httpClient: hc,
+	}, nil
+}
+
+// Region is the region requests are signed for.
+func (c *Client) Region() string { return c.cfg.Region }
+
+// Endpoint is the service's base URL.
+func (c *Client) Endpoint() *url.URL { u := *c.endpoint; return &u }
+
+// Request is one API call.
+type Request struct {
+	Operation string
+	Method    string
+	// Path is joined to the endpoint's path; it must be escaped already.
+	Path   string
+	Query  url.Values
+	Header http.Header
+	Body   []byte
+	// Idempotent requests may be repeated when the outcome of an attempt is
+	// unknown (connection dropped, timeout). Others are repeated only when
+	// the service answered with a retryable error or the request was never
+	// sent.
+	Idempotent bool
+	// Sensitive marks a request or response whose body may carry a secret
+	// not covered by the masking patterns; its body is never logged.
+	Sensitive bool
+}
+
+// Response is a complete answer; the body is read and closed.
+type Response struct {
+	StatusCode int
+	Header     http.Header
+	Body       []byte
+}
+
+// Do sends req, retrying as described on Request. An error answer is
+// returned as a Response, not an error: the service client decodes it.
+func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
+	var lastErr error
+	for attempt := 0; ; attempt++ {
+		resp, sent, err := c.attempt(ctx, req, attempt)
+		if err == nil && !retryableStatus(resp) {
+			return resp, nil
+		}
+		if err != nil {
+			lastErr = err
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if sent && !req.Idempotent {
+				return nil, &OutcomeUnknownError{Service: c.service, Operation: req.Operation, Err: err}
+			}
+		}
+		if attempt >= c.cfg.MaxRetries {
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: giving up after %d attempts: %w", c.service, req.Operation, attempt+1, lastErr)
+			}
+			return resp, nil
+		}
+		delay := c.backoff(attempt)
+		logRetry(ctx, c.service, req.Operation, attempt+1, delay, resp, err)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(delay):
+		}
+	}
+}
+
+// attempt sends one signed request. sent reports whether the request may
+// have reached the service.
+func (c *Client) attempt(ctx context.Context, req *Request, n int) (*Response, bool, error) {
+	actx, cancel := context.WithTimeout(ctx, c.cfg.AttemptTimeout)
+	defer cancel()
+
+	u := c.Endpoint()
+	u.Path = strings.TrimSuffix(u.Path, "/") + req.Path
+	if u.RawPath != "" || strings.Contains(req.Path, "%") {
+		u.RawPath = strings.TrimSuffix(c.endpoint.EscapedPath(), "/") + req.Path
+		if p, err := url.PathUnescape(u.RawPath); err == nil {
+			u.Path = p
+		}
+	}
+	if len(req.Query) > 0 {
+		u.RawQuery = req.Query.Encode()
+	}
+	hr, err := http.NewRequestWithContext(actx, req.Method, u.String(), bytes.NewReader(req.Body))
+	if err != nil {
+		return nil, false, err
+	}
+	for k, vs := range req.Header {
+		for _, v := range vs {
+			hr.Header.Add(k, v)
+		}
+	}
+	if c.cfg.UserAgent != "" {
+		hr.Header.Set("User-Agent", c.cfg.UserAgent)
+	}
+	if c.service != "" {
+		sum := sha256.Sum256(req.Body)
+		hash := hex.EncodeToString(sum[:])
+		hr.Header.Set("X-Amz-Content-Sha256", hash)
+		if err := c.signer.SignHTTP(actx, c.cfg.Credentials.aws(), hr, hash, c.service, c.cfg.Region, time.Now().UTC()); err != nil {
+			return nil, false, fmt.Errorf("signing %s request: %w", req.Operation, err)
+		}
+	}
+
+	start := time.Now()
+	logRequest(ctx, c.service, req, hr, n)
+	hresp, err := c.httpClient.Do(hr)
+	if err != nil {
+		logTransportError(ctx, c.service, req.Operation, err, time.Since(start))
+		return nil, !notSent(err), err
+	}
+	defer hresp.Body.Close()
+	body, err := io.ReadAll(hresp.Body)
+	if err != nil {
+		logTransportError(ctx, c.service, req.Operation, err, time.Since(start))
+		return nil, true, fmt.Errorf("reading answer: %w", err)
+	}
+	resp := &Response{StatusCode: hresp.StatusCode, Header: hresp.Header, Body: body}
+	logResponse(ctx, c.service, req, resp, time.Since(start))
+	return resp, true, nil
+}
+
+// backoff is full-jitter exponential backoff.
+func (c *Client) backoff(attempt int) time.Duration {
+	d := c.cfg.RetryBaseDelay << attempt
+	if d <= 0 || d > c.cfg.RetryMaxDelay {
+		d = c.cfg.RetryMaxDelay
+	}
+	return d/2 + rand.N(d/2+1) //nolint:gosec // jitter needs no cryptographic randomness
+}
+
+// retryableStatus: throttling and server-side failures, which the services
+// answer before applying anything.
+func retryableStatus(r *Response) bool {
+	if r == nil {
+		return false
+	}
+	switch {
+	case r.StatusCode == http.StatusTooManyRequests:
+		return true
+	case r.StatusCode >= 500 && r.StatusCode != http.StatusNotImplemented:
+		return true
+	case r.StatusCode == http.StatusBadRequest:
+		return bytes.Contains(r.Body, []byte("<Code>Throttling</Code>")) ||
+			bytes.Contains(r.Body, []byte(`"ThrottlingException"`))
+	}
+	return false
+}
+
+// notSent reports errors that happen before any byte reaches the service.
+func notSent(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns) || errors.Is(err, syscall.ECONNREFUSED)
+}

@@ -1,0 +1,141 @@
+// Package identity is a client of the identity service's IAM-compatible
+// Query protocol: form-encoded POST requests and XML answers.
+package identity
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+)
+
+// SigningName is the SigV4 service name of the identity service.
+const SigningName = "identity"
+
+const apiVersion = "2010-05-08"
+
+// Client calls the identity service.
+type Client struct {
+	c *client.Client
+}
+
+// New returns a client for the identity service at endpoint.
+func New(cfg client.Config, endpoint string) (*Client, error) {
+	c, err := client.New(cfg, SigningName, endpoint)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{c: c}, nil
+}
+
+// Region is the region requests are signed for.
+func (c *Client) Region() string { return c.c.Region() }
+
+// call sends one action and decodes the <ActionResult> element into out
+// (which may be nil).
+func (c *Client) call(ctx context.Context, action string, params url.Values, idempotent, sensitive bool, out any) error {
+	form := url.Values{}
+	for k, v := range params {
+		form[k] = v
+	}
+	form.Set("Action", action)
+	form.Set("Version", apiVersion)
+	resp, err := c.c.Do(ctx, &client.Request{
+		Operation:  action,
+		Method:     http.MethodPost,
+		Path:       "/",
+		Header:     http.Header{"Content-Type": {"application/x-www-form-urlencoded; charset=utf-8"}},
+		Body:       []byte(form.Encode()),
+		Idempotent: idempotent,
+		Sensitive:  sensitive,
+	})
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode >= 300 {
+		return decodeError(action, resp)
+	}
+	if out == nil {
+		return nil
+	}
+	// The answer is <ActionResponse><ActionResult>...</ActionResult>...;
+	// decode the result element by name.
+	var wrapper struct {
+		Results []struct {
+			XMLName xml.Name
+			Inner   []byte `xml:",innerxml"`
+		} `xml:",any"`
+	}
+	if err := xml.Unmarshal(resp.Body, &wrapper); err != nil {
+		return fmt.Errorf("identity %s: decoding answer: %w", action, err)
+	}
+	for _, r := range wrapper.Results {
+		if r.XMLName.Local == action+"Result" {
+			inner := append([]byte("<r>"), r.Inner...)
+			inner = append(inner, []byte("</r>")...)
+			if err := xml.Unmarshal(inner, out); err != nil {
+				return fmt.Errorf("identity %s: decoding result: %w", action, err)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("identity %s: answer has no %sResult element", action, action)
+}
+
+// errorKinds maps the service's error codes to the shared sentinels.
+var errorKinds = map[string]error{
+	"NoSuchEntity":                      client.ErrNotFound,
+	"EntityAlreadyExists":               client.ErrAlreadyExists,
+	"LimitExceeded":                     client.ErrLimitExceeded,
+	"DeleteConflict":                    client.ErrDeleteConflict,
+	"InvalidInput":                      client.ErrInvalidInput,
+	"ValidationError":                   client.ErrInvalidInput,
+	"Throttling":                        client.ErrThrottled,
+	"ServiceFailure":                    client.ErrInternal,
+	"AccessDenied":                      client.ErrAccessDenied,
+	"SignatureDoesNotMatch":             client.ErrAuthentication,
+	"InvalidClientTokenId":              client.ErrAuthentication,
+	"MissingAuthenticationToken":        client.ErrAuthentication,
+	"ExpiredToken":                      client.ErrAuthentication,
+	"IncompleteSignature":               client.ErrAuthentication,
+	"ConcurrentModification":            client.ErrThrottled,
+	"UnmodifiableEntity":                client.ErrInvalidInput,
+	"MalformedPolicyDocument":           client.ErrInvalidInput,
+	"NotSupportedService":               client.ErrInvalidInput,
+	"ServiceNotSupported":               client.ErrInvalidInput,
+	"PolicyNotAttachable":               client.ErrInvalidInput,
+	"ReportGenerationLimitExceeded":     client.ErrLimitExceeded,
+	"ServiceSpecificCredentialNotFound": client.ErrNotFound,
+}
+
+func decodeError(action string, resp *client.Response) error {
+	var env struct {
+		Error struct {
+			Type    string `xml:"Type"`
+			Code    string `xml:"Code"`
+			Message string `xml:"Message"`
+		} `xml:"Error"`
+		RequestID string `xml:"RequestId"`
+	}
+	e := &client.APIError{Service: SigningName, Operation: action, StatusCode: resp.StatusCode}
+	if err := xml.Unmarshal(resp.Body, &env); err != nil || env.Error.Code == "" {
+		e.Code = http.StatusText(resp.StatusCode)
+		e.Message = "the service answered without a readable error"
+		e.Kind = client.KindForStatus(resp.StatusCode)
+		return e
+	}
+	e.Code, e.Message, e.RequestID = env.Error.Code, env.Error.Message, env.RequestID
+	if k, ok := errorKinds[e.Code]; ok {
+		e.Kind = k
+	} else {
+		e.Kind = client.KindForStatus(resp.StatusCode)
+	}
+	return e
+}
+
+// IsNotFound reports a NoSuchEntity answer.
+func IsNotFound(err error) bool { return errors.Is(err, client.ErrNotFound) }

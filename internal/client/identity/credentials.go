@@ -1,0 +1,91 @@
+package identity
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// Status values of a service-specific credential.
+const (
+	StatusActive   = "Active"
+	StatusInactive = "Inactive"
+)
+
+// ServiceSpecificCredential is a long-term API key. ServiceAPIKeyValue is set
+// only in the answers of Create and Reset.
+type ServiceSpecificCredential struct {
+	UserName                    string    `xml:"UserName"`
+	ServiceName                 string    `xml:"ServiceName"`
+	ServiceSpecificCredentialID string    `xml:"ServiceSpecificCredentialId"`
+	ServiceAPIKeyValue          string    `xml:"ServiceApiKeyValue"`
+	Status                      string    `xml:"Status"`
+	CreateDate                  time.Time `xml:"CreateDate"`
+	ExpirationDate              time.Time `xml:"ExpirationDate"`
+}
+
+// CreateServiceSpecificCredentialInput creates a long-term API key.
+type CreateServiceSpecificCredentialInput struct {
+	UserName          string
+	ServiceName       string
+	CredentialAgeDays int
+}
+
+// CreateServiceSpecificCredential creates a key. Not idempotent: a lost
+// answer is client.ErrOutcomeUnknown, and the key's value cannot be read
+// again, so the caller lists the user's keys to find out what happened.
+func (c *Client) CreateServiceSpecificCredential(ctx context.Context, in CreateServiceSpecificCredentialInput) (*ServiceSpecificCredential, error) {
+	p := url.Values{"UserName": {in.UserName}, "ServiceName": {in.ServiceName}}
+	if in.CredentialAgeDays > 0 {
+		p.Set("CredentialAgeDays", strconv.Itoa(in.CredentialAgeDays))
+	}
+	var out struct {
+		Credential ServiceSpecificCredential `xml:"ServiceSpecificCredential"`
+	}
+	if err := c.call(ctx, "CreateServiceSpecificCredential", p, false, true, &out); err != nil {
+		return nil, err
+	}
+	return &out.Credential, nil
+}
+
+// ListServiceSpecificCredentials lists a user's keys (without their values),
+// of one service when serviceName is set.
+func (c *Client) ListServiceSpecificCredentials(ctx context.Context, userName, serviceName string) ([]ServiceSpecificCredential, error) {
+	p := url.Values{"UserName": {userName}}
+	if serviceName != "" {
+		p.Set("ServiceName", serviceName)
+	}
+	var out struct {
+		Credentials []ServiceSpecificCredential `xml:"ServiceSpecificCredentials>member"`
+	}
+	if err := c.call(ctx, "ListServiceSpecificCredentials", p, true, false, &out); err != nil {
+		return nil, err
+	}
+	return out.Credentials, nil
+}
+
+// UpdateServiceSpecificCredential sets a key's status (Active or Inactive).
+func (c *Client) UpdateServiceSpecificCredential(ctx context.Context, userName, id, status string) error {
+	p := url.Values{"UserName": {userName}, "ServiceSpecificCredentialId": {id}, "Status": {status}}
+	return c.call(ctx, "UpdateServiceSpecificCredential", p, true, false, nil)
+}
+
+// ResetServiceSpecificCredential gives a key a new value and returns it; the
+// old value stops working. Not idempotent.
+func (c *Client) ResetServiceSpecificCredential(ctx context.Context, userName, id string) (*ServiceSpecificCredential, error) {
+	p := url.Values{"UserName": {userName}, "ServiceSpecificCredentialId": {id}}
+	var out struct {
+		Credential ServiceSpecificCredential `xml:"ServiceSpecificCredential"`
+	}
+	if err := c.call(ctx, "ResetServiceSpecificCredential", p, false, true, &out); err != nil {
+		return nil, err
+	}
+	return &out.Credential, nil
+}
+
+// DeleteServiceSpecificCredential deletes a key permanently.
+func (c *Client) DeleteServiceSpecificCredential(ctx context.Context, userName, id string) error {
+	p := url.Values{"UserName": {userName}, "ServiceSpecificCredentialId": {id}}
+	return c.call(ctx, "DeleteServiceSpecificCredential", p, true, false, nil)
+}

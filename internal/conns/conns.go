@@ -1,0 +1,46 @@
+// Package conns carries the configured API clients from the provider to its
+// resources, data sources and ephemeral resources.
+package conns
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+)
+
+// Clients is the provider's configured state.
+type Clients struct {
+	Region string
+	// Config is the shared client configuration (credentials included), for
+	// types that sign locally, such as the short-term API key.
+	Config    client.Config
+	Endpoints Endpoints
+
+	Identity *identity.Client
+}
+
+// Endpoints are the base URLs of the services.
+type Endpoints struct {
+	Identity string
+	Search   string
+	Models   string
+}
+
+// From turns the ProviderData of a Configure request into *Clients. It
+// returns nil without a diagnostic when the provider is not configured yet
+// (Terraform calls Configure of types early with nil data).
+func From(data any, diags *diag.Diagnostics) *Clients {
+	if data == nil {
+		return nil
+	}
+	c, ok := data.(*Clients)
+	if !ok {
+		diags.AddError("Unexpected Provider Data",
+			fmt.Sprintf("Expected *conns.Clients, got %T. This is a bug in the provider; please report it.", data))
+		return nil
+	}
+	return c
+}

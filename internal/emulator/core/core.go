@@ -1,0 +1,128 @@
+// Package core holds what the emulated services share: the clock, the
+// authenticated caller, the service contract and the wire error writers.
+package core
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Clock is the emulator's time. Tests move it forward to reach key expiry or
+// the end of a long change without waiting.
+type Clock struct {
+	mu     sync.Mutex
+	offset time.Duration
+	// Speed multiplies the passing of real time (1 when zero): at 60 one
+	// real second is one emulated minute.
+	speed float64
+	base  time.Time
+	at    time.Time
+}
+
+// NewClock returns a clock at real time.
+func NewClock() *Clock { return &Clock{} }
+
+// Now is the emulated time, in UTC.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	if c.speed > 0 && c.speed != 1 {
+		elapsed := now.Sub(c.base)
+		return c.at.Add(time.Duration(float64(elapsed) * c.speed)).Add(c.offset).UTC()
+	}
+	return now.Add(c.offset).UTC()
+}
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offset += d
+}
+
+// SetSpeed makes emulated time pass speed times faster than real time.
+func (c *Clock) SetSpeed(speed float64) {
+	now := time.Now()
+	cur := c.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offset = 0
+	c.base, c.at, c.speed = now, cur, speed
+	if speed <= 0 || speed == 1 {
+		c.speed = 0
+		c.offset = cur.Sub(now)
+	}
+}
+
+// Reset puts the clock back to real time.
+func (c *Clock) Reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offset, c.speed = 0, 0
+}
+
+// Caller is the authenticated principal of a signed request.
+type Caller struct {
+	AccessKeyID string
+	// Principal is the caller's ARN; policies attached to it apply.
+	Principal string
+	Account   string
+	// Region is the region of the signature's credential scope.
+	Region string
+	// Session is true for temporary credentials (with a session token).
+	Session bool
+}
+
+type callerKey struct{}
+
+// WithCaller stores the caller in ctx.
+func WithCaller(ctx context.Context, c *Caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
+
+// CallerFrom returns the caller of a signed request, or nil.
+func CallerFrom(ctx context.Context) *Caller {
+	c, _ := ctx.Value(callerKey{}).(*Caller)
+	return c
+}
+
+// Operation names a request for the log and for fault matching.
+type Operation struct {
+	Name   string
+	DryRun bool
+}
+
+// Protocol is how a service writes errors.
+type Protocol int
+
+const (
+	// Query is the identity service's XML protocol.
+	Query Protocol = iota
+	// JSON is the REST/JSON protocol of the search service and the runtime.
+	JSON
+)
+
+// Service is one emulated service.
+type Service interface {
+	http.Handler
+	// Name is the service's name in the log and the admin API.
+	Name() string
+	// Match reports whether a request is this service's.
+	Match(r *http.Request) bool
+	// Classify names the request's operation; body is the whole request body.
+	Classify(r *http.Request, body []byte) Operation
+	// SigningName is the SigV4 signing name every request must be signed
+	// with, or "" when the service authenticates otherwise.
+	SigningName() string
+	Protocol() Protocol
+	// Reset forgets all state (the demo data comes back).
+	Reset()
+}
+
+// AdminService is a service with admin routes, mounted at /_admin/<Name>/.
+type AdminService interface {
+	Admin() http.Handler
+}

@@ -1,0 +1,286 @@
+// Package emulator serves a local implementation of the cloud's identity,
+// search domain and model runtime services, for acceptance tests and demos.
+// See README.md beside this file for the admin API.
+package emulator
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
+)
+
+// Defaults of a new emulator.
+const (
+	DefaultAccount         = "123456789012"
+	DefaultRegion          = "us-east-1"
+	DefaultAccessKeyID     = "EMULATORACCESSKEY01"
+	DefaultSecretAccessKey = "emulator-secret-access-key-0123456789"
+	// maxBody bounds a request body (AccessPolicies alone may be 100 KiB).
+	maxBody = 4 << 20
+)
+
+// Options configure an emulator.
+type Options struct {
+	Account         string
+	Region          string
+	AccessKeyID     string
+	SecretAccessKey string
+	// Log, when set, receives one line per request (no bodies, no secrets).
+	Log io.Writer
+}
+
+// Emulator is the local cloud. It is an http.Handler.
+type Emulator struct {
+	opts     Options
+	clock    *core.Clock
+	creds    *sigv4.Store
+	services []core.Service
+	admin    *http.ServeMux
+	log      requestLog
+	faults   faults
+
+	// Identity is the identity service, for tests that look at its state.
+	Identity *identity.Service
+}
+
+// New returns an emulator with its demo data.
+func New(opts Options) *Emulator {
+	if opts.Account == "" {
+		opts.Account = DefaultAccount
+	}
+	if opts.Region == "" {
+		opts.Region = DefaultRegion
+	}
+	if opts.AccessKeyID == "" {
+		opts.AccessKeyID, opts.SecretAccessKey = DefaultAccessKeyID, DefaultSecretAccessKey
+	}
+	e := &Emulator{opts: opts, clock: core.NewClock()}
+	e.creds = sigv4.NewStore(sigv4.Credential{
+		AccessKeyID:     opts.AccessKeyID,
+		SecretAccessKey: opts.SecretAccessKey,
+		Principal:       fmt.Sprintf("arn:cloud:identity::%s:user/emulator-admin", opts.Account),
+		Account:         opts.Account,
+	})
+	e.Identity = identity.New(e.clock, opts.Account)
+	e.services = []core.Service{e.Identity}
+	e.admin = e.adminMux()
+	return e
+}
+
+// Clock is the emulator's clock.
+func (e *Emulator) Clock() *core.Clock { return e.clock }
+
+// Credentials is the store of accepted access keys.
+func (e *Emulator) Credentials() *sigv4.Store { return e.creds }
+
+// AccessKeyID and SecretAccessKey are the emulator's default credentials.
+func (e *Emulator) AccessKeyID() string { return e.opts.AccessKeyID }
+
+// SecretAccessKey is the secret of the default credentials.
+func (e *Emulator) SecretAccessKey() string { return e.opts.SecretAccessKey }
+
+// Region is the emulator's home region.
+func (e *Emulator) Region() string { return e.opts.Region }
+
+// Account is the emulator's account id.
+func (e *Emulator) Account() string { return e.opts.Account }
+
+// InjectFault adds a fault; see Fault.
+func (e *Emulator) InjectFault(f Fault) error { return e.faults.add(f) }
+
+// Faults lists the faults still armed.
+func (e *Emulator) Faults() []Fault { return e.faults.snapshot() }
+
+// ClearFaults disarms every fault.
+func (e *Emulator) ClearFaults() { e.faults.clear() }
+
+// Calls is the request log.
+func (e *Emulator) Calls() []Call { return e.log.snapshot() }
+
+// CountCalls counts logged requests of one operation ("" for any) that the
+// service answered with a success status.
+func (e *Emulator) CountCalls(operation string, dryRun bool) int {
+	n := 0
+	for _, c := range e.log.snapshot() {
+		if (operation == "" || c.Operation == operation) && c.DryRun == dryRun && c.Status < 300 {
+			n++
+		}
+	}
+	return n
+}
+
+// ClearCalls empties the request log.
+func (e *Emulator) ClearCalls() { e.log.clear() }
+
+// Reset returns every service to its starting state and clears the log,
+// the faults and the clock.
+func (e *Emulator) Reset() {
+	for _, s := range e.services {
+		s.Reset()
+	}
+	e.creds.Reset()
+	e.log.clear()
+	e.faults.clear()
+	e.clock.Reset()
+}
+
+// ServeHTTP routes a request to the admin API or to a service.
+func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/_admin/") {
+		e.admin.ServeHTTP(w, r)
+		return
+	}
+	var svc core.Service
+	for _, s := range e.services {
+		if s.Match(r) {
+			svc = s
+			break
+		}
+	}
+	if svc == nil {
+		core.WriteJSONError(w, http.StatusNotFound, "UnknownOperationException", fmt.Sprintf("No service answers %s %s.", r.Method, r.URL.Path))
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil || len(body) > maxBody {
+		core.WriteError(w, svc.Protocol(), http.StatusRequestEntityTooLarge, "RequestEntityTooLarge", "The request body is too large or could not be read.")
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	op := svc.Classify(r, body)
+	call := Call{Time: e.clock.Now(), Service: svc.Name(), Operation: op.Name, DryRun: op.DryRun}
+	rw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	defer func() {
+		call.Status = rw.status
+		e.log.add(call)
+		e.printCall(call)
+	}()
+
+	if name := svc.SigningName(); name != "" {
+		caller, verr := e.creds.Verify(r, body, name, e.clock.Now())
+		if verr != nil {
+			status := http.StatusForbidden
+			if verr.Condition == "missing" || verr.Condition == "malformed" {
+				status = http.StatusBadRequest
+				if svc.Protocol() == core.JSON && verr.Condition == "missing" {
+					status = http.StatusForbidden
+				}
+			}
+			core.WriteError(rw, svc.Protocol(), status, core.Code(svc.Protocol(), verr.Condition), verr.Message)
+			return
+		}
+		call.AccessKeyID, call.Region = caller.AccessKeyID, caller.Region
+		r = r.WithContext(core.WithCaller(r.Context(), caller))
+	}
+
+	if f := e.faults.take(svc.Name(), op.Name, op.DryRun); f != nil {
+		call.Fault = f.Kind
+		if !e.applyFault(rw, r, svc, f) {
+			return
+		}
+	}
+	svc.ServeHTTP(rw, r)
+}
+
+// applyFault acts out a fault; it reports whether the request should still
+// be served normally.
+func (e *Emulator) applyFault(w *statusWriter, r *http.Request, svc core.Service, f *Fault) bool {
+	switch f.Kind {
+	case FaultError:
+		status := f.Status
+		if status == 0 {
+			status = http.StatusInternalServerError
+		}
+		core.WriteError(w, svc.Protocol(), status, core.Code(svc.Protocol(), "internal"), "Injected fault: the service failed before applying the request.")
+		return false
+	case FaultThrottle:
+		status := http.StatusBadRequest
+		if svc.Protocol() == core.JSON {
+			status = http.StatusTooManyRequests
+		}
+		core.WriteError(w, svc.Protocol(), status, core.Code(svc.Protocol(), "throttle"), "Rate exceeded")
+		return false
+	case FaultDrop:
+		w.status = 0
+		hangUp(w.ResponseWriter)
+		return false
+	case FaultDelay:
+		select {
+		case <-time.After(f.Delay):
+		case <-r.Context().Done():
+		}
+		return true
+	case FaultLostResponse:
+		// Serve into a buffer (so the change is committed), then hang up.
+		sink := &discardWriter{header: http.Header{}}
+		svc.ServeHTTP(sink, r.WithContext(context.WithoutCancel(r.Context())))
+		w.status = 0
+		hangUp(w.ResponseWriter)
+		return false
+	}
+	return true
+}
+
+// hangUp closes the client's connection without an answer.
+func hangUp(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			_ = conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
+}
+
+func (e *Emulator) printCall(c Call) {
+	if e.opts.Log == nil {
+		return
+	}
+	extra := ""
+	if c.DryRun {
+		extra += " dry-run"
+	}
+	if c.Fault != "" {
+		extra += " fault=" + string(c.Fault)
+	}
+	fmt.Fprintf(e.opts.Log, "%s %-8s %-36s %3d%s\n", c.Time.Format(time.RFC3339), c.Service, c.Operation, c.Status, extra)
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush lets streaming answers through.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+type discardWriter struct{ header http.Header }
+
+func (d *discardWriter) Header() http.Header         { return d.header }
+func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (d *discardWriter) WriteHeader(int)             {}

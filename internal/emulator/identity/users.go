@@ -1,0 +1,156 @@
+package identity
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
+)
+
+// Limits of the identity service's user fields.
+var (
+	userNameRe = regexp.MustCompile(`^[\w+=,.@-]{1,64}$`)
+	pathRe     = regexp.MustCompile(`^(/|/[\x21-\x7E]{1,510}/)$`)
+)
+
+type user struct {
+	Name       string
+	ID         string
+	Path       string
+	Arn        string
+	CreateDate time.Time
+	// Policies holds the ARNs of the attached managed policies, in order.
+	Policies []string
+	// Credentials are the user's service-specific credentials.
+	Credentials []*credential
+}
+
+type userXML struct {
+	UserName   string    `xml:"UserName"`
+	UserID     string    `xml:"UserId"`
+	Arn        string    `xml:"Arn"`
+	Path       string    `xml:"Path"`
+	CreateDate time.Time `xml:"CreateDate"`
+}
+
+func (u *user) xml() userXML {
+	return userXML{UserName: u.Name, UserID: u.ID, Arn: u.Arn, Path: u.Path, CreateDate: u.CreateDate}
+}
+
+func validateUserName(field, v string) *apiError {
+	if v == "" {
+		return invalidInput("%s is required.", field)
+	}
+	if !userNameRe.MatchString(v) {
+		return invalidInput("%s %q must be 1 to 64 characters of letters, digits and +=,.@_-.", field, v)
+	}
+	return nil
+}
+
+// findUser returns the named user or NoSuchEntity.
+func (s *Service) findUser(name string) (*user, *apiError) {
+	if err := validateUserName("UserName", name); err != nil {
+		return nil, err
+	}
+	u, ok := s.users[strings.ToLower(name)]
+	if !ok {
+		return nil, noSuchEntity("The user with name %s cannot be found.", name)
+	}
+	return u, nil
+}
+
+func (s *Service) createUser(_ *core.Caller, form url.Values) (any, *apiError) {
+	name, path := form.Get("UserName"), form.Get("Path")
+	if err := validateUserName("UserName", name); err != nil {
+		return nil, err
+	}
+	if path == "" {
+		path = "/"
+	}
+	if !pathRe.MatchString(path) {
+		return nil, invalidInput("Path %q must begin and end with / and hold 1 to 512 printable ASCII characters.", path)
+	}
+	if _, ok := s.users[strings.ToLower(name)]; ok {
+		return nil, &apiError{http.StatusConflict, "EntityAlreadyExists", fmt.Sprintf("User with name %s already exists.", name)}
+	}
+	u := &user{
+		Name:       name,
+		ID:         randomID("AIDA", 17),
+		Path:       path,
+		Arn:        fmt.Sprintf("arn:cloud:identity::%s:user%s%s", s.account, path, name),
+		CreateDate: s.clock.Now().Truncate(time.Second),
+	}
+	s.users[strings.ToLower(name)] = u
+	return struct {
+		User userXML `xml:"User"`
+	}{u.xml()}, nil
+}
+
+func (s *Service) getUser(c *core.Caller, form url.Values) (any, *apiError) {
+	u, err := s.findUser(form.Get("UserName"))
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		User userXML `xml:"User"`
+	}{u.xml()}, nil
+}
+
+func (s *Service) deleteUser(_ *core.Caller, form url.Values) (any, *apiError) {
+	u, err := s.findUser(form.Get("UserName"))
+	if err != nil {
+		return nil, err
+	}
+	if len(u.Policies) > 0 {
+		return nil, &apiError{http.StatusConflict, "DeleteConflict", "Cannot delete entity, must detach all policies first."}
+	}
+	if len(u.Credentials) > 0 {
+		return nil, &apiError{http.StatusConflict, "DeleteConflict", "Cannot delete entity, must delete service specific credentials first."}
+	}
+	delete(s.users, strings.ToLower(u.Name))
+	return nil, nil
+}
+
+func (s *Service) listUsers(_ *core.Caller, form url.Values) (any, *apiError) {
+	prefix := form.Get("PathPrefix")
+	var out []userXML
+	for _, u := range s.users {
+		if strings.HasPrefix(u.Path, prefix) {
+			out = append(out, u.xml())
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].UserName < out[j].UserName })
+	return struct {
+		Users       []userXML `xml:"Users>member"`
+		IsTruncated bool      `xml:"IsTruncated"`
+	}{Users: out}, nil
+}
+
+// UserNames lists every user, for tests that check nothing is left.
+func (s *Service) UserNames() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.users))
+	for _, u := range s.users {
+		out = append(out, u.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// DeleteUserBehindTheBack removes a user and everything it holds, as an
+// operator would out of band.
+func (s *Service) DeleteUserBehindTheBack(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.users[strings.ToLower(name)]; !ok {
+		return false
+	}
+	delete(s.users, strings.ToLower(name))
+	return true
+}

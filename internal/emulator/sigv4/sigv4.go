@@ -1,0 +1,165 @@
+// Package sigv4 verifies SigV4-signed requests for the emulator by signing
+// them again with the library's signer and comparing signatures.
+package sigv4
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
+)
+
+// Credential is an access key the emulator accepts.
+type Credential struct {
+	AccessKeyID     string
+	SecretAccessKey string
+	// SessionToken and Expires are set for temporary credentials.
+	SessionToken string
+	Expires      time.Time
+	Principal    string
+	Account      string
+}
+
+// Store holds the accepted credentials.
+type Store struct {
+	mu    sync.RWMutex
+	byID  map[string]Credential
+	fixed []Credential
+}
+
+// NewStore returns a store holding fixed credentials, which survive Reset.
+func NewStore(fixed ...Credential) *Store {
+	s := &Store{fixed: fixed}
+	s.Reset()
+	return s
+}
+
+// Add accepts one more credential.
+func (s *Store) Add(c Credential) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.byID[c.AccessKeyID] = c
+}
+
+// Get looks a credential up by access key id.
+func (s *Store) Get(id string) (Credential, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	c, ok := s.byID[id]
+	return c, ok
+}
+
+// Reset forgets every credential but the fixed ones.
+func (s *Store) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.byID = map[string]Credential{}
+	for _, c := range s.fixed {
+		s.byID[c.AccessKeyID] = c
+	}
+}
+
+// Error is a refused signature. Condition is one of core.Code's conditions.
+type Error struct {
+	Condition string
+	Message   string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// MaxSkew is how far a request's signing time may be from real time.
+const MaxSkew = 15 * time.Minute
+
+var (
+	authRe   = regexp.MustCompile(`^AWS4-HMAC-SHA256 Credential=([^/,\s]+)/(\d{8})/([^/,\s]+)/([^/,\s]+)/aws4_request,\s*SignedHeaders=([^,\s]+),\s*Signature=([0-9a-f]{64})$`)
+	regionRe = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
+	signer   = v4.NewSigner()
+)
+
+// Verify checks the request's SigV4 signature for service. now is the
+// emulator's clock, against which temporary credentials expire.
+func (s *Store) Verify(r *http.Request, body []byte, service string, now time.Time) (*core.Caller, *Error) {
+	auth := r.Header.Get("Authorization")
+	if auth == "" {
+		return nil, &Error{"missing", "Request is missing Authentication Token"}
+	}
+	m := authRe.FindStringSubmatch(auth)
+	if m == nil {
+		return nil, &Error{"malformed", "Authorization header requires a SigV4 Credential, SignedHeaders and Signature."}
+	}
+	keyID, day, region, svc, signedHeaders, signature := m[1], m[2], m[3], m[4], m[5], m[6]
+	cred, ok := s.Get(keyID)
+	if !ok {
+		return nil, &Error{"unknown", "The security token included in the request is invalid."}
+	}
+	if svc != service {
+		return nil, &Error{"signature", fmt.Sprintf("Credential should be scoped to correct service: '%s'.", service)}
+	}
+	if !regionRe.MatchString(region) {
+		return nil, &Error{"signature", "Credential should be scoped to a valid region."}
+	}
+	if cred.SessionToken != "" {
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("X-Amz-Security-Token")), []byte(cred.SessionToken)) != 1 {
+			return nil, &Error{"unknown", "The security token included in the request is invalid."}
+		}
+		if !cred.Expires.IsZero() && now.After(cred.Expires) {
+			return nil, &Error{"expired", "The security token included in the request is expired"}
+		}
+	}
+	t, err := time.Parse("20060102T150405Z", r.Header.Get("X-Amz-Date"))
+	if err != nil || t.Format("20060102") != day {
+		return nil, &Error{"malformed", "X-Amz-Date is missing or does not match the credential scope date."}
+	}
+	if d := time.Since(t); d > MaxSkew || d < -MaxSkew {
+		return nil, &Error{"signature", "Signature expired: " + t.Format("20060102T150405Z") + " is not within 15 minutes of the server's time."}
+	}
+	sum := sha256.Sum256(body)
+	hash := hex.EncodeToString(sum[:])
+	if h := r.Header.Get("X-Amz-Content-Sha256"); h != "" && h != hash {
+		return nil, &Error{"signature", "The provided X-Amz-Content-Sha256 header does not match what was computed."}
+	}
+
+	// Sign a copy holding only the signed headers, at the same time.
+	u := *r.URL
+	u.Scheme, u.Host = "http", r.Host
+	cp, err := http.NewRequestWithContext(context.Background(), r.Method, u.String(), nil)
+	if err != nil {
+		return nil, &Error{"malformed", "The request URL cannot be parsed."}
+	}
+	cp.Host = r.Host
+	cp.ContentLength = int64(len(body))
+	for _, h := range strings.Split(signedHeaders, ";") {
+		if h == "host" || h == "content-length" {
+			continue
+		}
+		for _, v := range r.Header.Values(h) {
+			cp.Header.Add(h, v)
+		}
+	}
+	creds := aws.Credentials{AccessKeyID: cred.AccessKeyID, SecretAccessKey: cred.SecretAccessKey, SessionToken: cred.SessionToken}
+	if err := signer.SignHTTP(context.Background(), creds, cp, hash, svc, region, t); err != nil {
+		return nil, &Error{"signature", "The request cannot be signed again for verification."}
+	}
+	want := authRe.FindStringSubmatch(cp.Header.Get("Authorization"))
+	if want == nil || subtle.ConstantTimeCompare([]byte(want[6]), []byte(signature)) != 1 {
+		return nil, &Error{"signature", "The request signature we calculated does not match the signature you provided. Check your Secret Access Key and signing method."}
+	}
+	return &core.Caller{
+		AccessKeyID: keyID,
+		Principal:   cred.Principal,
+		Account:     cred.Account,
+		Region:      region,
+		Session:     cred.SessionToken != "",
+	}, nil
+}

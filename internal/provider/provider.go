@@ -1,0 +1,277 @@
+// Package provider is the cloud provider: its configuration and the list of
+// types it serves.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/identity"
+)
+
+// Environment variables the provider reads when a setting is not in its
+// configuration.
+const (
+	EnvRegion       = "CLOUD_REGION"
+	EnvAccessKeyID  = "CLOUD_ACCESS_KEY_ID"
+	EnvSecretKey    = "CLOUD_SECRET_ACCESS_KEY"
+	EnvSessionToken = "CLOUD_SESSION_TOKEN"
+	EnvEndpointURL  = "CLOUD_ENDPOINT_URL"
+)
+
+var (
+	_ provider.Provider                       = (*cloudProvider)(nil)
+	_ provider.ProviderWithEphemeralResources = (*cloudProvider)(nil)
+
+	regionRe = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
+)
+
+// New returns the provider factory for a version.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &cloudProvider{version: version} }
+}
+
+type cloudProvider struct {
+	version string
+}
+
+type providerModel struct {
+	Region       types.String `tfsdk:"region"`
+	AccessKey    types.String `tfsdk:"access_key"`
+	SecretKey    types.String `tfsdk:"secret_key"`
+	SessionToken types.String `tfsdk:"session_token"`
+	Endpoints    *endpoints   `tfsdk:"endpoints"`
+	MaxRetries   types.Int64  `tfsdk:"max_retries"`
+}
+
+type endpoints struct {
+	Identity types.String `tfsdk:"identity"`
+	Search   types.String `tfsdk:"search"`
+	Models   types.String `tfsdk:"models"`
+}
+
+func (p *cloudProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "cloud"
+	resp.Version = p.version
+}
+
+func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	endpoint := func(svc, def string) schema.StringAttribute {
+		return schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: fmt.Sprintf("Base URL of the %s service. Defaults to `%s`, or to `CLOUD_ENDPOINT_URL` when that is set.", svc, def),
+			Validators: []validator.String{httpURL{}},
+		}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The cloud provider manages long-term and short-term API keys of the model runtime service and the configuration of search domains, with a dry run of every domain change at plan time.",
+		Attributes: map[string]schema.Attribute{
+			"region": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Region to sign requests for and to create keys in, such as `us-east-1`. Falls back to `CLOUD_REGION`. Required one way or the other.",
+				Validators:          []validator.String{stringvalidator.RegexMatches(regionRe, "must be a region name such as us-east-1")},
+			},
+			"access_key": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Access key id. Falls back to `CLOUD_ACCESS_KEY_ID`.",
+				Validators:          []validator.String{stringvalidator.LengthBetween(16, 128)},
+			},
+			"secret_key": schema.StringAttribute{
+				Optional:            true,
+				Sensitive:           true,
+				MarkdownDescription: "Secret access key. Falls back to `CLOUD_SECRET_ACCESS_KEY`.",
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"session_token": schema.StringAttribute{
+				Optional:            true,
+				Sensitive:           true,
+				MarkdownDescription: "Session token of temporary credentials. Falls back to `CLOUD_SESSION_TOKEN`.",
+			},
+			"endpoints": schema.SingleNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: "Custom service endpoints, such as the local emulator's. `CLOUD_ENDPOINT_URL` sets all three at once.",
+				Attributes: map[string]schema.Attribute{
+					"identity": endpoint("identity", "https://identity.<region>.cloud.example"),
+					"search":   endpoint("search domain", "https://search.<region>.cloud.example"),
+					"models":   endpoint("model runtime", "https://runtime.models.<region>.cloud.example"),
+				},
+			},
+			"max_retries": schema.Int64Attribute{
+				Optional:            true,
+				MarkdownDescription: fmt.Sprintf("How many times a throttled, failed (5xx) or unanswered request is retried, with jittered exponential backoff. Defaults to %d. A request that is not safe to repeat is never retried once it may have reached the service.", client.DefaultMaxRetries),
+				Validators:          []validator.Int64{int64validator.Between(0, 25)},
+			},
+		},
+	}
+}
+
+func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if cfg.Endpoints == nil {
+		cfg.Endpoints = &endpoints{}
+	}
+	unknown := map[string]types.String{
+		"region": cfg.Region, "access_key": cfg.AccessKey, "secret_key": cfg.SecretKey, "session_token": cfg.SessionToken,
+	}
+	for name, v := range unknown {
+		if v.IsUnknown() {
+			resp.Diagnostics.AddAttributeError(path.Root(name), "Unknown Provider Setting",
+				fmt.Sprintf("The provider cannot be configured while %s is unknown. Set it to a value known at plan time, or apply its source first with -target.", name))
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	region := setting(cfg.Region, EnvRegion)
+	switch {
+	case region == "":
+		resp.Diagnostics.AddAttributeError(path.Root("region"), "Missing Region",
+			"The provider needs a region. Set region in the provider block or the "+EnvRegion+" environment variable, for example us-east-1.")
+	case !regionRe.MatchString(region):
+		resp.Diagnostics.AddAttributeError(path.Root("region"), "Invalid Region",
+			fmt.Sprintf("The region %q (from %s) is not a region name such as us-east-1.", region, source(cfg.Region, EnvRegion)))
+	}
+	accessKey := setting(cfg.AccessKey, EnvAccessKeyID)
+	secretKey := setting(cfg.SecretKey, EnvSecretKey)
+	if accessKey == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("access_key"), "Missing Access Key",
+			"The provider needs credentials to sign requests. Set access_key in the provider block or the "+EnvAccessKeyID+" environment variable.")
+	}
+	if secretKey == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("secret_key"), "Missing Secret Key",
+			"The provider needs credentials to sign requests. Set secret_key in the provider block or the "+EnvSecretKey+" environment variable.")
+	}
+
+	common := os.Getenv(EnvEndpointURL)
+	resolve := func(attr string, v types.String, def string) string {
+		u, from := v.ValueString(), "endpoints."+attr
+		if u == "" && common != "" {
+			u, from = common, EnvEndpointURL
+		}
+		if u == "" {
+			return def
+		}
+		if err := checkURL(u); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName(attr), "Invalid Endpoint",
+				fmt.Sprintf("The %s endpoint %q (from %s) %s. Use a URL such as https://%s.us-east-1.cloud.example or http://127.0.0.1:8080.", attr, u, from, err, attr))
+		}
+		return u
+	}
+	eps := conns.Endpoints{
+		Identity: resolve("identity", cfg.Endpoints.Identity, "https://identity."+region+".cloud.example"),
+		Search:   resolve("search", cfg.Endpoints.Search, "https://search."+region+".cloud.example"),
+		Models:   resolve("models", cfg.Endpoints.Models, "https://runtime.models."+region+".cloud.example"),
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	retries := client.DefaultMaxRetries
+	if !cfg.MaxRetries.IsNull() {
+		retries = int(cfg.MaxRetries.ValueInt64())
+	}
+	ccfg := client.Config{
+		Region: region,
+		Credentials: client.Credentials{
+			AccessKeyID:     accessKey,
+			SecretAccessKey: secretKey,
+			SessionToken:    setting(cfg.SessionToken, EnvSessionToken),
+		},
+		MaxRetries: retries,
+		UserAgent:  fmt.Sprintf("terraform-provider-cloud/%s Terraform/%s", p.version, req.TerraformVersion),
+	}
+	idc, err := identityclient.New(ccfg, eps.Identity)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName("identity"), "Invalid Endpoint", err.Error())
+		return
+	}
+	clients := &conns.Clients{Region: region, Config: ccfg, Endpoints: eps, Identity: idc}
+	tflog.Debug(ctx, "Provider configured", map[string]any{
+		"region": region, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": retries,
+	})
+	resp.DataSourceData = clients
+	resp.ResourceData = clients
+	resp.EphemeralResourceData = clients
+}
+
+func (p *cloudProvider) Resources(context.Context) []func() resource.Resource {
+	return identity.Resources()
+}
+
+func (p *cloudProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return nil
+}
+
+func (p *cloudProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return nil
+}
+
+// setting is the configured value, else the environment variable's.
+func setting(v types.String, env string) string {
+	if s := v.ValueString(); s != "" {
+		return s
+	}
+	return os.Getenv(env)
+}
+
+func source(v types.String, env string) string {
+	if v.ValueString() != "" {
+		return "the provider block"
+	}
+	return env
+}
+
+func checkURL(s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("is not a URL")
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("must start with http:// or https://")
+	case u.Host == "":
+		return fmt.Errorf("has no host")
+	case u.RawQuery != "" || u.Fragment != "":
+		return fmt.Errorf("must not have a query or fragment")
+	}
+	return nil
+}
+
+// httpURL validates an endpoint at validate time.
+type httpURL struct{}
+
+func (httpURL) Description(context.Context) string { return "must be an http(s) URL" }
+
+func (v httpURL) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (httpURL) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := checkURL(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Endpoint",
+			fmt.Sprintf("The endpoint %q %s. Use a URL such as http://127.0.0.1:8080.", req.ConfigValue.ValueString(), err))
+	}
+}
