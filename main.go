@@ -14,7 +14,9 @@ import (
 // version is set by the release build (-ldflags "-X main.version=...").
 var version = "dev"
 
-//go:generate go tool tfplugindocs generate --provider-name cloud --rendered-provider-name cloud
+// Docs come from `make generate`, which feeds tfplugindocs the schema through
+// the Terraform CLI found locally, so nothing is downloaded.
+//go:generate make -s generate
 
 func main() {
 	var debug bool

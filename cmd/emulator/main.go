@@ -38,7 +38,10 @@ func main() {
 	}
 	emu := emulator.New(opts)
 
-	ln, err := net.Listen("tcp", *listen)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", *listen)
 	if err != nil {
 		log.Fatalf("listen: %v", err)
 	}
@@ -50,8 +53,6 @@ func main() {
 		}
 	}
 	srv := &http.Server{Handler: emu, ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)

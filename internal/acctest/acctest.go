@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"runtime"
 	"sync"
 	"testing"
@@ -100,4 +102,10 @@ func FindCLI() string {
 		}
 	}
 	return ""
+}
+
+// ErrorRe compiles an ExpectError pattern in which every space also
+// matches the line breaks Terraform puts into long diagnostics.
+func ErrorRe(pattern string) *regexp.Regexp {
+	return regexp.MustCompile(`(?s)` + strings.ReplaceAll(pattern, " ", `\s+`))
 }

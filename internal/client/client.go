@@ -64,11 +64,11 @@ const (
 
 // Client sends requests to one service endpoint.
 type Client struct {
-	cfg         Config
-	service     string // signing name, also used in logs
-	endpoint    *url.URL
-	signer      *v4.Signer
-	httpClient  *http.Client
+	cfg        Config
+	service    string // signing name, also used in logs
+	endpoint   *url.URL
+	signer     *v4.Signer
+	httpClient *http.Client
 }
 
 // New returns a client for one service. service is the SigV4 signing name;

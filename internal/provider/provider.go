@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -76,9 +77,9 @@ func (p *cloudProvider) Metadata(_ context.Context, _ provider.MetadataRequest, 
 func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	endpoint := func(svc, def string) schema.StringAttribute {
 		return schema.StringAttribute{
-			Optional: true,
+			Optional:            true,
 			MarkdownDescription: fmt.Sprintf("Base URL of the %s service. Defaults to `%s`, or to `CLOUD_ENDPOINT_URL` when that is set.", svc, def),
-			Validators: []validator.String{httpURL{}},
+			Validators:          []validator.String{httpURL{}},
 		}
 	}
 	resp.Schema = schema.Schema{
@@ -245,12 +246,13 @@ func source(v types.String, env string) string {
 }
 
 func checkURL(s string) error {
+	if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
+		return fmt.Errorf("must start with http:// or https://")
+	}
 	u, err := url.Parse(s)
 	switch {
 	case err != nil:
 		return fmt.Errorf("is not a URL")
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("must start with http:// or https://")
 	case u.Host == "":
 		return fmt.Errorf("has no host")
 	case u.RawQuery != "" || u.Fragment != "":

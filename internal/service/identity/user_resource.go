@@ -154,7 +154,7 @@ func findUserAfterLostCreate(ctx context.Context, c *identityclient.Client, in i
 	if errors.Is(err, client.ErrNotFound) {
 		return nil, fmt.Errorf("%w; the user does not exist, so nothing was created: run apply again", createErr)
 	}
-	return nil, fmt.Errorf("%w; reading the user to learn the outcome also failed (%v): run terraform import for %q if it exists, else apply again", createErr, err, in.UserName)
+	return nil, fmt.Errorf("%w; reading the user to learn the outcome also failed (%w): run terraform import for %q if it exists, else apply again", createErr, err, in.UserName)
 }
 
 func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

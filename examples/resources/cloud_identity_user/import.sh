@@ -1,0 +1,1 @@
+terraform import cloud_identity_user.example inference-app

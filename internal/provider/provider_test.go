@@ -1,0 +1,86 @@
+package provider_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+)
+
+const userResource = `
+resource "cloud_identity_user" "test" {
+  user_name = "provider-test"
+}
+`
+
+// clearEnv makes the test independent of the caller's CLOUD_* variables.
+func clearEnv(t *testing.T) {
+	for _, v := range []string{"CLOUD_REGION", "CLOUD_ACCESS_KEY_ID", "CLOUD_SECRET_ACCESS_KEY", "CLOUD_SESSION_TOKEN", "CLOUD_ENDPOINT_URL"} {
+		t.Setenv(v, "")
+	}
+}
+
+func TestAccProvider_badConfiguration(t *testing.T) {
+	clearEnv(t)
+	emu := acctest.NewEmulator(t)
+	creds := fmt.Sprintf("access_key = %q\n  secret_key = %q", emu.AccessKeyID(), emu.SecretAccessKey())
+	endpoints := fmt.Sprintf("endpoints = { identity = %q }", emu.URL)
+	cases := []struct {
+		name   string
+		config string
+		env    map[string]string
+		want   string
+	}{
+		{"missing region", creds + "\n" + endpoints, nil, `Missing Region.*Set region in the provider block or the CLOUD_REGION`},
+		{"invalid region", `region = "Mars"` + "\n" + creds, nil, `Attribute region must be a region name such as us-east-1`},
+		{"invalid region from env", creds, map[string]string{"CLOUD_REGION": "moon_base"}, `The region "moon_base" \(from CLOUD_REGION\) is not a region name`},
+		{"missing access key", `region = "us-east-1"` + "\n" + endpoints, nil, `Missing Access Key.*CLOUD_ACCESS_KEY_ID`},
+		{"missing secret key", fmt.Sprintf("region = \"us-east-1\"\n  access_key = %q", emu.AccessKeyID()), nil, `Missing Secret Key.*CLOUD_SECRET_ACCESS_KEY`},
+		{"endpoint not a URL", `region = "us-east-1"` + "\n" + creds + "\n" + `endpoints = { search = "127.0.0.1:8080" }`, nil, `Invalid Endpoint.*must start with http:// or https://`},
+		{"endpoint from env not a URL", `region = "us-east-1"` + "\n" + creds, map[string]string{"CLOUD_ENDPOINT_URL": "ftp://x"}, `\(from CLOUD_ENDPOINT_URL\) must start with http://`},
+		{"max_retries out of range", `region = "us-east-1"` + "\n" + creds + "\n  max_retries = 99", nil, `Attribute max_retries value must be between 0 and 25`},
+		{"wrong secret", fmt.Sprintf("region = \"us-east-1\"\n  access_key = %q\n  secret_key = \"wrong\"\n  %s", emu.AccessKeyID(), endpoints), nil, `SignatureDoesNotMatch.*does not match the signature you provided`},
+		{"unknown access key", "region = \"us-east-1\"\n  access_key = \"NOSUCHACCESSKEY0001\"\n  secret_key = \"x\"\n  " + endpoints, nil, `InvalidClientTokenId.*security token included in the request is invalid`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			resource.Test(t, resource.TestCase{
+				PreCheck:                 func() { acctest.PreCheck(t) },
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      "provider \"cloud\" {\n  " + tc.config + "\n}\n" + userResource,
+					ExpectError: acctest.ErrorRe(tc.want),
+				}},
+			})
+		})
+	}
+}
+
+// The environment alone configures the provider, CLOUD_ENDPOINT_URL
+// aiming every service at one URL.
+func TestAccProvider_environment(t *testing.T) {
+	clearEnv(t)
+	emu := acctest.NewEmulator(t)
+	t.Setenv("CLOUD_REGION", "us-east-1")
+	t.Setenv("CLOUD_ACCESS_KEY_ID", emu.AccessKeyID())
+	t.Setenv("CLOUD_SECRET_ACCESS_KEY", emu.SecretAccessKey())
+	t.Setenv("CLOUD_ENDPOINT_URL", emu.URL)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `provider "cloud" {}` + userResource,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("arn"), knownvalue.StringExact("arn:cloud:identity::123456789012:user/provider-test")),
+			},
+		}},
+	})
+}
