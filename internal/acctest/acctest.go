@@ -9,8 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
