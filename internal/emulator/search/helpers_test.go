@@ -92,3 +92,5 @@ func deref[T any](p *T) T {
 	}
 	return *p
 }
+
+func emulatorZeroPace() search.Pace { return search.Pace{} }
