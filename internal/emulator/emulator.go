@@ -14,6 +14,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
 )
 
@@ -49,6 +50,8 @@ type Emulator struct {
 
 	// Identity is the identity service, for tests that look at its state.
 	Identity *identity.Service
+	// Search is the search domain service.
+	Search *search.Service
 }
 
 // New returns an emulator with its demo data.
@@ -70,7 +73,8 @@ func New(opts Options) *Emulator {
 		Account:         opts.Account,
 	})
 	e.Identity = identity.New(e.clock, opts.Account)
-	e.services = []core.Service{e.Identity}
+	e.Search = search.New(e.clock, opts.Account, opts.Region)
+	e.services = []core.Service{e.Identity, e.Search}
 	e.admin = e.adminMux()
 	return e
 }

@@ -1,0 +1,81 @@
+package search
+
+// Values DESIGN.md fixes where the spec says "not shown". Clients treat a
+// value they do not know conservatively (see DESIGN.md).
+const (
+	// ChangeProgressStatus.Status (also used for each stage's Status).
+	ChangeStatusPending    = "PENDING"
+	ChangeStatusProcessing = "PROCESSING"
+	ChangeStatusCompleted  = "COMPLETED"
+	ChangeStatusFailed     = "FAILED"
+
+	// ConfigChangeStatus.
+	ConfigChangeStatusPending          = "Pending"
+	ConfigChangeStatusInitializing     = "Initializing"
+	ConfigChangeStatusValidating       = "Validating"
+	ConfigChangeStatusValidationFailed = "ValidationFailed"
+	ConfigChangeStatusApplyingChanges  = "ApplyingChanges"
+	ConfigChangeStatusCompleted        = "Completed"
+	ConfigChangeStatusPendingUserInput = "PendingUserInput"
+	ConfigChangeStatusCancelled        = "Cancelled"
+
+	// DryRunStatus.
+	DryRunStatusPending    = "pending"
+	DryRunStatusInProgress = "in-progress"
+	DryRunStatusCompleted  = "completed"
+	DryRunStatusFailed     = "failed"
+
+	// ValidationFailure.Severity.
+	SeverityAdvisory = "Advisory"
+	SeverityCritical = "Critical"
+
+	// DryRunResults.DeploymentType.
+	DeploymentTypeBlueGreen = "blue/green"
+	DeploymentTypeDynamic   = "dynamic"
+	DeploymentTypeNone      = "none"
+
+	// DryRunMode.
+	DryRunModeBasic   = "Basic"
+	DryRunModeVerbose = "Verbose"
+
+	// EngineMode.
+	EngineModeGeneral   = "GENERAL"
+	EngineModeOptimized = "OPTIMIZED"
+
+	// IPAddressType.
+	IPAddressTypeIPv4      = "ipv4"
+	IPAddressTypeDualstack = "dualstack"
+
+	// UseCase.
+	UseCaseSearch        = "SEARCH"
+	UseCaseVector        = "VECTOR"
+	UseCaseObservability = "OBSERVABILITY"
+	UseCaseMixed         = "MIXED"
+
+	// LogPublishingOptions keys.
+	LogTypeIndexSlowLogs     = "INDEX_SLOW_LOGS"
+	LogTypeSearchSlowLogs    = "SEARCH_SLOW_LOGS"
+	LogTypeESApplicationLogs = "ES_APPLICATION_LOGS"
+	LogTypeAuditLogs         = "AUDIT_LOGS"
+
+	// OptionStatus.State.
+	OptionStateActive     = "Active"
+	OptionStateProcessing = "Processing"
+
+	// AdvancedOptions keys the spec supports.
+	AdvancedOptionAllowExplicitIndex = "rest.action.multi.allow_explicit_index"
+	AdvancedOptionFielddataCacheSize = "indices.fielddata.cache.size"
+	AdvancedOptionMaxClauseCount     = "indices.query.bool.max_clause_count"
+)
+
+// Enumerations as lists, for validators.
+var (
+	EngineModes          = []string{EngineModeGeneral, EngineModeOptimized}
+	IPAddressTypes       = []string{IPAddressTypeIPv4, IPAddressTypeDualstack}
+	UseCases             = []string{UseCaseSearch, UseCaseVector, UseCaseObservability, UseCaseMixed}
+	DryRunModes          = []string{DryRunModeBasic, DryRunModeVerbose}
+	LogTypes             = []string{LogTypeIndexSlowLogs, LogTypeSearchSlowLogs, LogTypeESApplicationLogs, LogTypeAuditLogs}
+	AdvancedOptionKeys   = []string{AdvancedOptionAllowExplicitIndex, AdvancedOptionFielddataCacheSize, AdvancedOptionMaxClauseCount}
+	DeploymentTypes      = []string{DeploymentTypeBlueGreen, DeploymentTypeDynamic, DeploymentTypeNone}
+	ValidationSeverities = []string{SeverityAdvisory, SeverityCritical}
+)

@@ -1,0 +1,252 @@
+package search
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	api "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
+)
+
+// Pace sets how long emulated work takes, in emulated time (the clock).
+// Zero means immediate.
+type Pace struct {
+	// DryRun is how long a Verbose dry run takes to complete.
+	DryRun time.Duration
+	// BlueGreenStage is the length of each stage of a blue/green change.
+	BlueGreenStage time.Duration
+	// Dynamic is the whole length of a dynamic change.
+	Dynamic time.Duration
+}
+
+// DefaultPace is fast enough for tests yet shows every state.
+var DefaultPace = Pace{DryRun: time.Second, BlueGreenStage: time.Second, Dynamic: time.Second}
+
+// DomainSpec describes a domain to add. Config holds configuration sections
+// in UpdateDomainConfig's request shape (secrets are dropped).
+type DomainSpec struct {
+	DomainName    string          `json:"DomainName"`
+	EngineMode    string          `json:"EngineMode,omitempty"`
+	EngineVersion string          `json:"EngineVersion,omitempty"`
+	IPAddressType string          `json:"IPAddressType,omitempty"`
+	Config        json.RawMessage `json:"Config,omitempty"`
+}
+
+// AddDomain adds a domain; an existing name is an error.
+func (s *Service) AddDomain(spec DomainSpec) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addDomainLocked(spec)
+}
+
+func (s *Service) addDomainLocked(spec DomainSpec) error {
+	if err := api.ValidDomainName(spec.DomainName); err != nil {
+		return err
+	}
+	if _, ok := s.domains[spec.DomainName]; ok {
+		return fmt.Errorf("domain %s already exists", spec.DomainName)
+	}
+	if spec.EngineMode == "" {
+		spec.EngineMode = api.EngineModeGeneral
+	}
+	if spec.EngineVersion == "" {
+		spec.EngineVersion = "OpenSearch_2.19"
+	}
+	if spec.IPAddressType == "" {
+		spec.IPAddressType = api.IPAddressTypeIPv4
+	}
+	if !slices.Contains(api.EngineModes, spec.EngineMode) || !slices.Contains(api.IPAddressTypes, spec.IPAddressType) {
+		return fmt.Errorf("EngineMode must be one of %v and IPAddressType one of %v", api.EngineModes, api.IPAddressTypes)
+	}
+	req, aerr := parseRequest(spec.Config)
+	if aerr != nil {
+		return errors.New(aerr.message)
+	}
+	cfg := req.sections
+	cfg["EngineMode"], cfg["EngineVersion"], cfg["IPAddressType"] = spec.EngineMode, spec.EngineVersion, spec.IPAddressType
+	if _, ok := cfg["SnapshotOptions"]; !ok {
+		cfg["SnapshotOptions"] = map[string]any{"AutomatedSnapshotStartHour": 0.0} // the spec's default
+	}
+	now := s.clock.Now()
+	d := &domain{
+		name: spec.DomainName, id: s.account + "/" + spec.DomainName, created: now,
+		config: cfg, status: map[string]*optionStatus{},
+	}
+	for k := range cfg {
+		d.status[k] = &optionStatus{created: now, updated: now, version: 1}
+	}
+	s.domains[d.name] = d
+	return nil
+}
+
+// RemoveDomain deletes a domain behind the provider's back.
+func (s *Service) RemoveDomain(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.domains[name]
+	delete(s.domains, name)
+	return ok
+}
+
+// SetPace changes how long future dry runs and changes take.
+func (s *Service) SetPace(p Pace) error {
+	if p.DryRun < 0 || p.BlueGreenStage < 0 || p.Dynamic < 0 {
+		return errors.New("pace durations cannot be negative")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pace = p
+	return nil
+}
+
+// CurrentPace is the pace in force.
+func (s *Service) CurrentPace() Pace {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pace
+}
+
+// FailNextChangeAt makes the next change that has the named stage fail
+// there; its configuration is then not applied.
+func (s *Service) FailNextChangeAt(stage, message string) error {
+	if !slices.Contains(stageNames(), stage) {
+		return fmt.Errorf("unknown stage %q; stages: %s", stage, strings.Join(stageNames(), ", "))
+	}
+	if message == "" {
+		message = fmt.Sprintf("The change failed at stage %s and was rolled back; the configuration is unchanged.", stage)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failNext = &failPlan{stage: stage, message: message}
+	return nil
+}
+
+// Domain is a snapshot of a domain as a domain status object.
+func (s *Service) Domain(name string) (*api.DomainStatus, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.domains[name]
+	if !ok {
+		return nil, false
+	}
+	now := s.clock.Now()
+	s.settle(d, now)
+	var out api.DomainStatus
+	b, _ := json.Marshal(s.renderStatus(d, d.config, now))
+	if err := json.Unmarshal(b, &out); err != nil {
+		panic("search emulator: domain status does not decode: " + err.Error())
+	}
+	return &out, true
+}
+
+// DomainNames lists the domains, sorted.
+func (s *Service) DomainNames() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.domains))
+	for n := range s.domains {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Admin serves the admin routes (mounted at /_admin/search/, README.md).
+func (s *Service) Admin() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /domains", func(w http.ResponseWriter, _ *http.Request) {
+		core.WriteJSON(w, http.StatusOK, map[string]any{"domains": s.DomainNames()})
+	})
+	mux.HandleFunc("POST /domains", func(w http.ResponseWriter, r *http.Request) {
+		var spec DomainSpec
+		if err := json.NewDecoder(r.Body).Decode(&spec); err != nil {
+			adminError(w, http.StatusBadRequest, "the body must be a JSON domain spec: "+err.Error())
+			return
+		}
+		if err := s.AddDomain(spec); err != nil {
+			adminError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		d, _ := s.Domain(spec.DomainName)
+		core.WriteJSON(w, http.StatusCreated, map[string]any{"DomainStatus": d})
+	})
+	mux.HandleFunc("GET /domains/{name}", func(w http.ResponseWriter, r *http.Request) {
+		d, ok := s.Domain(r.PathValue("name"))
+		if !ok {
+			adminError(w, http.StatusNotFound, "no domain "+r.PathValue("name"))
+			return
+		}
+		core.WriteJSON(w, http.StatusOK, map[string]any{"DomainStatus": d})
+	})
+	mux.HandleFunc("DELETE /domains/{name}", func(w http.ResponseWriter, r *http.Request) {
+		if !s.RemoveDomain(r.PathValue("name")) {
+			adminError(w, http.StatusNotFound, "no domain "+r.PathValue("name"))
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /pace", func(w http.ResponseWriter, _ *http.Request) {
+		core.WriteJSON(w, http.StatusOK, paceJSON(s.CurrentPace()))
+	})
+	mux.HandleFunc("POST /pace", func(w http.ResponseWriter, r *http.Request) {
+		var in map[string]string
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+			adminError(w, http.StatusBadRequest, "the body must be JSON such as {\"blue_green_stage\": \"10m\"}")
+			return
+		}
+		p := s.CurrentPace()
+		for k, v := range in {
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				adminError(w, http.StatusBadRequest, fmt.Sprintf("%s: %q is not a Go duration", k, v))
+				return
+			}
+			switch k {
+			case "dry_run":
+				p.DryRun = d
+			case "blue_green_stage":
+				p.BlueGreenStage = d
+			case "dynamic":
+				p.Dynamic = d
+			default:
+				adminError(w, http.StatusBadRequest, "unknown pace "+k+"; use dry_run, blue_green_stage or dynamic")
+				return
+			}
+		}
+		if err := s.SetPace(p); err != nil {
+			adminError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		core.WriteJSON(w, http.StatusOK, paceJSON(p))
+	})
+	mux.HandleFunc("POST /fail-next-change", func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			Stage   string `json:"stage"`
+			Message string `json:"message"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+			adminError(w, http.StatusBadRequest, "the body must be JSON such as {\"stage\": \"CopyingShards\"}")
+			return
+		}
+		if err := s.FailNextChangeAt(in.Stage, in.Message); err != nil {
+			adminError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	return mux
+}
+
+func paceJSON(p Pace) map[string]string {
+	return map[string]string{"dry_run": p.DryRun.String(), "blue_green_stage": p.BlueGreenStage.String(), "dynamic": p.Dynamic.String()}
+}
+
+func adminError(w http.ResponseWriter, status int, msg string) {
+	core.WriteJSON(w, status, map[string]string{"message": msg})
+}

@@ -1,0 +1,239 @@
+package search_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	api "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
+)
+
+func TestDryRunDeploymentType(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		in   api.UpdateDomainConfigInput
+		want string
+	}{
+		{"instance type", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search")}}, "blue/green"},
+		{"instance count", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{InstanceCount: ptr(int64(6))}}, "blue/green"},
+		{"volume size", api.UpdateDomainConfigInput{BlockVolumeOptions: &api.BlockVolumeOptions{VolumeSize: ptr(int64(200))}}, "blue/green"},
+		{"dualstack", api.UpdateDomainConfigInput{IPAddressType: ptr("dualstack")}, "blue/green"},
+		{"field-data cache", api.UpdateDomainConfigInput{AdvancedOptions: map[string]string{api.AdvancedOptionFielddataCacheSize: "40"}}, "blue/green"},
+		{"vpc", api.UpdateDomainConfigInput{VPCOptions: &api.VPCOptions{SubnetIds: []string{"subnet-1"}}}, "blue/green"},
+		{"access policies", api.UpdateDomainConfigInput{AccessPolicies: ptr(`{"Version":"2012-10-17","Statement":[]}`)}, "dynamic"},
+		{"snapshot hour", api.UpdateDomainConfigInput{SnapshotOptions: &api.SnapshotOptions{AutomatedSnapshotStartHour: ptr(int64(5))}}, "dynamic"},
+		{"off-peak window", api.UpdateDomainConfigInput{OffPeakWindowOptions: &api.OffPeakWindowOptions{OffPeakWindow: &api.OffPeakWindow{WindowStartTime: &api.WindowStartTime{Hours: ptr(int64(22))}}}}, "dynamic"},
+		{"auto-tune", api.UpdateDomainConfigInput{AutoTuneOptions: &api.AutoTuneOptions{DesiredState: ptr("DISABLED")}}, "dynamic"},
+		{"explicit index applies live", api.UpdateDomainConfigInput{AdvancedOptions: map[string]string{api.AdvancedOptionAllowExplicitIndex: "false"}}, "dynamic"},
+		{"log publishing", api.UpdateDomainConfigInput{LogPublishingOptions: map[string]api.LogPublishingOption{"AUDIT_LOGS": {Enabled: ptr(true)}}}, "dynamic"},
+		{"software update", api.UpdateDomainConfigInput{SoftwareUpdateOptions: &api.SoftwareUpdateOptions{AutoSoftwareUpdateEnabled: ptr(true)}}, "dynamic"},
+		{"master user is always a change", api.UpdateDomainConfigInput{AdvancedSecurityOptions: &api.AdvancedSecurityOptionsInput{MasterUserOptions: &api.MasterUserOptions{MasterUserName: ptr("admin"), MasterUserPassword: ptr("s3cret!")}}}, "dynamic"},
+		{"dynamic and blue/green", api.UpdateDomainConfigInput{SnapshotOptions: &api.SnapshotOptions{AutomatedSnapshotStartHour: ptr(int64(5))}, ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search")}}, "blue/green"},
+		{"same values", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{InstanceCount: ptr(int64(3)), InstanceType: ptr("r6g.large.search")}, SnapshotOptions: &api.SnapshotOptions{AutomatedSnapshotStartHour: ptr(int64(0))}}, "none"},
+		{"empty request", api.UpdateDomainConfigInput{}, "none"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := newEnv(t)
+			before, err := env.c.DescribeDomainConfig(ctx(t), "demo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := tc.in
+			in.DomainName, in.DryRun = "demo", ptr(true)
+			out, err := env.c.UpdateDomainConfig(ctx(t), &in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := deref(out.DryRunResults.DeploymentType); got != tc.want {
+				t.Errorf("DeploymentType = %q, want %q (%s)", got, tc.want, deref(out.DryRunResults.Message))
+			}
+			if got := deref(out.DryRunProgressStatus.DryRunStatus); got != api.DryRunStatusCompleted {
+				t.Errorf("a Basic dry run is %q, want completed", got)
+			}
+			if len(out.DryRunProgressStatus.ValidationFailures) != 0 {
+				t.Errorf("a Basic dry run validated: %v", codes(out.DryRunProgressStatus.ValidationFailures))
+			}
+			// Rule 1: a dry run changes nothing.
+			after, err := env.c.DescribeDomainConfig(ctx(t), "demo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(before, after); d != "" {
+				t.Errorf("a dry run changed the domain (-before +after):\n%s", d)
+			}
+			if d := cmp.Diff(before, out.DomainConfig); d != "" {
+				t.Errorf("the dry run's DomainConfig is not the current one (-current +answer):\n%s", d)
+			}
+			if n := env.e.CountCalls("UpdateDomainConfig", true); n != 1 {
+				t.Errorf("request log has %d dry-run UpdateDomainConfig calls, want 1", n)
+			}
+			if n := env.e.CountCalls("UpdateDomainConfig", false); n != 0 {
+				t.Errorf("request log has %d real UpdateDomainConfig calls, want 0", n)
+			}
+		})
+	}
+}
+
+func TestVerboseDryRunFindings(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	cases := []struct {
+		name       string
+		in         api.UpdateDomainConfigInput
+		outsideWin bool
+		domain     *search.DomainSpec
+		want       []string
+	}{
+		{"clean dynamic change", api.UpdateDomainConfigInput{SnapshotOptions: &api.SnapshotOptions{AutomatedSnapshotStartHour: ptr(int64(3))}}, false, nil, []string{}},
+		{"clean blue/green in the off-peak window", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search")}}, false, nil, []string{}},
+		{"blue/green outside the off-peak window", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search")}}, true, nil, []string{"ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK/Advisory"}},
+		{"engine mode", api.UpdateDomainConfigInput{EngineMode: ptr("OPTIMIZED")}, false, nil, []string{"CRIT_ENGINE_MODE_IMMUTABLE/Critical"}},
+		{"instance count not a multiple of zones", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{InstanceCount: ptr(int64(4))}}, false, nil, []string{"CRIT_INSTANCE_COUNT_ZONE_MISMATCH/Critical"}},
+		{"zone count", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{ZoneAwarenessConfig: &api.ZoneAwarenessConfig{AvailabilityZoneCount: ptr(int64(4))}}}, false, nil, []string{"CRIT_ZONE_COUNT_INVALID/Critical"}},
+		{"dedicated master count", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{DedicatedMasterCount: ptr(int64(2))}}, false, nil, []string{"CRIT_DEDICATED_MASTER_COUNT_INVALID/Critical"}},
+		{"no dedicated masters", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{DedicatedMasterEnabled: ptr(false)}}, false, nil, []string{"ADV_NO_DEDICATED_MASTERS/Advisory"}},
+		{"encryption at rest off", api.UpdateDomainConfigInput{EncryptionAtRestOptions: &api.EncryptionAtRestOptions{Enabled: ptr(false)}}, false, nil, []string{"CRIT_ENCRYPTION_AT_REST_DISABLE/Critical"}},
+		{"node-to-node off", api.UpdateDomainConfigInput{NodeToNodeEncryptionOptions: &api.NodeToNodeEncryptionOptions{Enabled: ptr(false)}}, false, nil, []string{"CRIT_NODE_TO_NODE_DISABLE/Critical"}},
+		{"unbounded field data", api.UpdateDomainConfigInput{AdvancedOptions: map[string]string{api.AdvancedOptionAllowExplicitIndex: "false"}}, false, nil, []string{"ADV_FIELDDATA_CACHE_UNBOUNDED/Advisory"}},
+		{"field data 100", api.UpdateDomainConfigInput{AdvancedOptions: map[string]string{api.AdvancedOptionFielddataCacheSize: "100"}}, false, nil, []string{"ADV_FIELDDATA_CACHE_UNBOUNDED/Advisory"}},
+		{"bounded field data", api.UpdateDomainConfigInput{AdvancedOptions: map[string]string{api.AdvancedOptionFielddataCacheSize: "40"}}, false, nil, []string{}},
+		{"ipv4 set explicitly", api.UpdateDomainConfigInput{IPAddressType: ptr("ipv4")}, false, nil, []string{"ADV_DUALSTACK_RECOMMENDED/Advisory"}},
+		{"dualstack back to ipv4", api.UpdateDomainConfigInput{IPAddressType: ptr("ipv4")}, false,
+			&search.DomainSpec{DomainName: "dual", IPAddressType: "dualstack"},
+			[]string{"ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK/Advisory", "ADV_DUALSTACK_RECOMMENDED/Advisory", "CRIT_DUALSTACK_IRREVERSIBLE/Critical"}},
+		{"snapshot pause", api.UpdateDomainConfigInput{AutomatedSnapshotPauseOptions: &api.AutomatedSnapshotPauseInput{Enabled: ptr(true), StartTime: ptr(api.Epoch(now)), EndTime: ptr(api.Epoch(now.Add(48 * time.Hour)))}}, false, nil, []string{"ADV_SNAPSHOT_PAUSE_NO_RESTORE/Advisory"}},
+		{"snapshot pause past 3 days", api.UpdateDomainConfigInput{AutomatedSnapshotPauseOptions: &api.AutomatedSnapshotPauseInput{Enabled: ptr(true), StartTime: ptr(api.Epoch(now)), EndTime: ptr(api.Epoch(now.Add(80 * time.Hour)))}}, false, nil, []string{"ADV_SNAPSHOT_PAUSE_NO_RESTORE/Advisory", "CRIT_SNAPSHOT_PAUSE_TOO_LONG/Critical"}},
+		{"several, sorted by code", api.UpdateDomainConfigInput{EngineMode: ptr("OPTIMIZED"), ClusterConfig: &api.ClusterConfig{InstanceCount: ptr(int64(4)), DedicatedMasterEnabled: ptr(false)}}, true, nil,
+			[]string{"ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK/Advisory", "ADV_NO_DEDICATED_MASTERS/Advisory", "CRIT_ENGINE_MODE_IMMUTABLE/Critical", "CRIT_INSTANCE_COUNT_ZONE_MISMATCH/Critical"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := newEnv(t)
+			if err := env.e.Search.SetPace(search.Pace{}); err != nil {
+				t.Fatal(err)
+			}
+			name := "demo"
+			if tc.domain != nil {
+				if err := env.e.Search.AddDomain(*tc.domain); err != nil {
+					t.Fatal(err)
+				}
+				name = tc.domain.DomainName
+			}
+			if tc.outsideWin {
+				env.e.Clock().Advance(12 * time.Hour) // 14:00 UTC
+			}
+			in := tc.in
+			in.DomainName, in.DryRun, in.DryRunMode = name, ptr(true), ptr("Verbose")
+			out, err := env.c.UpdateDomainConfig(ctx(t), &in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, codes(out.DryRunProgressStatus.ValidationFailures)); d != "" {
+				t.Errorf("validation failures (-want +got):\n%s", d)
+			}
+			for _, f := range out.DryRunProgressStatus.ValidationFailures {
+				if deref(f.Message) == "" {
+					t.Errorf("%s has no message", deref(f.Code))
+				}
+			}
+		})
+	}
+}
+
+func TestVerboseDryRunProgress(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	c := ctx(t)
+	before, _ := env.e.Search.Domain("demo")
+	out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{
+		DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr("Verbose"), AcceptedWarnings: []string{"ADV_X"},
+		ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search"), DedicatedMasterEnabled: ptr(false)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := deref(out.DryRunProgressStatus.DryRunId)
+	if api.ValidID(id) != nil {
+		t.Fatalf("DryRunId %q is not 8-4-4-4-12 hex", id)
+	}
+	if got := deref(out.DryRunProgressStatus.DryRunStatus); got != api.DryRunStatusPending {
+		t.Errorf("status at submission %q, want pending", got)
+	}
+	if deref(out.DryRunResults.DeploymentType) != "blue/green" {
+		t.Errorf("results while pending: %+v, want the deployment type at once", out.DryRunResults)
+	}
+	if len(out.DryRunProgressStatus.ValidationFailures) != 0 {
+		t.Errorf("validation failures before completion: %v", codes(out.DryRunProgressStatus.ValidationFailures))
+	}
+	steps := []struct {
+		advance time.Duration
+		status  string
+		codes   []string
+	}{
+		{30 * time.Minute, api.DryRunStatusInProgress, []string{}},
+		{31 * time.Minute, api.DryRunStatusCompleted, []string{"ADV_NO_DEDICATED_MASTERS/Advisory"}},
+	}
+	for _, s := range steps {
+		env.e.Clock().Advance(s.advance)
+		got, err := env.c.DescribeDryRunProgress(c, api.DescribeDryRunProgressInput{DomainName: "demo", DryRunID: id, LoadDryRunConfig: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := deref(got.DryRunProgressStatus.DryRunStatus); st != s.status {
+			t.Errorf("status %q, want %q", st, s.status)
+		}
+		if d := cmp.Diff(s.codes, codes(got.DryRunProgressStatus.ValidationFailures)); d != "" {
+			t.Errorf("failures at %s (-want +got):\n%s", s.status, d)
+		}
+		if d := cmp.Diff([]string{"ADV_X"}, got.DryRunProgressStatus.AcceptedWarnings); d != "" {
+			t.Errorf("accepted warnings (-want +got):\n%s", d)
+		}
+		cfg := got.DryRunConfig
+		if cfg == nil || deref(cfg.ClusterConfig.InstanceType) != "r6g.xlarge.search" || deref(cfg.ClusterConfig.InstanceCount) != 3 || deref(cfg.DomainName) != "demo" || deref(cfg.ARN) == "" {
+			t.Errorf("DryRunConfig is not the domain as it would be: %+v", cfg)
+		}
+	}
+	// Without dryRunId: the most recent dry run.
+	latest, err := env.c.DescribeDryRunProgress(c, api.DescribeDryRunProgressInput{DomainName: "demo"})
+	if err != nil || deref(latest.DryRunProgressStatus.DryRunId) != id || latest.DryRunConfig != nil {
+		t.Errorf("latest dry run: %+v, %v", latest, err)
+	}
+	after, _ := env.e.Search.Domain("demo")
+	if d := cmp.Diff(before, after); d != "" {
+		t.Errorf("the dry run changed the domain (-before +after):\n%s", d)
+	}
+}
+
+func TestDescribeDryRunProgressErrors(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	c := ctx(t)
+	_, err := env.c.DescribeDryRunProgress(c, api.DescribeDryRunProgressInput{DomainName: "demo"})
+	if !errors.Is(err, client.ErrNotFound) {
+		t.Errorf("no dry run yet: got %v, want not found", err)
+	}
+	out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr("Basic")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = env.c.DescribeDryRunProgress(c, api.DescribeDryRunProgressInput{DomainName: "demo", DryRunID: deref(out.DryRunProgressStatus.DryRunId), LoadDryRunConfig: true})
+	if !errors.Is(err, client.ErrDisabledOperation) || apiErr(t, err).StatusCode != 409 {
+		t.Errorf("loadDryRunConfig of a Basic run: got %v, want DisabledOperationException 409", err)
+	}
+	_, err = env.c.DescribeDryRunProgress(c, api.DescribeDryRunProgressInput{DomainName: "demo", DryRunID: "00000000-0000-4000-8000-000000000000"})
+	if !errors.Is(err, client.ErrNotFound) || apiErr(t, err).Code != "ResourceNotFoundException" {
+		t.Errorf("unknown dry run: got %v", err)
+	}
+	_, err = env.c.DescribeDryRunProgress(c, api.DescribeDryRunProgressInput{DomainName: "gone"})
+	if !errors.Is(err, client.ErrNotFound) || apiErr(t, err).StatusCode != 409 {
+		t.Errorf("unknown domain: got %v", err)
+	}
+}

@@ -1,0 +1,220 @@
+package search
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	api "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+)
+
+// deploymentRules decide how a changed property is deployed; the first
+// rule whose path is a prefix of the property's wins. A property no rule
+// names is blue/green: the safe guess. The table is in README.md.
+var deploymentRules = []struct {
+	path []string
+	kind string
+}{
+	{[]string{"AdvancedOptions", api.AdvancedOptionAllowExplicitIndex}, api.DeploymentTypeDynamic},
+	{[]string{"AdvancedOptions"}, api.DeploymentTypeBlueGreen},
+	{[]string{"AdvancedSecurityOptions", "Enabled"}, api.DeploymentTypeBlueGreen},
+	{[]string{"AdvancedSecurityOptions", "InternalUserDatabaseEnabled"}, api.DeploymentTypeBlueGreen},
+	{[]string{"AdvancedSecurityOptions"}, api.DeploymentTypeDynamic},
+	{[]string{"ClusterConfig"}, api.DeploymentTypeBlueGreen},
+	{[]string{"BlockVolumeOptions"}, api.DeploymentTypeBlueGreen},
+	{[]string{"EncryptionAtRestOptions"}, api.DeploymentTypeBlueGreen},
+	{[]string{"NodeToNodeEncryptionOptions"}, api.DeploymentTypeBlueGreen},
+	{[]string{"VPCOptions"}, api.DeploymentTypeBlueGreen},
+	{[]string{"IPAddressType"}, api.DeploymentTypeBlueGreen},
+	{[]string{"EngineMode"}, api.DeploymentTypeBlueGreen},
+	{[]string{"UserPoolAuthOptions"}, api.DeploymentTypeBlueGreen},
+	{[]string{"AccessPolicies"}, api.DeploymentTypeDynamic},
+	{[]string{"SnapshotOptions"}, api.DeploymentTypeDynamic},
+	{[]string{"OffPeakWindowOptions"}, api.DeploymentTypeDynamic},
+	{[]string{"AutoTuneOptions"}, api.DeploymentTypeDynamic},
+	{[]string{"LogPublishingOptions"}, api.DeploymentTypeDynamic},
+	{[]string{"SoftwareUpdateOptions"}, api.DeploymentTypeDynamic},
+	{[]string{"AutomatedSnapshotPauseOptions"}, api.DeploymentTypeDynamic},
+	{[]string{"DeploymentStrategyOptions"}, api.DeploymentTypeDynamic},
+	{[]string{"DomainEndpointOptions"}, api.DeploymentTypeDynamic},
+	{[]string{"AIMLOptions"}, api.DeploymentTypeDynamic},
+	{[]string{"WorkforceIdentityOptions"}, api.DeploymentTypeDynamic},
+	{[]string{"UseCase"}, api.DeploymentTypeDynamic},
+}
+
+func deploymentFor(path []string) string {
+	for _, r := range deploymentRules {
+		if len(path) >= len(r.path) && slices.Equal(path[:len(r.path)], r.path) {
+			return r.kind
+		}
+	}
+	return api.DeploymentTypeBlueGreen
+}
+
+// deploymentType is the heaviest deployment any changed property needs;
+// none when nothing changes.
+func deploymentType(props []propChange) string {
+	kind := api.DeploymentTypeNone
+	for _, p := range props {
+		switch deploymentFor(p.path) {
+		case api.DeploymentTypeBlueGreen:
+			return api.DeploymentTypeBlueGreen
+		case api.DeploymentTypeDynamic:
+			kind = api.DeploymentTypeDynamic
+		}
+	}
+	return kind
+}
+
+// deploymentMessage is DryRunResults.Message.
+func deploymentMessage(kind string, props []propChange) string {
+	var names []string
+	for _, p := range props {
+		if deploymentFor(p.path) == kind {
+			names = append(names, p.name())
+		}
+	}
+	switch kind {
+	case api.DeploymentTypeBlueGreen:
+		return "This change requires a blue/green deployment because it modifies " + strings.Join(names, ", ") + "."
+	case api.DeploymentTypeDynamic:
+		return "This change is applied dynamically, without a blue/green deployment: " + strings.Join(names, ", ") + "."
+	}
+	return "This change does not modify the domain's configuration."
+}
+
+// finding is one validation failure of a change.
+type finding struct {
+	Code     string `json:"Code"`
+	Message  string `json:"Message"`
+	Severity string `json:"Severity"`
+}
+
+// Validation codes; the table with their conditions is in README.md.
+const (
+	CritEngineModeImmutable       = "CRIT_ENGINE_MODE_IMMUTABLE"
+	CritDualstackIrreversible     = "CRIT_DUALSTACK_IRREVERSIBLE"
+	CritInstanceCountZoneMismatch = "CRIT_INSTANCE_COUNT_ZONE_MISMATCH"
+	CritZoneCountInvalid          = "CRIT_ZONE_COUNT_INVALID"
+	CritDedicatedMasterCount      = "CRIT_DEDICATED_MASTER_COUNT_INVALID"
+	CritSnapshotPauseTooLong      = "CRIT_SNAPSHOT_PAUSE_TOO_LONG"
+	CritEncryptionAtRestDisable   = "CRIT_ENCRYPTION_AT_REST_DISABLE"
+	CritNodeToNodeDisable         = "CRIT_NODE_TO_NODE_DISABLE"
+
+	AdvBlueGreenOutsideOffPeak = "ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK"
+	AdvDualstackRecommended    = "ADV_DUALSTACK_RECOMMENDED"
+	AdvNoDedicatedMasters      = "ADV_NO_DEDICATED_MASTERS"
+	AdvFielddataCacheUnbounded = "ADV_FIELDDATA_CACHE_UNBOUNDED"
+	AdvSnapshotPauseNoRestore  = "ADV_SNAPSHOT_PAUSE_NO_RESTORE"
+)
+
+// offPeakLength is how long the daily off-peak window lasts.
+const offPeakLength = 10 * time.Hour
+
+// analyse finds every Critical and Advisory validation failure of applying
+// req to the current configuration, sorted by code.
+func analyse(cur, next map[string]any, req *request, kind string, now time.Time) []finding {
+	var out []finding
+	crit := func(code, format string, args ...any) {
+		out = append(out, finding{code, fmt.Sprintf(format, args...), api.SeverityCritical})
+	}
+	adv := func(code, format string, args ...any) {
+		out = append(out, finding{code, fmt.Sprintf(format, args...), api.SeverityAdvisory})
+	}
+	in := &req.typed
+
+	if in.EngineMode != nil && *in.EngineMode != lookupString(cur, "EngineMode") {
+		crit(CritEngineModeImmutable, "EngineMode cannot be changed after the domain is created (it is %s, the change asks for %s).", lookupString(cur, "EngineMode"), *in.EngineMode)
+	}
+	if in.IPAddressType != nil {
+		if *in.IPAddressType == api.IPAddressTypeIPv4 && lookupString(cur, "IPAddressType") == api.IPAddressTypeDualstack {
+			crit(CritDualstackIrreversible, "IPAddressType cannot go back from dualstack to ipv4.")
+		}
+		if *in.IPAddressType == api.IPAddressTypeIPv4 {
+			adv(AdvDualstackRecommended, "IPAddressType dualstack is recommended over ipv4.")
+		}
+	}
+	if in.ClusterConfig != nil {
+		count, _ := lookupNumber(next, "ClusterConfig", "InstanceCount")
+		if lookupBool(next, "ClusterConfig", "ZoneAwarenessEnabled") {
+			zones, ok := lookupNumber(next, "ClusterConfig", "ZoneAwarenessConfig", "AvailabilityZoneCount")
+			if !ok {
+				zones = 2
+			}
+			if zones != 2 && zones != 3 {
+				crit(CritZoneCountInvalid, "ClusterConfig.ZoneAwarenessConfig.AvailabilityZoneCount must be 2 or 3 with zone awareness, not %g.", zones)
+			} else if int64(count)%int64(zones) != 0 {
+				crit(CritInstanceCountZoneMismatch, "ClusterConfig.InstanceCount (%g) must be a multiple of the availability zone count (%g).", count, zones)
+			}
+		}
+		if lookupBool(next, "ClusterConfig", "DedicatedMasterEnabled") {
+			if n, _ := lookupNumber(next, "ClusterConfig", "DedicatedMasterCount"); n != 3 && n != 5 {
+				crit(CritDedicatedMasterCount, "ClusterConfig.DedicatedMasterCount must be 3 or 5 when dedicated master nodes are enabled, not %g.", n)
+			}
+		} else if count > 1 {
+			adv(AdvNoDedicatedMasters, "A domain of %g data nodes without dedicated master nodes is less stable; enable ClusterConfig.DedicatedMasterEnabled.", count)
+		}
+	}
+	if d, long := snapshotPauseTooLong(in.AutomatedSnapshotPauseOptions); long {
+		crit(CritSnapshotPauseTooLong, "AutomatedSnapshotPauseOptions may suspend snapshots for at most 3 days, not %s.", fmtDuration(d))
+	}
+	if p := in.AutomatedSnapshotPauseOptions; p != nil && p.Enabled != nil && *p.Enabled {
+		adv(AdvSnapshotPauseNoRestore, "While automated snapshots are suspended the domain cannot be restored to points in time in that span.")
+	}
+	if lookupBool(cur, "EncryptionAtRestOptions", "Enabled") && !lookupBool(next, "EncryptionAtRestOptions", "Enabled") {
+		crit(CritEncryptionAtRestDisable, "EncryptionAtRestOptions cannot be disabled once enabled.")
+	}
+	if lookupBool(cur, "NodeToNodeEncryptionOptions", "Enabled") && !lookupBool(next, "NodeToNodeEncryptionOptions", "Enabled") {
+		crit(CritNodeToNodeDisable, "NodeToNodeEncryptionOptions cannot be disabled once enabled.")
+	}
+	if in.AdvancedOptions != nil {
+		switch v := lookupString(next, "AdvancedOptions", api.AdvancedOptionFielddataCacheSize); v {
+		case "", "unbounded", "100", "100%":
+			adv(AdvFielddataCacheUnbounded, "AdvancedOptions[%q] is unbounded; set it (for example \"40\") so field data cannot exhaust the heap.", api.AdvancedOptionFielddataCacheSize)
+		}
+	}
+	if kind == api.DeploymentTypeBlueGreen && !inOffPeak(cur, now) {
+		adv(AdvBlueGreenOutsideOffPeak, "This blue/green deployment would start at %s UTC, outside the domain's off-peak window.", now.Format("15:04"))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// inOffPeak reports whether now is within the domain's enabled off-peak
+// window (a daily window of offPeakLength from WindowStartTime, UTC).
+func inOffPeak(cfg map[string]any, now time.Time) bool {
+	if !lookupBool(cfg, "OffPeakWindowOptions", "Enabled") {
+		return false
+	}
+	h, _ := lookupNumber(cfg, "OffPeakWindowOptions", "OffPeakWindow", "WindowStartTime", "Hours")
+	m, _ := lookupNumber(cfg, "OffPeakWindowOptions", "OffPeakWindow", "WindowStartTime", "Minutes")
+	start := time.Duration(h)*time.Hour + time.Duration(m)*time.Minute
+	now = now.UTC()
+	sinceMidnight := now.Sub(now.Truncate(24 * time.Hour))
+	since := (sinceMidnight - start + 24*time.Hour) % (24 * time.Hour)
+	return since < offPeakLength
+}
+
+// blocking lists the findings that stop a real change: every Critical one
+// (and any severity this emulator does not know) and every Advisory one
+// whose code is not accepted.
+func blocking(fs []finding, accepted []string) []finding {
+	var out []finding
+	for _, f := range fs {
+		if f.Severity == api.SeverityAdvisory && slices.Contains(accepted, f.Code) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func describeFindings(fs []finding) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = fmt.Sprintf("%s (%s): %s", f.Code, f.Severity, f.Message)
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,184 @@
+// Package search emulates the search domain service's REST/JSON API:
+// UpdateDomainConfig with Basic and Verbose dry runs, DescribeDryRunProgress,
+// DescribeDomainChangeProgress and DescribeDomainConfig. Progress is computed
+// from the emulator's clock, never from goroutines. See README.md.
+package search
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+
+	api "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
+)
+
+const pathPrefix = "/2021-01-01/search/"
+
+// Service is the emulated search domain service.
+type Service struct {
+	clock   *core.Clock
+	account string
+	region  string
+
+	mu       sync.Mutex
+	domains  map[string]*domain
+	pace     Pace
+	failNext *failPlan
+}
+
+// New returns the service with its demo domain.
+func New(clock *core.Clock, account, region string) *Service {
+	s := &Service{clock: clock, account: account, region: region}
+	s.Reset()
+	return s
+}
+
+// Name implements core.Service.
+func (s *Service) Name() string { return "search" }
+
+// SigningName implements core.Service.
+func (s *Service) SigningName() string { return api.SigningName }
+
+// Protocol implements core.Service.
+func (s *Service) Protocol() core.Protocol { return core.JSON }
+
+// Match takes every path under the version prefix.
+func (s *Service) Match(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, pathPrefix) }
+
+// Reset forgets every domain, change and dry run, restores the demo domain
+// and the default pace.
+func (s *Service) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.domains = map[string]*domain{}
+	s.pace = DefaultPace
+	s.failNext = nil
+	if err := s.addDomainLocked(demoDomain()); err != nil {
+		panic("search emulator: demo domain is invalid: " + err.Error())
+	}
+}
+
+// route splits a request path into the domain name and the operation.
+func route(r *http.Request) (name, op string) {
+	rest, ok := strings.CutPrefix(r.URL.Path, pathPrefix+"domain/")
+	if !ok {
+		return "", "Unknown"
+	}
+	name, leaf, ok := strings.Cut(rest, "/")
+	if !ok {
+		return name, "Unknown"
+	}
+	switch {
+	case leaf == "config" && r.Method == http.MethodPost:
+		return name, "UpdateDomainConfig"
+	case leaf == "config" && r.Method == http.MethodGet:
+		return name, "DescribeDomainConfig"
+	case leaf == "dryRun" && r.Method == http.MethodGet:
+		return name, "DescribeDryRunProgress"
+	case leaf == "progress" && r.Method == http.MethodGet:
+		return name, "DescribeDomainChangeProgress"
+	}
+	return name, "Unknown"
+}
+
+// Classify names the operation; an UpdateDomainConfig is a dry run when its
+// body says DryRun true.
+func (s *Service) Classify(r *http.Request, body []byte) core.Operation {
+	_, op := route(r)
+	if op != "UpdateDomainConfig" {
+		return core.Operation{Name: op}
+	}
+	var b struct {
+		DryRun bool `json:"DryRun"`
+	}
+	_ = json.Unmarshal(body, &b)
+	return core.Operation{Name: op, DryRun: b.DryRun}
+}
+
+// apiError is an error answer in the spec's terms.
+type apiError struct {
+	status  int
+	code    string
+	message string
+}
+
+func (e *apiError) Error() string { return e.code + ": " + e.message }
+
+func errorf(status int, code, format string, args ...any) *apiError {
+	return &apiError{status: status, code: code, message: fmt.Sprintf(format, args...)}
+}
+
+// The spec's error types and statuses (ResourceNotFoundException is 409).
+func validationError(format string, args ...any) *apiError {
+	return errorf(http.StatusBadRequest, "ValidationException", format, args...)
+}
+
+func notFound(format string, args ...any) *apiError {
+	return errorf(http.StatusConflict, "ResourceNotFoundException", format, args...)
+}
+
+func baseError(format string, args ...any) *apiError {
+	return errorf(http.StatusBadRequest, "BaseException", format, args...)
+}
+
+func invalidType(format string, args ...any) *apiError {
+	return errorf(http.StatusConflict, "InvalidTypeException", format, args...)
+}
+
+func limitExceeded(format string, args ...any) *apiError {
+	return errorf(http.StatusConflict, "LimitExceededException", format, args...)
+}
+
+func disabledOperation(format string, args ...any) *apiError {
+	return errorf(http.StatusConflict, "DisabledOperationException", format, args...)
+}
+
+// ServeHTTP answers one request.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	name, op := route(r)
+	if op == "Unknown" {
+		core.WriteJSONError(w, http.StatusNotFound, "UnknownOperationException", fmt.Sprintf("No operation answers %s %s.", r.Method, r.URL.Path))
+		return
+	}
+	if err := api.ValidDomainName(name); err != nil {
+		core.WriteJSONError(w, http.StatusBadRequest, "ValidationException", "DomainName: "+err.Error())
+		return
+	}
+	var body []byte
+	if r.Body != nil {
+		// The emulator has already read and bounded the body.
+		body, _ = io.ReadAll(r.Body)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.domains[name]
+	if !ok {
+		core.WriteJSONError(w, http.StatusConflict, "ResourceNotFoundException", fmt.Sprintf("Domain not found: %s", name))
+		return
+	}
+	now := s.clock.Now()
+	s.settle(d, now)
+	var (
+		out  any
+		aerr *apiError
+	)
+	switch op {
+	case "UpdateDomainConfig":
+		out, aerr = s.updateDomainConfig(d, body, now)
+	case "DescribeDomainConfig":
+		out = map[string]any{"DomainConfig": s.renderDomainConfig(d, now)}
+	case "DescribeDryRunProgress":
+		out, aerr = s.describeDryRun(d, r, now)
+	case "DescribeDomainChangeProgress":
+		out, aerr = s.describeChange(d, r, now)
+	}
+	if aerr != nil {
+		core.WriteJSONError(w, aerr.status, aerr.code, aerr.message)
+		return
+	}
+	core.WriteJSON(w, http.StatusOK, out)
+}
