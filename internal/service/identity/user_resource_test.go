@@ -78,7 +78,7 @@ func TestAccUser_basic(t *testing.T) {
 				},
 			},
 			{
-				Config:   userConfig(emu, "alice", `path = "/team/"
+				Config: userConfig(emu, "alice", `path = "/team/"
   force_destroy = true`),
 				PlanOnly: true,
 			},
