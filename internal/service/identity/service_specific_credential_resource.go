@@ -225,7 +225,10 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 			now := time.Now().Add(clockOffset(ctx, req.Private))
 			renewAt := exp.Add(-time.Duration(plan.RenewBeforeDays.ValueInt64()) * 24 * time.Hour)
 			if !now.Before(renewAt) {
-				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("renew_before_days"))
+				// Terraform replaces only for a path whose planned value differs
+				// from the prior one: the new key's expiry is not known yet.
+				plan.ExpirationDate = types.StringUnknown()
+				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("expiration_date"))
 				when := fmt.Sprintf("expires at %s, in %.1f days", exp.Format(time.RFC3339), exp.Sub(now).Hours()/24)
 				if !now.Before(exp) {
 					when = fmt.Sprintf("expired at %s", exp.Format(time.RFC3339))
