@@ -27,6 +27,7 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search"
 )
 
 // Environment variables the provider reads when a setting is not in its
@@ -229,7 +230,7 @@ func (p *cloudProvider) Resources(context.Context) []func() resource.Resource {
 }
 
 func (p *cloudProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return nil
+	return search.DataSources()
 }
 
 func (p *cloudProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
