@@ -14,7 +14,8 @@ output "pending_properties" {
 }
 
 # The domain's most recent change (no change_id), in a check that warns,
-# without failing the run, while that change is still running. A domain that never changed has a null status, which passes.
+# without failing the run, while that change is still running. A domain
+# that never changed has a null status, which passes.
 check "latest_change_done" {
   data "cloud_search_domain_change_progress" "latest" {
     domain_name = "demo"

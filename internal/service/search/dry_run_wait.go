@@ -36,15 +36,16 @@ func dryRunRunning(status string) bool {
 
 // waitForDryRunResult polls DescribeDryRunProgress until the dry run is no
 // longer running, or timeout passes.
-func waitForDryRunResult(ctx context.Context, c *searchclient.Client, in searchclient.DescribeDryRunProgressInput, timeout time.Duration) (*searchclient.DescribeDryRunProgressOutput, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+func waitForDryRunResult(parent context.Context, c *searchclient.Client, in searchclient.DescribeDryRunProgressInput, timeout time.Duration) (*searchclient.DescribeDryRunProgressOutput, error) {
+	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
 	delay := dryRunPollFirst
 	status := ""
 	for {
 		out, err := c.DescribeDryRunProgress(ctx, in)
 		if err != nil {
-			if ctx.Err() != nil && status != "" {
+			// An interrupted run is not a timeout: report it as it is.
+			if parent.Err() == nil && ctx.Err() != nil && status != "" {
 				return nil, &dryRunTimeoutError{status: status, after: timeout}
 			}
 			return nil, err
@@ -58,6 +59,9 @@ func waitForDryRunResult(ctx context.Context, c *searchclient.Client, in searchc
 		tflog.Debug(ctx, "Dry run still running", map[string]any{"domain_name": in.DomainName, "dry_run_id": in.DryRunID, "dry_run_status": status, "next_poll": delay.String()})
 		select {
 		case <-ctx.Done():
+			if err := parent.Err(); err != nil {
+				return nil, err
+			}
 			return nil, &dryRunTimeoutError{status: status, after: timeout}
 		case <-time.After(delay):
 		}
