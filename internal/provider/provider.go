@@ -26,6 +26,7 @@ import (
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/models"
 )
 
 // Environment variables the provider reads when a setting is not in its
@@ -223,11 +224,11 @@ func (p *cloudProvider) Resources(context.Context) []func() resource.Resource {
 }
 
 func (p *cloudProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return nil
+	return models.DataSources()
 }
 
 func (p *cloudProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
-	return nil
+	return models.EphemeralResources()
 }
 
 // setting is the configured value, else the environment variable's.
