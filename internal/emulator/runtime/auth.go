@@ -76,11 +76,11 @@ func (s *Service) authorize(principal, tokenType string, rt route) *apiError {
 		return nil
 	case policy.ExplicitDeny:
 		return &apiError{http.StatusForbidden, "AccessDeniedException", fmt.Sprintf(
-			"User: %s is not authorized to perform: %s on resource: %s with an explicit deny in an identity-based policy (bearer token type %s).",
+			"User: %s is not authorized to perform: %s on resource: %s with an explicit deny in an identity-based policy (for a %s key).",
 			principal, action, resource, tokenType)}
 	default:
 		return &apiError{http.StatusForbidden, "AccessDeniedException", fmt.Sprintf(
-			"User: %s is not authorized to perform: %s on resource: %s because no identity-based policy allows the %s action (bearer token type %s).",
+			"User: %s is not authorized to perform: %s on resource: %s because no identity-based policy allows the %s action (for a %s key).",
 			principal, action, resource, action, tokenType)}
 	}
 }

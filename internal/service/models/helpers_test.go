@@ -10,9 +10,11 @@ const (
 	regionMessage = "Credential should be scoped to a valid region"
 )
 
-// denyDoc denies both CallWithBearerToken actions for one token type.
+// denyDoc denies both CallWithBearerToken actions for one token type (and
+// allows identity:*, since a principal with policies needs an Allow to
+// create keys).
 func denyDoc(tokenType string) []byte {
-	return []byte(fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Effect":"Deny","Action":["models:CallWithBearerToken","models-alt:CallWithBearerToken"],"Resource":"*","Condition":{"StringEquals":{"models:bearerTokenType":%q}}}]}`, tokenType))
+	return []byte(fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"identity:*","Resource":"*"},{"Effect":"Deny","Action":["models:CallWithBearerToken","models-alt:CallWithBearerToken"],"Resource":"*","Condition":{"StringEquals":{"models:bearerTokenType":%q}}}]}`, tokenType))
 }
 
 // keyConfig is a user with policies attached and one long-term key whose
