@@ -14,6 +14,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/runtime"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
 )
@@ -52,6 +53,8 @@ type Emulator struct {
 	Identity *identity.Service
 	// Search is the search domain service.
 	Search *search.Service
+	// Runtime is the model runtime.
+	Runtime *runtime.Service
 }
 
 // New returns an emulator with its demo data.
@@ -74,7 +77,8 @@ func New(opts Options) *Emulator {
 	})
 	e.Identity = identity.New(e.clock, opts.Account)
 	e.Search = search.New(e.clock, opts.Account, opts.Region)
-	e.services = []core.Service{e.Identity, e.Search}
+	e.Runtime = runtime.New(e.clock, e.Identity, e.creds, opts.Region)
+	e.services = []core.Service{e.Identity, e.Search, e.Runtime}
 	e.admin = e.adminMux()
 	return e
 }

@@ -27,6 +27,7 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/models"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search"
 )
 
@@ -230,11 +231,11 @@ func (p *cloudProvider) Resources(context.Context) []func() resource.Resource {
 }
 
 func (p *cloudProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return search.DataSources()
+	return append(search.DataSources(), models.DataSources()...)
 }
 
 func (p *cloudProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
-	return nil
+	return models.EphemeralResources()
 }
 
 // setting is the configured value, else the environment variable's.

@@ -1,0 +1,67 @@
+package runtime
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+type message struct {
+	Role    string `json:"role"`
+	Content []struct {
+		Text *string `json:"text"`
+	} `json:"content"`
+}
+
+// converse answers deterministically: the model echoes the last user text.
+// Token counts are word counts.
+func converse(r *http.Request) ([]byte, *apiError) {
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, &apiError{http.StatusBadRequest, "ValidationException", "The request body could not be read."}
+	}
+	var in struct {
+		Messages *[]message `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return nil, &apiError{http.StatusBadRequest, "ValidationException", "The request body is not valid JSON: " + err.Error()}
+	}
+	if in.Messages == nil || len(*in.Messages) == 0 {
+		return nil, &apiError{http.StatusBadRequest, "ValidationException", "The request body needs a non-empty messages array."}
+	}
+	var last string
+	inputTokens := 0
+	for i, m := range *in.Messages {
+		if m.Role != "user" && m.Role != "assistant" {
+			return nil, &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].role must be user or assistant."}
+		}
+		if len(m.Content) == 0 {
+			return nil, &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].content must hold at least one block."}
+		}
+		for j, c := range m.Content {
+			if c.Text == nil {
+				return nil, &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].content[" + strconv.Itoa(j) + "] needs text."}
+			}
+			inputTokens += len(strings.Fields(*c.Text))
+			if m.Role == "user" {
+				last = *c.Text
+			}
+		}
+	}
+	if (*in.Messages)[len(*in.Messages)-1].Role != "user" {
+		return nil, &apiError{http.StatusBadRequest, "ValidationException", "The last message must have the role user."}
+	}
+	outputTokens := len(strings.Fields(last))
+	out := map[string]any{
+		"output": map[string]any{
+			"message": map[string]any{"role": "assistant", "content": []map[string]string{{"text": last}}},
+		},
+		"stopReason": "end_turn",
+		"usage":      map[string]int{"inputTokens": inputTokens, "outputTokens": outputTokens, "totalTokens": inputTokens + outputTokens},
+		"metrics":    map[string]int{"latencyMs": 1},
+	}
+	b, _ := json.Marshal(out)
+	return b, nil
+}
