@@ -24,8 +24,10 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search"
 )
 
 // Environment variables the provider reads when a setting is not in its
@@ -209,7 +211,12 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName("identity"), "Invalid Endpoint", err.Error())
 		return
 	}
-	clients := &conns.Clients{Region: region, Config: ccfg, Endpoints: eps, Identity: idc}
+	sc, err := searchclient.New(ccfg, eps.Search)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName("search"), "Invalid Endpoint", err.Error())
+		return
+	}
+	clients := &conns.Clients{Region: region, Config: ccfg, Endpoints: eps, Identity: idc, Search: sc}
 	tflog.Debug(ctx, "Provider configured", map[string]any{
 		"region": region, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": retries,
 	})
@@ -219,7 +226,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 }
 
 func (p *cloudProvider) Resources(context.Context) []func() resource.Resource {
-	return identity.Resources()
+	return append(identity.Resources(), search.Resources()...)
 }
 
 func (p *cloudProvider) DataSources(context.Context) []func() datasource.DataSource {
