@@ -9,7 +9,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
 // Clients is the provider's configured state.
@@ -21,7 +21,7 @@ type Clients struct {
 	Endpoints Endpoints
 
 	Identity *identity.Client
-	Search   *search.Client
+	Search   *searchclient.Client
 }
 
 // Endpoints are the base URLs of the services.

@@ -230,7 +230,7 @@ func (p *cloudProvider) Resources(context.Context) []func() resource.Resource {
 }
 
 func (p *cloudProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return nil
+	return search.DataSources()
 }
 
 func (p *cloudProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {

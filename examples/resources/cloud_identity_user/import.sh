@@ -1,1 +1,2 @@
-terraform import cloud_identity_user.example inference-app
+# Import a user by its name.
+terraform import cloud_identity_user.example alice

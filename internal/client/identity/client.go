@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 )
@@ -38,6 +39,13 @@ func (c *Client) Region() string { return c.c.Region() }
 // call sends one action and decodes the <ActionResult> element into out
 // (which may be nil).
 func (c *Client) call(ctx context.Context, action string, params url.Values, idempotent, sensitive bool, out any) error {
+	_, err := c.callAt(ctx, action, params, idempotent, sensitive, out)
+	return err
+}
+
+// callAt is call that also returns the service's clock at the answer (its
+// Date header), zero when the answer has none.
+func (c *Client) callAt(ctx context.Context, action string, params url.Values, idempotent, sensitive bool, out any) (time.Time, error) {
 	form := url.Values{}
 	for k, v := range params {
 		form[k] = v
@@ -54,13 +62,14 @@ func (c *Client) call(ctx context.Context, action string, params url.Values, ide
 		Sensitive:  sensitive,
 	})
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
 	if resp.StatusCode >= 300 {
-		return decodeError(action, resp)
+		return time.Time{}, decodeError(action, resp)
 	}
+	at, _ := http.ParseTime(resp.Header.Get("Date"))
 	if out == nil {
-		return nil
+		return at, nil
 	}
 	// The answer is <ActionResponse><ActionResult>...</ActionResult>...;
 	// decode the result element by name.
@@ -71,19 +80,19 @@ func (c *Client) call(ctx context.Context, action string, params url.Values, ide
 		} `xml:",any"`
 	}
 	if err := xml.Unmarshal(resp.Body, &wrapper); err != nil {
-		return fmt.Errorf("identity %s: decoding answer: %w", action, err)
+		return at, fmt.Errorf("identity %s: decoding answer: %w", action, err)
 	}
 	for _, r := range wrapper.Results {
 		if r.XMLName.Local == action+"Result" {
 			inner := append([]byte("<r>"), r.Inner...)
 			inner = append(inner, []byte("</r>")...)
 			if err := xml.Unmarshal(inner, out); err != nil {
-				return fmt.Errorf("identity %s: decoding result: %w", action, err)
+				return at, fmt.Errorf("identity %s: decoding result: %w", action, err)
 			}
-			return nil
+			return at, nil
 		}
 	}
-	return fmt.Errorf("identity %s: answer has no %sResult element", action, action)
+	return at, fmt.Errorf("identity %s: answer has no %sResult element", action, action)
 }
 
 // errorKinds maps the service's error codes to the shared sentinels.

@@ -49,9 +49,18 @@ func (c *Client) CreateServiceSpecificCredential(ctx context.Context, in CreateS
 	return &out.Credential, nil
 }
 
+// ListServiceSpecificCredentialsOutput is a user's keys, without values.
+type ListServiceSpecificCredentialsOutput struct {
+	Credentials []ServiceSpecificCredential
+	// ServerTime is the service's clock when it answered (from the Date
+	// header), zero when unknown. Renewal planning compares expiry dates
+	// with it rather than with the local clock.
+	ServerTime time.Time
+}
+
 // ListServiceSpecificCredentials lists a user's keys (without their values),
 // of one service when serviceName is set.
-func (c *Client) ListServiceSpecificCredentials(ctx context.Context, userName, serviceName string) ([]ServiceSpecificCredential, error) {
+func (c *Client) ListServiceSpecificCredentials(ctx context.Context, userName, serviceName string) (*ListServiceSpecificCredentialsOutput, error) {
 	p := url.Values{"UserName": {userName}}
 	if serviceName != "" {
 		p.Set("ServiceName", serviceName)
@@ -59,10 +68,11 @@ func (c *Client) ListServiceSpecificCredentials(ctx context.Context, userName, s
 	var out struct {
 		Credentials []ServiceSpecificCredential `xml:"ServiceSpecificCredentials>member"`
 	}
-	if err := c.call(ctx, "ListServiceSpecificCredentials", p, true, false, &out); err != nil {
+	at, err := c.callAt(ctx, "ListServiceSpecificCredentials", p, true, false, &out)
+	if err != nil {
 		return nil, err
 	}
-	return out.Credentials, nil
+	return &ListServiceSpecificCredentialsOutput{Credentials: out.Credentials, ServerTime: at}, nil
 }
 
 // UpdateServiceSpecificCredential sets a key's status (Active or Inactive).

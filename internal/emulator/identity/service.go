@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/policy"
 )
 
 const (
@@ -26,6 +27,11 @@ type Service struct {
 
 	mu    sync.Mutex
 	users map[string]*user // by lower-case name: names are case-insensitive
+	// principalPolicies are inline policies attached through the admin API,
+	// by lower-case principal ARN.
+	principalPolicies map[string][]PrincipalPolicy
+	// custom are account-managed policies added with AddManagedPolicy.
+	custom map[string]policy.Managed
 }
 
 // New returns an empty identity service.
@@ -63,6 +69,8 @@ func (s *Service) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.users = map[string]*user{}
+	s.principalPolicies = map[string][]PrincipalPolicy{}
+	s.custom = map[string]policy.Managed{}
 }
 
 // apiError is an error answer.
@@ -85,10 +93,18 @@ func noSuchEntity(format string, args ...any) *apiError {
 type handler func(s *Service, c *core.Caller, form url.Values) (any, *apiError)
 
 var actions = map[string]handler{
-	"CreateUser": (*Service).createUser,
-	"GetUser":    (*Service).getUser,
-	"DeleteUser": (*Service).deleteUser,
-	"ListUsers":  (*Service).listUsers,
+	"CreateUser":                      (*Service).createUser,
+	"GetUser":                         (*Service).getUser,
+	"DeleteUser":                      (*Service).deleteUser,
+	"ListUsers":                       (*Service).listUsers,
+	"AttachUserPolicy":                (*Service).attachUserPolicy,
+	"DetachUserPolicy":                (*Service).detachUserPolicy,
+	"ListAttachedUserPolicies":        (*Service).listAttachedUserPolicies,
+	"CreateServiceSpecificCredential": (*Service).createServiceSpecificCredential,
+	"ListServiceSpecificCredentials":  (*Service).listServiceSpecificCredentials,
+	"UpdateServiceSpecificCredential": (*Service).updateServiceSpecificCredential,
+	"ResetServiceSpecificCredential":  (*Service).resetServiceSpecificCredential,
+	"DeleteServiceSpecificCredential": (*Service).deleteServiceSpecificCredential,
 }
 
 // ServeHTTP answers one Query request.
@@ -108,8 +124,19 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		core.WriteQueryError(w, http.StatusBadRequest, "InvalidAction", fmt.Sprintf("Could not find operation %q for version %s.", action, apiVersion))
 		return
 	}
+	// Answers carry the emulator's clock in Date, so clients that plan by
+	// the service's time (key renewal) follow a clock that tests move.
+	w.Header().Set("Date", s.clock.Now().Format(http.TimeFormat))
+	caller := core.CallerFrom(r.Context())
 	s.mu.Lock()
-	result, aerr := h(s, core.CallerFrom(r.Context()), form)
+	var aerr *apiError
+	if action != "CreateServiceSpecificCredential" { // authorized with its condition keys
+		aerr = s.authorizeAction(caller, action, form)
+	}
+	var result any
+	if aerr == nil {
+		result, aerr = h(s, caller, form)
+	}
 	s.mu.Unlock()
 	if aerr != nil {
 		core.WriteQueryError(w, aerr.status, aerr.code, aerr.message)

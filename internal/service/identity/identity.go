@@ -10,5 +10,7 @@ import (
 func Resources() []func() resource.Resource {
 	return []func() resource.Resource{
 		NewUserResource,
+		NewUserPolicyAttachmentResource,
+		NewServiceSpecificCredentialResource,
 	}
 }

@@ -24,7 +24,7 @@ func emptyUser(ctx context.Context, c *identityclient.Client, userName string) e
 	if err != nil {
 		return ignoreNotFound(err)
 	}
-	for _, k := range creds {
+	for _, k := range creds.Credentials {
 		if err := c.DeleteServiceSpecificCredential(ctx, userName, k.ServiceSpecificCredentialID); ignoreNotFound(err) != nil {
 			return err
 		}

@@ -1,0 +1,257 @@
+package identity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+)
+
+// fake answers every request with status and body, and records the forms.
+func fake(t *testing.T, status int, body string, header http.Header) (*Client, *[]url.Values) {
+	t.Helper()
+	var forms []url.Values
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		f, _ := url.ParseQuery(string(b))
+		forms = append(forms, f)
+		for k, v := range header {
+			w.Header()[k] = v
+		}
+		w.Header().Set("Content-Type", "text/xml")
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := New(client.Config{
+		Region:         "us-east-1",
+		Credentials:    client.Credentials{AccessKeyID: "AKID", SecretAccessKey: "secret"},
+		MaxRetries:     1,
+		RetryBaseDelay: time.Millisecond,
+		RetryMaxDelay:  time.Millisecond,
+	}, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, &forms
+}
+
+func errorBody(code, msg string) string {
+	return fmt.Sprintf(`<ErrorResponse><Error><Type>Sender</Type><Code>%s</Code><Message>%s</Message></Error><RequestId>req-1</RequestId></ErrorResponse>`, code, msg)
+}
+
+func TestDecodeErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		status   int
+		body     string
+		wantKind error
+		wantCode string
+		wantMsg  string
+	}{
+		{"NoSuchEntity", 404, errorBody("NoSuchEntity", "The user with name bob cannot be found."), client.ErrNotFound, "NoSuchEntity", "The user with name bob cannot be found."},
+		{"EntityAlreadyExists", 409, errorBody("EntityAlreadyExists", "exists"), client.ErrAlreadyExists, "EntityAlreadyExists", "exists"},
+		{"LimitExceeded", 409, errorBody("LimitExceeded", "Cannot exceed quota"), client.ErrLimitExceeded, "LimitExceeded", "Cannot exceed quota"},
+		{"DeleteConflict", 409, errorBody("DeleteConflict", "must detach"), client.ErrDeleteConflict, "DeleteConflict", "must detach"},
+		{"InvalidInput", 400, errorBody("InvalidInput", "CredentialAgeDays bad"), client.ErrInvalidInput, "InvalidInput", "CredentialAgeDays bad"},
+		{"NotSupportedService", 400, errorBody("NotSupportedService", "no"), client.ErrInvalidInput, "NotSupportedService", "no"},
+		{"Throttling", 400, errorBody("Throttling", "Rate exceeded"), client.ErrThrottled, "Throttling", "Rate exceeded"},
+		{"ServiceFailure", 500, errorBody("ServiceFailure", "boom"), client.ErrInternal, "ServiceFailure", "boom"},
+		{"AccessDenied", 403, errorBody("AccessDenied", "not authorized"), client.ErrAccessDenied, "AccessDenied", "not authorized"},
+		{"SignatureDoesNotMatch", 403, errorBody("SignatureDoesNotMatch", "sig"), client.ErrAuthentication, "SignatureDoesNotMatch", "sig"},
+		{"unknown code 404", 404, errorBody("Mystery", "m"), client.ErrNotFound, "Mystery", "m"},
+		{"unknown code 403", 403, errorBody("Mystery", "m"), client.ErrAccessDenied, "Mystery", "m"},
+		{"unknown code 409", 409, errorBody("Mystery", "m"), client.ErrLimitExceeded, "Mystery", "m"},
+		{"unknown code 400", 400, errorBody("Mystery", "m"), client.ErrBase, "Mystery", "m"},
+		{"unknown code 503", 503, errorBody("Mystery", "m"), client.ErrInternal, "Mystery", "m"},
+		{"unreadable body", 502, "<html>bad gateway</html>", client.ErrInternal, "Bad Gateway", "the service answered without a readable error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, _ := fake(t, tt.status, tt.body, nil)
+			_, err := c.GetUser(context.Background(), "bob")
+			if !errors.Is(err, tt.wantKind) {
+				t.Fatalf("error %v is not %v", err, tt.wantKind)
+			}
+			var apiErr *client.APIError
+			if !errors.As(err, &apiErr) {
+				t.Fatalf("error %T is not an *client.APIError", err)
+			}
+			got := []any{apiErr.StatusCode, apiErr.Code, apiErr.Message, apiErr.Operation}
+			want := []any{tt.status, tt.wantCode, tt.wantMsg, "GetUser"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("APIError (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func result(action, inner string) string {
+	return fmt.Sprintf(`<?xml version="1.0"?><%[1]sResponse xmlns="https://identity.cloud.example/doc/2010-05-08/"><%[1]sResult>%[2]s</%[1]sResult><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></%[1]sResponse>`, action, inner)
+}
+
+var (
+	t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	t1 = t0.Add(30 * 24 * time.Hour)
+)
+
+const credXML = `<ServiceSpecificCredential><UserName>alice</UserName><ServiceName>models.cloud.example</ServiceName><ServiceSpecificCredentialId>ACCAABCDEFGHIJKLMNOPQ</ServiceSpecificCredentialId><ServiceApiKeyValue>CLOUDKsecret</ServiceApiKeyValue><Status>Active</Status><CreateDate>2026-01-02T03:04:05Z</CreateDate><ExpirationDate>2026-02-01T03:04:05Z</ExpirationDate></ServiceSpecificCredential>`
+
+func TestResultShapes(t *testing.T) {
+	t.Parallel()
+	cred := &ServiceSpecificCredential{UserName: "alice", ServiceName: "models.cloud.example", ServiceSpecificCredentialID: "ACCAABCDEFGHIJKLMNOPQ",
+		ServiceAPIKeyValue: "CLOUDKsecret", Status: "Active", CreateDate: t0, ExpirationDate: t1}
+	listed := *cred
+	listed.ServiceAPIKeyValue = ""
+	noExpiry := listed
+	noExpiry.ExpirationDate = time.Time{}
+	tests := []struct {
+		name     string
+		action   string
+		inner    string
+		call     func(*Client) (any, error)
+		want     any
+		wantForm url.Values
+	}{
+		{
+			"CreateUser", "CreateUser",
+			`<User><UserName>alice</UserName><UserId>AIDAX</UserId><Arn>arn:cloud:identity::123456789012:user/alice</Arn><Path>/</Path><CreateDate>2026-01-02T03:04:05Z</CreateDate></User>`,
+			func(c *Client) (any, error) { return c.CreateUser(context.Background(), CreateUserInput{UserName: "alice"}) },
+			&User{UserName: "alice", UserID: "AIDAX", Arn: "arn:cloud:identity::123456789012:user/alice", Path: "/", CreateDate: t0},
+			url.Values{"Action": {"CreateUser"}, "Version": {"2010-05-08"}, "UserName": {"alice"}},
+		},
+		{
+			"AttachUserPolicy", "AttachUserPolicy", ``,
+			func(c *Client) (any, error) {
+				return nil, c.AttachUserPolicy(context.Background(), "alice", "arn:cloud:identity::cloud:policy/ModelsLimitedAccess")
+			},
+			nil,
+			url.Values{"Action": {"AttachUserPolicy"}, "Version": {"2010-05-08"}, "UserName": {"alice"}, "PolicyArn": {"arn:cloud:identity::cloud:policy/ModelsLimitedAccess"}},
+		},
+		{
+			"ListAttachedUserPolicies", "ListAttachedUserPolicies",
+			`<AttachedPolicies><member><PolicyName>ModelsLimitedAccess</PolicyName><PolicyArn>arn:cloud:identity::cloud:policy/ModelsLimitedAccess</PolicyArn></member></AttachedPolicies><IsTruncated>false</IsTruncated>`,
+			func(c *Client) (any, error) { return c.ListAttachedUserPolicies(context.Background(), "alice") },
+			[]AttachedPolicy{{PolicyName: "ModelsLimitedAccess", PolicyArn: "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"}},
+			url.Values{"Action": {"ListAttachedUserPolicies"}, "Version": {"2010-05-08"}, "UserName": {"alice"}, "MaxItems": {"100"}},
+		},
+		{
+			"CreateServiceSpecificCredential", "CreateServiceSpecificCredential", credXML,
+			func(c *Client) (any, error) {
+				return c.CreateServiceSpecificCredential(context.Background(), CreateServiceSpecificCredentialInput{UserName: "alice", ServiceName: "models.cloud.example", CredentialAgeDays: 30})
+			},
+			cred,
+			url.Values{"Action": {"CreateServiceSpecificCredential"}, "Version": {"2010-05-08"}, "UserName": {"alice"}, "ServiceName": {"models.cloud.example"}, "CredentialAgeDays": {"30"}},
+		},
+		{
+			"ResetServiceSpecificCredential", "ResetServiceSpecificCredential", credXML,
+			func(c *Client) (any, error) {
+				return c.ResetServiceSpecificCredential(context.Background(), "alice", "ACCAABCDEFGHIJKLMNOPQ")
+			},
+			cred,
+			url.Values{"Action": {"ResetServiceSpecificCredential"}, "Version": {"2010-05-08"}, "UserName": {"alice"}, "ServiceSpecificCredentialId": {"ACCAABCDEFGHIJKLMNOPQ"}},
+		},
+		{
+			"ListServiceSpecificCredentials", "ListServiceSpecificCredentials",
+			`<ServiceSpecificCredentials><member><UserName>alice</UserName><ServiceName>models.cloud.example</ServiceName><ServiceSpecificCredentialId>ACCAABCDEFGHIJKLMNOPQ</ServiceSpecificCredentialId><Status>Active</Status><CreateDate>2026-01-02T03:04:05Z</CreateDate><ExpirationDate>2026-02-01T03:04:05Z</ExpirationDate></member><member><UserName>alice</UserName><ServiceName>models.cloud.example</ServiceName><ServiceSpecificCredentialId>ACCAABCDEFGHIJKLMNOPQ</ServiceSpecificCredentialId><Status>Active</Status><CreateDate>2026-01-02T03:04:05Z</CreateDate></member></ServiceSpecificCredentials>`,
+			func(c *Client) (any, error) {
+				return c.ListServiceSpecificCredentials(context.Background(), "alice", "models.cloud.example")
+			},
+			&ListServiceSpecificCredentialsOutput{Credentials: []ServiceSpecificCredential{listed, noExpiry}, ServerTime: t1},
+			url.Values{"Action": {"ListServiceSpecificCredentials"}, "Version": {"2010-05-08"}, "UserName": {"alice"}, "ServiceName": {"models.cloud.example"}},
+		},
+		{
+			"UpdateServiceSpecificCredential", "UpdateServiceSpecificCredential", ``,
+			func(c *Client) (any, error) {
+				return nil, c.UpdateServiceSpecificCredential(context.Background(), "alice", "ACCAABCDEFGHIJKLMNOPQ", StatusInactive)
+			},
+			nil,
+			url.Values{"Action": {"UpdateServiceSpecificCredential"}, "Version": {"2010-05-08"}, "UserName": {"alice"}, "ServiceSpecificCredentialId": {"ACCAABCDEFGHIJKLMNOPQ"}, "Status": {"Inactive"}},
+		},
+		{
+			"DeleteServiceSpecificCredential", "DeleteServiceSpecificCredential", ``,
+			func(c *Client) (any, error) {
+				return nil, c.DeleteServiceSpecificCredential(context.Background(), "alice", "ACCAABCDEFGHIJKLMNOPQ")
+			},
+			nil,
+			url.Values{"Action": {"DeleteServiceSpecificCredential"}, "Version": {"2010-05-08"}, "UserName": {"alice"}, "ServiceSpecificCredentialId": {"ACCAABCDEFGHIJKLMNOPQ"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, forms := fake(t, 200, result(tt.action, tt.inner), http.Header{"Date": {t1.Format(http.TimeFormat)}})
+			got, err := tt.call(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want != nil {
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("result (-want +got):\n%s", diff)
+				}
+			}
+			if diff := cmp.Diff([]url.Values{tt.wantForm}, *forms); diff != "" {
+				t.Errorf("request form (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestListAttachedUserPoliciesFollowsMarkers(t *testing.T) {
+	t.Parallel()
+	page := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		page++
+		switch r.PostForm.Get("Marker") {
+		case "":
+			_, _ = io.WriteString(w, result("ListAttachedUserPolicies", `<AttachedPolicies><member><PolicyName>A</PolicyName><PolicyArn>arn:a</PolicyArn></member></AttachedPolicies><IsTruncated>true</IsTruncated><Marker>m1</Marker>`))
+		case "m1":
+			_, _ = io.WriteString(w, result("ListAttachedUserPolicies", `<AttachedPolicies><member><PolicyName>B</PolicyName><PolicyArn>arn:b</PolicyArn></member></AttachedPolicies><IsTruncated>false</IsTruncated>`))
+		default:
+			w.WriteHeader(400)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c, err := New(client.Config{Region: "us-east-1", Credentials: client.Credentials{AccessKeyID: "a", SecretAccessKey: "b"}}, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.ListAttachedUserPolicies(context.Background(), "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []AttachedPolicy{{PolicyName: "A", PolicyArn: "arn:a"}, {PolicyName: "B", PolicyArn: "arn:b"}}
+	if diff := cmp.Diff(want, got); diff != "" || page != 2 {
+		t.Errorf("pages %d, policies (-want +got):\n%s", page, diff)
+	}
+}
+
+func TestCreateWithLostAnswerIsOutcomeUnknown(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hj, _ := w.(http.Hijacker)
+		conn, _, _ := hj.Hijack()
+		_ = conn.Close()
+	}))
+	t.Cleanup(srv.Close)
+	c, err := New(client.Config{Region: "us-east-1", Credentials: client.Credentials{AccessKeyID: "a", SecretAccessKey: "b"}, MaxRetries: 2, RetryBaseDelay: time.Millisecond}, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.CreateServiceSpecificCredential(context.Background(), CreateServiceSpecificCredentialInput{UserName: "alice", ServiceName: "models.cloud.example"})
+	if !errors.Is(err, client.ErrOutcomeUnknown) {
+		t.Fatalf("error %v, want ErrOutcomeUnknown", err)
+	}
+}

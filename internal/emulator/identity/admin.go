@@ -1,0 +1,245 @@
+package identity
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/policy"
+)
+
+var _ core.AdminService = (*Service)(nil)
+
+// Admin serves the identity service's admin routes, mounted by the emulator
+// at /_admin/identity/ (see README.md).
+func (s *Service) Admin() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /state", func(w http.ResponseWriter, _ *http.Request) {
+		core.WriteJSON(w, http.StatusOK, s.State())
+	})
+	mux.HandleFunc("GET /policies", func(w http.ResponseWriter, _ *http.Request) {
+		type item struct {
+			Arn         string          `json:"arn"`
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Document    policy.Document `json:"document"`
+		}
+		var out []item
+		for _, m := range policy.Catalogue() {
+			out = append(out, item{m.Arn, m.Name, m.Description, m.Document})
+		}
+		core.WriteJSON(w, http.StatusOK, map[string]any{"policies": out})
+	})
+	mux.HandleFunc("POST /principal-policies", func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			Principal string          `json:"principal"`
+			Name      string          `json:"name"`
+			Document  json.RawMessage `json:"document"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+			adminError(w, "the body must be JSON with principal and document: "+err.Error())
+			return
+		}
+		doc := []byte(in.Document)
+		// The document may also come as a JSON string holding the policy.
+		var str string
+		if json.Unmarshal(doc, &str) == nil {
+			doc = []byte(str)
+		}
+		id, err := s.AttachPrincipalPolicy(in.Principal, in.Name, doc)
+		if err != nil {
+			adminError(w, err.Error())
+			return
+		}
+		core.WriteJSON(w, http.StatusCreated, map[string]any{"id": id, "principal": in.Principal})
+	})
+	mux.HandleFunc("GET /principal-policies", func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Query().Get("principal")
+		if p == "" {
+			adminError(w, "the query needs principal=<ARN>")
+			return
+		}
+		core.WriteJSON(w, http.StatusOK, map[string]any{"principal": p, "policies": s.PrincipalPolicies(p)})
+	})
+	mux.HandleFunc("DELETE /principal-policies", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if q.Get("principal") == "" {
+			adminError(w, "the query needs principal=<ARN> (and id=<policy id> to remove only one)")
+			return
+		}
+		if !s.DetachPrincipalPolicy(q.Get("principal"), q.Get("id")) {
+			core.WriteJSON(w, http.StatusNotFound, map[string]string{"message": "no such principal policy"})
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	return mux
+}
+
+func adminError(w http.ResponseWriter, msg string) {
+	core.WriteJSON(w, http.StatusBadRequest, map[string]string{"message": msg})
+}
+
+// State is what the identity service holds; key values are never part of it.
+type State struct {
+	Users             []UserState                  `json:"users"`
+	PrincipalPolicies map[string][]PrincipalPolicy `json:"principal_policies"`
+}
+
+// UserState is one user with its attachments and keys.
+type UserState struct {
+	UserName    string            `json:"user_name"`
+	Arn         string            `json:"arn"`
+	Policies    []string          `json:"attached_policies"`
+	Credentials []CredentialState `json:"credentials"`
+}
+
+// CredentialState is a key without its value.
+type CredentialState struct {
+	ID          string     `json:"service_specific_credential_id"`
+	ServiceName string     `json:"service_name"`
+	Status      string     `json:"status"`
+	Region      string     `json:"region"`
+	CreateDate  time.Time  `json:"create_date"`
+	Expiration  *time.Time `json:"expiration_date,omitempty"`
+}
+
+// State returns a snapshot of the users, their attachments and keys.
+func (s *Service) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := State{Users: []UserState{}, PrincipalPolicies: map[string][]PrincipalPolicy{}}
+	for _, u := range s.users {
+		us := UserState{UserName: u.Name, Arn: u.Arn, Policies: append([]string{}, u.Policies...), Credentials: []CredentialState{}}
+		for _, k := range u.Credentials {
+			cs := CredentialState{ID: k.ID, ServiceName: k.ServiceName, Status: k.Status, Region: k.Region, CreateDate: k.CreateDate}
+			if !k.Expiration.IsZero() {
+				e := k.Expiration
+				cs.Expiration = &e
+			}
+			us.Credentials = append(us.Credentials, cs)
+		}
+		st.Users = append(st.Users, us)
+	}
+	sort.Slice(st.Users, func(i, j int) bool { return st.Users[i].UserName < st.Users[j].UserName })
+	for k, v := range s.principalPolicies {
+		st.PrincipalPolicies[k] = append([]PrincipalPolicy{}, v...)
+	}
+	return st
+}
+
+// CredentialIDs lists the ids of a user's keys (nil for an unknown user).
+func (s *Service) CredentialIDs(userName string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.users[strings.ToLower(userName)]
+	if !ok {
+		return nil
+	}
+	out := []string{}
+	for _, k := range u.Credentials {
+		out = append(out, k.ID)
+	}
+	return out
+}
+
+// AttachedPolicyArns lists the managed policies attached to a user.
+func (s *Service) AttachedPolicyArns(userName string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.users[strings.ToLower(userName)]
+	if !ok {
+		return nil
+	}
+	return append([]string{}, u.Policies...)
+}
+
+// AttachBehindTheBack attaches a managed policy out of band.
+func (s *Service) AttachBehindTheBack(userName, policyArn string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.users[strings.ToLower(userName)]
+	if !ok {
+		return fmt.Errorf("no user %s", userName)
+	}
+	m, aerr := s.checkPolicyArn(policyArn)
+	if aerr != nil {
+		return aerr
+	}
+	u.Policies = append(u.Policies, m.Arn)
+	return nil
+}
+
+// DetachBehindTheBack detaches a managed policy out of band; it reports
+// whether it was attached.
+func (s *Service) DetachBehindTheBack(userName, policyArn string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.users[strings.ToLower(userName)]
+	if !ok {
+		return false
+	}
+	for i, p := range u.Policies {
+		if strings.EqualFold(p, policyArn) {
+			u.Policies = append(u.Policies[:i:i], u.Policies[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// CreateCredentialBehindTheBack creates a key out of band (no limits, no
+// policies) and returns its id and value. days 0 means no expiry.
+func (s *Service) CreateCredentialBehindTheBack(userName, serviceName string, days int, region string) (id, value string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.users[strings.ToLower(userName)]
+	if !ok {
+		return "", "", fmt.Errorf("no user %s", userName)
+	}
+	now := s.clock.Now().Truncate(time.Second)
+	k := &credential{ID: randomID("ACCA", 17), ServiceName: serviceName, Value: newKeyValue(), Status: "Active", CreateDate: now, Region: region}
+	if days > 0 {
+		k.Expiration = now.Add(time.Duration(days) * 24 * time.Hour)
+	}
+	u.Credentials = append(u.Credentials, k)
+	return k.ID, k.Value, nil
+}
+
+// DeleteCredentialBehindTheBack deletes a key out of band; it reports
+// whether it existed.
+func (s *Service) DeleteCredentialBehindTheBack(userName, id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.users[strings.ToLower(userName)]
+	if !ok {
+		return false
+	}
+	for i, k := range u.Credentials {
+		if k.ID == id {
+			u.Credentials = append(u.Credentials[:i:i], u.Credentials[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// AddManagedPolicy adds an account-managed policy that users can attach
+// (arn:cloud:identity::<account>:policy/<name>), beside the catalogue.
+func (s *Service) AddManagedPolicy(arn string, document []byte) error {
+	if !policyArnRe.MatchString(arn) {
+		return fmt.Errorf("%q is not a policy ARN", arn)
+	}
+	d, err := policy.Parse(document)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.custom[strings.ToLower(arn)] = policy.Managed{Arn: arn, Name: arn[strings.LastIndex(arn, "/")+1:], Document: d}
+	return nil
+}

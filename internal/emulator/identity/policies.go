@@ -1,0 +1,145 @@
+package identity
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/policy"
+)
+
+// Limits of policy attachments.
+const (
+	// MaxPoliciesPerUser is the quota of managed policies attached to one
+	// user (IAM's default).
+	MaxPoliciesPerUser = 10
+	defaultMaxItems    = 100
+	maxMaxItems        = 1000
+)
+
+var policyArnRe = regexp.MustCompile(`^arn:cloud:identity::(\d{12}|cloud):policy/.+`)
+
+type attachedPolicyXML struct {
+	PolicyName string `xml:"PolicyName"`
+	PolicyArn  string `xml:"PolicyArn"`
+}
+
+// managedPolicy finds a policy of the catalogue or one added with
+// AddManagedPolicy.
+func (s *Service) managedPolicy(arn string) (policy.Managed, bool) {
+	if m, ok := s.custom[strings.ToLower(arn)]; ok {
+		return m, true
+	}
+	return policy.Lookup(arn)
+}
+
+func (s *Service) checkPolicyArn(arn string) (policy.Managed, *apiError) {
+	if arn == "" {
+		return policy.Managed{}, invalidInput("PolicyArn is required.")
+	}
+	if !policyArnRe.MatchString(arn) {
+		return policy.Managed{}, invalidInput("PolicyArn %q is not a policy ARN (arn:cloud:identity::<account or cloud>:policy/<name>).", arn)
+	}
+	m, ok := s.managedPolicy(arn)
+	if !ok {
+		return policy.Managed{}, noSuchEntity("Policy %s does not exist or is not attachable.", arn)
+	}
+	return m, nil
+}
+
+func (s *Service) attachUserPolicy(_ *core.Caller, form url.Values) (any, *apiError) {
+	u, err := s.findUser(form.Get("UserName"))
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.checkPolicyArn(form.Get("PolicyArn"))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range u.Policies {
+		if strings.EqualFold(p, m.Arn) {
+			return nil, nil // attaching again is a no-op, as in IAM
+		}
+	}
+	if len(u.Policies) >= MaxPoliciesPerUser {
+		return nil, &apiError{http.StatusConflict, "LimitExceeded", fmt.Sprintf("Cannot exceed quota for PoliciesPerUser: %d", MaxPoliciesPerUser)}
+	}
+	u.Policies = append(u.Policies, m.Arn)
+	return nil, nil
+}
+
+func (s *Service) detachUserPolicy(_ *core.Caller, form url.Values) (any, *apiError) {
+	u, err := s.findUser(form.Get("UserName"))
+	if err != nil {
+		return nil, err
+	}
+	arn := form.Get("PolicyArn")
+	if arn == "" {
+		return nil, invalidInput("PolicyArn is required.")
+	}
+	if !policyArnRe.MatchString(arn) {
+		return nil, invalidInput("PolicyArn %q is not a policy ARN (arn:cloud:identity::<account or cloud>:policy/<name>).", arn)
+	}
+	for i, p := range u.Policies {
+		if strings.EqualFold(p, arn) {
+			u.Policies = append(u.Policies[:i:i], u.Policies[i+1:]...)
+			return nil, nil
+		}
+	}
+	return nil, noSuchEntity("Policy %s was not found attached to user %s.", arn, u.Name)
+}
+
+// listAttachedUserPolicies pages with MaxItems (1..1000, default 100) and an
+// opaque Marker.
+func (s *Service) listAttachedUserPolicies(_ *core.Caller, form url.Values) (any, *apiError) {
+	u, err := s.findUser(form.Get("UserName"))
+	if err != nil {
+		return nil, err
+	}
+	maxItems, start := defaultMaxItems, 0
+	if v := form.Get("MaxItems"); v != "" {
+		n, perr := strconv.Atoi(v)
+		if perr != nil || n < 1 || n > maxMaxItems {
+			return nil, invalidInput("MaxItems %q must be an integer from 1 to %d.", v, maxMaxItems)
+		}
+		maxItems = n
+	}
+	if v := form.Get("Marker"); v != "" {
+		n, ok := decodeMarker(v)
+		if !ok || n > len(u.Policies) {
+			return nil, invalidInput("Marker %q is not a marker this service returned.", v)
+		}
+		start = n
+	}
+	end := min(start+maxItems, len(u.Policies))
+	out := struct {
+		AttachedPolicies []attachedPolicyXML `xml:"AttachedPolicies>member"`
+		IsTruncated      bool                `xml:"IsTruncated"`
+		Marker           string              `xml:"Marker,omitempty"`
+	}{AttachedPolicies: []attachedPolicyXML{}}
+	for _, arn := range u.Policies[start:end] {
+		out.AttachedPolicies = append(out.AttachedPolicies, attachedPolicyXML{PolicyName: arn[strings.LastIndex(arn, "/")+1:], PolicyArn: arn})
+	}
+	if end < len(u.Policies) {
+		out.IsTruncated, out.Marker = true, encodeMarker(end)
+	}
+	return out, nil
+}
+
+func encodeMarker(n int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("policies:" + strconv.Itoa(n)))
+}
+
+func decodeMarker(m string) (int, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(m)
+	if err != nil || !strings.HasPrefix(string(b), "policies:") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(string(b), "policies:"))
+	return n, err == nil && n >= 0
+}

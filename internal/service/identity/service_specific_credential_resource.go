@@ -1,0 +1,504 @@
+package identity
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*serviceSpecificCredentialResource)(nil)
+	_ resource.ResourceWithImportState    = (*serviceSpecificCredentialResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*serviceSpecificCredentialResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*serviceSpecificCredentialResource)(nil)
+)
+
+// Limits of a long-term API key, as the identity service has them.
+const (
+	// DefaultServiceName is the model runtime service's ServiceName.
+	DefaultServiceName   = "models.cloud.example"
+	minCredentialAgeDays = 1
+	maxCredentialAgeDays = 36600
+	// privateClockOffset is the private-state key holding how far the
+	// service's clock was ahead of ours at the last refresh, in seconds.
+	privateClockOffset = "clock_offset_seconds"
+)
+
+var (
+	serviceNameRe  = regexp.MustCompile(`^[a-z0-9-]+(\.[a-z0-9-]+)+$`)
+	credentialIDRe = regexp.MustCompile(`^[\w]{20,128}$`)
+)
+
+// NewServiceSpecificCredentialResource is the factory of
+// cloud_identity_service_specific_credential.
+func NewServiceSpecificCredentialResource() resource.Resource {
+	return &serviceSpecificCredentialResource{}
+}
+
+type serviceSpecificCredentialResource struct {
+	clients *conns.Clients
+}
+
+type serviceSpecificCredentialModel struct {
+	ID                          types.String `tfsdk:"id"`
+	UserName                    types.String `tfsdk:"user_name"`
+	ServiceName                 types.String `tfsdk:"service_name"`
+	CredentialAgeDays           types.Int64  `tfsdk:"credential_age_days"`
+	Status                      types.String `tfsdk:"status"`
+	ResetTriggers               types.Map    `tfsdk:"reset_triggers"`
+	RenewBeforeDays             types.Int64  `tfsdk:"renew_before_days"`
+	ServiceSpecificCredentialID types.String `tfsdk:"service_specific_credential_id"`
+	ServiceAPIKeyValue          types.String `tfsdk:"service_api_key_value"`
+	CreateDate                  types.String `tfsdk:"create_date"`
+	ExpirationDate              types.String `tfsdk:"expiration_date"`
+	Region                      types.String `tfsdk:"region"`
+}
+
+func (r *serviceSpecificCredentialResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_identity_service_specific_credential"
+}
+
+func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	computed := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: desc,
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A long-term API key of the model runtime service (a service-specific credential of an identity-service user). " +
+			"The key takes its permissions from the policies attached to its user, works only in the region it was created in " +
+			"(the provider's `region`), and can be deactivated (`status`), reset in place (`reset_triggers`) and renewed before it expires (`renew_before_days`). " +
+			"The key value is stored in the state (sensitive): protect the state accordingly. " +
+			"A user holds at most 2 keys per service; a renewal with `lifecycle { create_before_destroy = true }` needs one free slot.",
+		Attributes: map[string]schema.Attribute{
+			"id": computed("`<user_name>/<service_specific_credential_id>`."),
+			"user_name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "Name of the identity-service user the key belongs to. Changing it replaces the key.",
+				Validators:          userNameValidators(),
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"service_name": schema.StringAttribute{
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString(DefaultServiceName),
+				MarkdownDescription: "Service the key is for. Defaults to `" + DefaultServiceName + "`, the model runtime service. Changing it replaces the key.",
+				Validators: []validator.String{
+					stringvalidator.LengthBetween(3, 128),
+					stringvalidator.RegexMatches(serviceNameRe, "must be a service name such as "+DefaultServiceName),
+				},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"credential_age_days": schema.Int64Attribute{
+				Optional: true,
+				MarkdownDescription: fmt.Sprintf("Days from creation until the key expires, %d to %d. Without it the key never expires "+
+					"(a policy that caps the age, such as the documented 90-day cap, then refuses the key). Changing it replaces the key.", minCredentialAgeDays, maxCredentialAgeDays),
+				Validators:    []validator.Int64{int64validator.Between(minCredentialAgeDays, maxCredentialAgeDays)},
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+			},
+			"status": schema.StringAttribute{
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString(identityclient.StatusActive),
+				MarkdownDescription: "`Active` (the default) or `Inactive`. An inactive key is refused by the runtime; changing the status updates the key in place, in both directions.",
+				Validators:          []validator.String{stringvalidator.OneOf(identityclient.StatusActive, identityclient.StatusInactive)},
+			},
+			"reset_triggers": schema.MapAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "Arbitrary values; when any of them changes, the key is reset in place (ResetServiceSpecificCredential): " +
+					"it gets a new `service_api_key_value`, the old value stops working, and the id, status and expiry stay. Use it to rotate a compromised key.",
+			},
+			"renew_before_days": schema.Int64Attribute{
+				Optional: true,
+				MarkdownDescription: "When set, a plan made this many days or fewer before `expiration_date` (or after it) replaces the key with a new one, " +
+					"and says so in a warning. Days are counted against the service's clock as seen at the last refresh. Needs `credential_age_days`, and must be smaller than it.",
+				Validators: []validator.Int64{int64validator.Between(1, maxCredentialAgeDays-1)},
+			},
+			"service_specific_credential_id": computed("Id of the key, as the service gives it."),
+			"service_api_key_value": schema.StringAttribute{
+				Computed:  true,
+				Sensitive: true,
+				MarkdownDescription: "The API key, sent as `Authorization: Bearer <value>` to the runtime. Set at creation and by each reset, kept across refreshes " +
+					"(the service never shows it again), and null after `terraform import`.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"create_date":     computed("When the key was created (RFC 3339)."),
+			"expiration_date": computed("When the key expires (RFC 3339); null for a key that never expires."),
+			"region": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "Region the key was created in and the only one it works in: the provider's `region` at creation. " +
+					"When the provider's region changes, the plan replaces the key with one for the new region.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
+
+func (r *serviceSpecificCredentialResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.clients = conns.From(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig checks that renew_before_days fits inside the key's life.
+func (r *serviceSpecificCredentialResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg serviceSpecificCredentialModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() || cfg.RenewBeforeDays.IsNull() || cfg.RenewBeforeDays.IsUnknown() || cfg.CredentialAgeDays.IsUnknown() {
+		return
+	}
+	if cfg.CredentialAgeDays.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("renew_before_days"), "Invalid Key Renewal",
+			"renew_before_days needs credential_age_days: a key without credential_age_days never expires, so there is nothing to renew. Set credential_age_days or remove renew_before_days.")
+		return
+	}
+	if cfg.RenewBeforeDays.ValueInt64() >= cfg.CredentialAgeDays.ValueInt64() {
+		resp.Diagnostics.AddAttributeError(path.Root("renew_before_days"), "Invalid Key Renewal",
+			fmt.Sprintf("renew_before_days (%d) must be smaller than credential_age_days (%d); otherwise every plan would replace the key as soon as it is created.",
+				cfg.RenewBeforeDays.ValueInt64(), cfg.CredentialAgeDays.ValueInt64()))
+	}
+}
+
+// ModifyPlan records the region a new key will live in, plans a new value
+// when reset_triggers change, and plans a replacement when the provider's
+// region changed or the key is within renew_before_days of its expiry.
+func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || r.clients == nil {
+		return
+	}
+	var plan serviceSpecificCredentialModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if req.State.Raw.IsNull() {
+		plan.Region = types.StringValue(r.clients.Region)
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+		return
+	}
+	var state serviceSpecificCredentialModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	addr := fmt.Sprintf("%s/%s", state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString())
+
+	if !state.Region.IsNull() && state.Region.ValueString() != r.clients.Region {
+		plan.Region = types.StringValue(r.clients.Region)
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("region"))
+		resp.Diagnostics.AddWarning("Identity Service Specific Credential Will Be Replaced for a New Region",
+			fmt.Sprintf("Key %s works only in %s, and the provider now uses %s. The plan replaces it with a new key for %s; clients must switch to the new service_api_key_value.",
+				addr, state.Region.ValueString(), r.clients.Region, r.clients.Region))
+	}
+
+	if plan.ResetTriggers.IsUnknown() || !sameTriggers(plan.ResetTriggers, state.ResetTriggers) {
+		plan.ServiceAPIKeyValue = types.StringUnknown()
+	}
+
+	if !plan.RenewBeforeDays.IsNull() && !plan.RenewBeforeDays.IsUnknown() && !state.ExpirationDate.IsNull() {
+		exp, err := time.Parse(time.RFC3339, state.ExpirationDate.ValueString())
+		if err == nil {
+			now := time.Now().Add(clockOffset(ctx, req.Private))
+			renewAt := exp.Add(-time.Duration(plan.RenewBeforeDays.ValueInt64()) * 24 * time.Hour)
+			if !now.Before(renewAt) {
+				// Terraform replaces only for a path whose planned value differs
+				// from the prior one: the new key's expiry is not known yet.
+				plan.ExpirationDate = types.StringUnknown()
+				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("expiration_date"))
+				when := fmt.Sprintf("expires at %s, in %.1f days", exp.Format(time.RFC3339), exp.Sub(now).Hours()/24)
+				if !now.Before(exp) {
+					when = fmt.Sprintf("expired at %s", exp.Format(time.RFC3339))
+				}
+				resp.Diagnostics.AddWarning("Identity Service Specific Credential Will Be Renewed",
+					fmt.Sprintf("Key %s %s, which is within renew_before_days = %d. The plan replaces it with a new key (a new service_api_key_value); "+
+						"clients must switch to the new value. To keep the old key working until then, set lifecycle { create_before_destroy = true } (the user needs a free key slot).",
+						addr, when, plan.RenewBeforeDays.ValueInt64()))
+			}
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// privateState is the part of the framework's private state used here.
+type privateState interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+// clockOffset is how far the service's clock was ahead of ours at the last
+// refresh (0 when unknown).
+func clockOffset(ctx context.Context, p privateState) time.Duration {
+	b, _ := p.GetKey(ctx, privateClockOffset)
+	if len(b) == 0 {
+		return 0
+	}
+	var secs float64
+	if err := json.Unmarshal(b, &secs); err != nil {
+		return 0
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+func sameTriggers(a, b types.Map) bool {
+	ea, eb := a.Elements(), b.Elements()
+	if len(ea) != len(eb) {
+		return false
+	}
+	for k, v := range ea {
+		if w, ok := eb[k]; !ok || !v.Equal(w) {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan serviceSpecificCredentialModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	in := identityclient.CreateServiceSpecificCredentialInput{
+		UserName:          plan.UserName.ValueString(),
+		ServiceName:       plan.ServiceName.ValueString(),
+		CredentialAgeDays: int(plan.CredentialAgeDays.ValueInt64()),
+	}
+	// The ids before, to tell a key a lost answer created from older ones.
+	var before map[string]bool
+	if out, err := r.clients.Identity.ListServiceSpecificCredentials(ctx, in.UserName, in.ServiceName); err == nil {
+		before = map[string]bool{}
+		for _, k := range out.Credentials {
+			before[k.ServiceSpecificCredentialID] = true
+		}
+	}
+	cred, err := r.clients.Identity.CreateServiceSpecificCredential(ctx, in)
+	if err != nil {
+		r.createError(ctx, &resp.Diagnostics, in, before, err)
+		return
+	}
+	flattenCredential(cred, &plan)
+	plan.ServiceAPIKeyValue = types.StringValue(cred.ServiceAPIKeyValue)
+	plan.Region = types.StringValue(r.clients.Identity.Region())
+	if want := plan.Status.ValueString(); want != cred.Status {
+		// A key is created Active; an Inactive one is deactivated at once.
+		if err := r.clients.Identity.UpdateServiceSpecificCredential(ctx, in.UserName, cred.ServiceSpecificCredentialID, want); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("status"), "Unable to Create Identity Service Specific Credential",
+				fmt.Sprintf("Key %s was created, but setting its status to %s failed; it is saved as %s and the next apply tries again.\n\n%s", cred.ServiceSpecificCredentialID, want, cred.Status, err))
+		} else {
+			plan.Status = types.StringValue(want)
+		}
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// createError explains a failed CreateServiceSpecificCredential. For a lost
+// answer it lists the user's keys: a key that appeared cannot be used
+// (its value was in the lost answer), and creating another could exceed
+// the limit or leave a stray key, so the user decides.
+func (r *serviceSpecificCredentialResource) createError(ctx context.Context, diags *diag.Diagnostics, in identityclient.CreateServiceSpecificCredentialInput, before map[string]bool, err error) {
+	const summary = "Unable to Create Identity Service Specific Credential"
+	switch {
+	case errors.Is(err, client.ErrOutcomeUnknown):
+		tflog.Warn(ctx, "CreateServiceSpecificCredential answer lost, listing the user's keys to learn the outcome", map[string]any{"user_name": in.UserName})
+		out, lerr := r.clients.Identity.ListServiceSpecificCredentials(ctx, in.UserName, in.ServiceName)
+		if lerr != nil || before == nil {
+			diags.AddError(summary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost, and the user's keys could not be listed to learn whether a key was created. "+
+				"Check the user's keys for %s: delete any key you do not recognise, or import it with terraform import <address> %s/<credential id> (its value cannot be recovered), then apply again.\n\n%v",
+				in.UserName, in.ServiceName, in.UserName, errors.Join(err, lerr)))
+			return
+		}
+		var fresh []string
+		for _, k := range out.Credentials {
+			if !before[k.ServiceSpecificCredentialID] {
+				fresh = append(fresh, k.ServiceSpecificCredentialID)
+			}
+		}
+		if len(fresh) == 0 {
+			diags.AddError(summary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost. The user has no new key, so nothing was created: apply again.\n\n%s", in.UserName, err))
+			return
+		}
+		diags.AddError(summary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost. The service did create key %s, but its value was only in the lost answer and can never be read again, "+
+			"so Terraform did not record it and did not create another one. Either delete that key (for example with the identity CLI: delete-service-specific-credential --user-name %s --service-specific-credential-id %s) and apply again, "+
+			"or keep it with: terraform import <address> %s/%s (service_api_key_value stays null; reset it with reset_triggers to obtain a value).\n\n%s",
+			in.UserName, strings.Join(fresh, ", "), in.UserName, fresh[0], in.UserName, fresh[0], err))
+	case errors.Is(err, client.ErrAccessDenied):
+		age := "no credential_age_days (a key that never expires)"
+		if in.CredentialAgeDays > 0 {
+			age = fmt.Sprintf("credential_age_days = %d", in.CredentialAgeDays)
+		}
+		diags.AddAttributeError(path.Root("credential_age_days"), summary,
+			fmt.Sprintf("A policy of the principal Terraform runs as refuses a key for user %q with %s for %s. "+
+				"Ask for a key the policy allows (for example a shorter credential_age_days), or have an administrator change the policy.\n\n%s", in.UserName, age, in.ServiceName, err))
+	case errors.Is(err, client.ErrLimitExceeded):
+		diags.AddAttributeError(path.Root("user_name"), summary,
+			fmt.Sprintf("User %q already holds the most keys the service allows for %s (2 per user per service). "+
+				"Delete a key the user no longer needs, or bring it under Terraform with terraform import, before creating another.\n\n%s", in.UserName, in.ServiceName, err))
+	case errors.Is(err, client.ErrNotFound):
+		diags.AddAttributeError(path.Root("user_name"), summary,
+			fmt.Sprintf("User %q does not exist. Create it first (for example reference cloud_identity_user.<name>.user_name so Terraform orders the two).\n\n%s", in.UserName, err))
+	case errors.Is(err, client.ErrInvalidInput):
+		diags.AddAttributeError(path.Root("service_name"), summary,
+			fmt.Sprintf("The service refused the request; its message names the field at fault.\n\n%s", err))
+	default:
+		diags.AddError(summary, fmt.Sprintf("Creating a key for user %q failed: %s", in.UserName, err))
+	}
+}
+
+func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state serviceSpecificCredentialModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
+	out, err := r.clients.Identity.ListServiceSpecificCredentials(ctx, user, state.ServiceName.ValueString())
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Warn(ctx, "The key's user is gone, removing the key from state", map[string]any{"user_name": user, "service_specific_credential_id": id})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Read Identity Service Specific Credential",
+			fmt.Sprintf("Listing the keys of user %q failed: %s", user, err))
+		return
+	}
+	var found *identityclient.ServiceSpecificCredential
+	for i := range out.Credentials {
+		if out.Credentials[i].ServiceSpecificCredentialID == id {
+			found = &out.Credentials[i]
+			break
+		}
+	}
+	if found == nil {
+		tflog.Warn(ctx, "Key is gone, removing it from state", map[string]any{"user_name": user, "service_specific_credential_id": id})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	flattenCredential(found, &state)
+	if state.Region.IsNull() || state.Region.IsUnknown() {
+		// After import: the service does not report a key's region; assume
+		// the provider's, where the import found it.
+		state.Region = types.StringValue(r.clients.Region)
+	}
+	if state.ServiceAPIKeyValue.IsUnknown() {
+		state.ServiceAPIKeyValue = types.StringNull()
+	}
+	if !out.ServerTime.IsZero() {
+		offset, _ := json.Marshal(math.Round(time.Until(out.ServerTime).Seconds()))
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateClockOffset, offset)...)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state serviceSpecificCredentialModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
+	// Computed values stay as they are unless a call below changes them.
+	plan.ID, plan.ServiceSpecificCredentialID = state.ID, state.ServiceSpecificCredentialID
+	plan.CreateDate, plan.ExpirationDate, plan.Region = state.CreateDate, state.ExpirationDate, state.Region
+	plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
+
+	if !plan.Status.Equal(state.Status) {
+		if err := r.clients.Identity.UpdateServiceSpecificCredential(ctx, user, id, plan.Status.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("status"), "Unable to Update Identity Service Specific Credential",
+				fmt.Sprintf("Setting the status of key %s of user %q to %s failed. If the key was deleted outside Terraform, refresh and apply again to create a new one.\n\n%s",
+					id, user, plan.Status.ValueString(), err))
+			return
+		}
+	}
+	if !sameTriggers(plan.ResetTriggers, state.ResetTriggers) {
+		cred, err := r.clients.Identity.ResetServiceSpecificCredential(ctx, user, id)
+		if err != nil {
+			detail := fmt.Sprintf("Resetting key %s of user %q failed; the key keeps its current value.\n\n%s", id, user, err)
+			if errors.Is(err, client.ErrOutcomeUnknown) {
+				detail = fmt.Sprintf("The reset of key %s of user %q was sent but its answer was lost: the key may now have a new value that cannot be read, and the value in the state may no longer work. "+
+					"Change reset_triggers again and apply to reset it once more and record the new value.\n\n%s", id, user, err)
+				// Record the status change, not the triggers, so the next plan resets again.
+				plan.ResetTriggers = state.ResetTriggers
+				resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			}
+			resp.Diagnostics.AddAttributeError(path.Root("reset_triggers"), "Unable to Reset Identity Service Specific Credential", detail)
+			return
+		}
+		flattenCredential(cred, &plan)
+		plan.ServiceAPIKeyValue = types.StringValue(cred.ServiceAPIKeyValue)
+	}
+	if plan.ServiceAPIKeyValue.IsUnknown() {
+		plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state serviceSpecificCredentialModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
+	err := r.clients.Identity.DeleteServiceSpecificCredential(ctx, user, id)
+	if err != nil && !errors.Is(err, client.ErrNotFound) {
+		resp.Diagnostics.AddError("Unable to Delete Identity Service Specific Credential",
+			fmt.Sprintf("Deleting key %s of user %q failed: %s", id, user, err))
+	}
+}
+
+// ImportState takes `<user_name>/<service_specific_credential_id>`. The
+// key's value cannot be read, so service_api_key_value stays null.
+func (r *serviceSpecificCredentialResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	user, id, ok := strings.Cut(req.ID, "/")
+	if !ok || !userNameRe.MatchString(user) || len(user) > 64 || !credentialIDRe.MatchString(id) {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("Import a key as <user_name>/<service_specific_credential_id>, for example alice/ACCAEXAMPLE234567ABCDE; got %q.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), user)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("service_specific_credential_id"), id)...)
+}
+
+// flattenCredential copies what the service reports; the key value is
+// handled by the callers, since only Create and Reset return it.
+func flattenCredential(c *identityclient.ServiceSpecificCredential, m *serviceSpecificCredentialModel) {
+	m.ID = types.StringValue(c.UserName + "/" + c.ServiceSpecificCredentialID)
+	m.UserName = types.StringValue(c.UserName)
+	m.ServiceName = types.StringValue(c.ServiceName)
+	m.ServiceSpecificCredentialID = types.StringValue(c.ServiceSpecificCredentialID)
+	m.Status = types.StringValue(c.Status)
+	m.CreateDate = types.StringValue(c.CreateDate.UTC().Format(time.RFC3339))
+	if c.ExpirationDate.IsZero() {
+		m.ExpirationDate = types.StringNull()
+		m.CredentialAgeDays = types.Int64Null()
+	} else {
+		m.ExpirationDate = types.StringValue(c.ExpirationDate.UTC().Format(time.RFC3339))
+		m.CredentialAgeDays = types.Int64Value(int64(math.Round(c.ExpirationDate.Sub(c.CreateDate).Hours() / 24)))
+	}
+}

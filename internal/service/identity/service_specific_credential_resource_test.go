@@ -1,0 +1,415 @@
+package identity_test
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
+)
+
+const (
+	keyAddr        = "cloud_identity_service_specific_credential.test"
+	attachAddr     = "cloud_identity_user_policy_attachment.test"
+	limitedAccess  = "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"
+	emulatorAdmin  = "arn:cloud:identity::123456789012:user/emulator-admin"
+	capPolicy90Day = `{
+  "Version": "2012-10-17",
+  "Statement": [{
+    "Sid": "LimitKeyAgeTo90Days",
+    "Effect": "Allow",
+    "Action": "identity:CreateServiceSpecificCredential",
+    "Resource": "*",
+    "Condition": {
+      "NumericLessThanEquals": {"identity:ServiceSpecificCredentialAgeDays": "90"},
+      "StringEquals": {"identity:ServiceSpecificCredentialServiceName": "models.cloud.example"}
+    }
+  }]
+}`
+)
+
+// keyConfig is a user with the limited-access policy and one key; extra
+// goes into the key's block.
+func keyConfig(providerConfig, user, extra string) string {
+	return providerConfig + fmt.Sprintf(`
+resource "cloud_identity_user" "test" {
+  user_name = %q
+}
+
+resource "cloud_identity_user_policy_attachment" "test" {
+  user_name  = cloud_identity_user.test.user_name
+  policy_arn = %q
+}
+
+resource "cloud_identity_service_specific_credential" "test" {
+  user_name = cloud_identity_user.test.user_name
+  %s
+}
+`, user, limitedAccess, extra)
+}
+
+// checkNothingLeft is a CheckDestroy: no user, key or attachment remains.
+func checkNothingLeft(emu *acctest.Emulator) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if st := emu.Identity.State(); len(st.Users) > 0 {
+			return fmt.Errorf("left behind: %+v", st.Users)
+		}
+		return nil
+	}
+}
+
+// checkKeyStatus checks the emulator's status of the only key of user.
+func checkKeyStatus(emu *acctest.Emulator, user, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		st := emu.Identity.State()
+		for _, u := range st.Users {
+			if u.UserName == user && len(u.Credentials) == 1 {
+				if got := u.Credentials[0].Status; got != want {
+					return fmt.Errorf("key status %s, want %s", got, want)
+				}
+				return nil
+			}
+		}
+		return fmt.Errorf("user %s does not hold exactly one key: %+v", user, st.Users)
+	}
+}
+
+func TestAccServiceSpecificCredential_lifecycle(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	valueChanges := statecheck.CompareValue(compare.ValuesDiffer())
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{
+				Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionCreate),
+						plancheck.ExpectKnownValue(keyAddr, tfjsonpath.New("region"), knownvalue.StringExact("us-east-1")),
+						plancheck.ExpectUnknownValue(keyAddr, tfjsonpath.New("service_api_key_value")),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("service_name"), knownvalue.StringExact("models.cloud.example")),
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("status"), knownvalue.StringExact("Active")),
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("region"), knownvalue.StringExact("us-east-1")),
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("service_api_key_value"), knownvalue.StringRegexp(regexp.MustCompile(`^CLOUDK[A-Za-z0-9_-]{64}$`))),
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("service_specific_credential_id"), knownvalue.StringRegexp(regexp.MustCompile(`^ACCA[A-Z2-7]{17}$`))),
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("expiration_date"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`))),
+					statecheck.ExpectKnownValue(attachAddr, tfjsonpath.New("id"), knownvalue.StringExact("alice/"+limitedAccess)),
+					sameID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id")),
+					valueChanges.AddStateValue(keyAddr, tfjsonpath.New("service_api_key_value")),
+				},
+				Check: func(*terraform.State) error {
+					if got := emu.Identity.AttachedPolicyArns("alice"); len(got) != 1 || got[0] != limitedAccess {
+						return fmt.Errorf("attached policies %v", got)
+					}
+					return nil
+				},
+			},
+			{
+				// Deactivated in place.
+				Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
+  status = "Inactive"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id")),
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("status"), knownvalue.StringExact("Inactive")),
+				},
+				Check: checkKeyStatus(emu, "alice", "Inactive"),
+			},
+			{
+				// Reactivated in place.
+				Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
+  status = "Active"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id")),
+				},
+				Check: checkKeyStatus(emu, "alice", "Active"),
+			},
+			{
+				// A reset: new value, same id.
+				Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
+  reset_triggers = { rotation = "2026-01" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectUnknownValue(keyAddr, tfjsonpath.New("service_api_key_value")),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id")),
+					valueChanges.AddStateValue(keyAddr, tfjsonpath.New("service_api_key_value")),
+				},
+			},
+			{
+				Config:   keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
+  reset_triggers = { rotation = "2026-01" }`),
+				PlanOnly: true,
+			},
+			{
+				ResourceName:                         keyAddr,
+				ImportState:                          true,
+				ImportStateVerify:                    true,
+				ImportStateVerifyIdentifierAttribute: "id",
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					return "alice/" + s.RootModule().Resources[keyAddr].Primary.Attributes["service_specific_credential_id"], nil
+				},
+				ImportStateVerifyIgnore: []string{"service_api_key_value", "reset_triggers"},
+			},
+			{
+				ResourceName:      attachAddr,
+				ImportState:       true,
+				ImportStateId:     "alice/" + limitedAccess,
+				ImportStateVerify: true,
+			},
+		},
+	})
+}
+
+func TestAccServiceSpecificCredential_renewBeforeExpiry(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	newID := statecheck.CompareValue(compare.ValuesDiffer())
+	cfg := keyConfig(emu.ProviderConfig(), "erin", `credential_age_days = 30
+  renew_before_days   = 7`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{
+				Config:            cfg,
+				ConfigStateChecks: []statecheck.StateCheck{newID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id"))},
+			},
+			{
+				// 22 days later: 8 days left, nothing to do yet.
+				PreConfig: func() { emu.Clock().Advance(22 * 24 * time.Hour) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// 2 more days: 6 days left, within renew_before_days.
+				PreConfig: func() { emu.Clock().Advance(2 * 24 * time.Hour) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionReplace),
+						plancheck.ExpectResourceAction(attachAddr, plancheck.ResourceActionNoop),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{newID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id"))},
+			},
+			{
+				// Past the expiry of a key: replaced too.
+				PreConfig: func() { emu.Clock().Advance(31 * 24 * time.Hour) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionReplace)},
+				},
+			},
+		},
+	})
+}
+
+func TestAccServiceSpecificCredential_regionChangeReplaces(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{Config: keyConfig(emu.ProviderConfig(), "frank", `credential_age_days = 30`)},
+			{
+				Config: keyConfig(emu.ProviderConfigRegion("eu-west-1"), "frank", `credential_age_days = 30`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionReplace),
+						plancheck.ExpectKnownValue(keyAddr, tfjsonpath.New("region"), knownvalue.StringExact("eu-west-1")),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("region"), knownvalue.StringExact("eu-west-1")),
+				},
+				Check: func(*terraform.State) error {
+					for _, u := range emu.Identity.State().Users {
+						for _, k := range u.Credentials {
+							if k.Region != "eu-west-1" {
+								return fmt.Errorf("key %s is in %s", k.ID, k.Region)
+							}
+						}
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+func TestAccServiceSpecificCredential_disappears(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	cfg := keyConfig(emu.ProviderConfig(), "gina", `credential_age_days = 30`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: func(*terraform.State) error {
+					ids := emu.Identity.CredentialIDs("gina")
+					if len(ids) != 1 || !emu.Identity.DeleteCredentialBehindTheBack("gina", ids[0]) {
+						return fmt.Errorf("no key to delete: %v", ids)
+					}
+					return nil
+				},
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionCreate)},
+				},
+			},
+		},
+	})
+}
+
+func TestAccServiceSpecificCredential_policyCapRefusesLongKey(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	if _, err := emu.Identity.AttachPrincipalPolicy(emulatorAdmin, "cap", []byte(capPolicy90Day)); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{
+				Config:      keyConfig(emu.ProviderConfig(), "henry", `credential_age_days = 120`),
+				ExpectError: regexp.MustCompile(`(?s)Unable to Create Identity Service Specific Credential.*refuses\s+a\s+key\s+for\s+user\s+"henry"\s+with\s+credential_age_days\s+=\s+120.*"LimitKeyAgeTo90Days".*NumericLessThanEquals\s+90`),
+			},
+			{
+				Config: keyConfig(emu.ProviderConfig(), "henry", `credential_age_days = 90`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("credential_age_days"), knownvalue.Int64Exact(90)),
+				},
+			},
+		},
+	})
+}
+
+func TestAccServiceSpecificCredential_limitOfTwoPerService(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{
+				Config: emu.ProviderConfig() + `
+resource "cloud_identity_user" "test" {
+  user_name = "ivan"
+}
+
+resource "cloud_identity_service_specific_credential" "k" {
+  count               = 3
+  user_name           = cloud_identity_user.test.user_name
+  credential_age_days = 30
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)User\s+"ivan"\s+already\s+holds\s+the\s+most\s+keys\s+the\s+service\s+allows\s+for\s+models.cloud.example\s+\(2\s+per\s+user\s+per\s+service\)`),
+			},
+		},
+	})
+}
+
+func TestAccServiceSpecificCredential_lostCreateAnswer(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	if err := emu.InjectFault(emulator.Fault{Service: "identity", Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse}); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{
+				Config: emu.ProviderConfig() + `
+resource "cloud_identity_user" "test" {
+  user_name     = "judy"
+  force_destroy = true
+}
+
+resource "cloud_identity_service_specific_credential" "test" {
+  user_name           = cloud_identity_user.test.user_name
+  credential_age_days = 30
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)The\s+service\s+did\s+create\s+key\s+ACCA\w+.*did\s+not\s+create\s+another\s+one.*terraform\s+import`),
+				Check: func(*terraform.State) error {
+					if ids := emu.Identity.CredentialIDs("judy"); len(ids) != 1 {
+						return fmt.Errorf("keys after a lost answer: %v, want exactly 1", ids)
+					}
+					return nil
+				},
+			},
+		},
+	})
+	if n := emu.CountCalls("CreateServiceSpecificCredential", false); n > 1 {
+		t.Errorf("CreateServiceSpecificCredential succeeded %d times, want at most 1", n)
+	}
+}
+
+func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 0`),
+				ExpectError: regexp.MustCompile(`Attribute credential_age_days value must be between 1 and 36600`),
+			},
+			{
+				Config:      keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
+  renew_before_days = 30`),
+				ExpectError: regexp.MustCompile(`renew_before_days \(30\) must be smaller than\s+credential_age_days \(30\)`),
+			},
+			{
+				Config:      keyConfig(emu.ProviderConfig(), "kim", `renew_before_days = 3`),
+				ExpectError: regexp.MustCompile(`renew_before_days needs credential_age_days`),
+			},
+			{
+				Config:      keyConfig(emu.ProviderConfig(), "kim", `status = "Disabled"`),
+				ExpectError: regexp.MustCompile(`Attribute status value must be one of`),
+			},
+			{
+				Config:      keyConfig(emu.ProviderConfig(), "kim", `service_name = "Not A Service"`),
+				ExpectError: regexp.MustCompile(`Attribute service_name must be a service name such as models.cloud.example`),
+			},
+		},
+	})
+	if n := emu.CountCalls("", false); n != 0 {
+		t.Errorf("invalid configurations made %d API calls, want 0", n)
+	}
+}

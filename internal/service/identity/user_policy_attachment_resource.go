@@ -1,0 +1,181 @@
+package identity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*userPolicyAttachmentResource)(nil)
+	_ resource.ResourceWithImportState = (*userPolicyAttachmentResource)(nil)
+)
+
+// policyArnRe is the shape of a managed policy's ARN: owned by an account
+// or by the cloud itself.
+var policyArnRe = regexp.MustCompile(`^arn:cloud:identity::(\d{12}|cloud):policy/.+`)
+
+// NewUserPolicyAttachmentResource is the factory of
+// cloud_identity_user_policy_attachment.
+func NewUserPolicyAttachmentResource() resource.Resource { return &userPolicyAttachmentResource{} }
+
+type userPolicyAttachmentResource struct {
+	clients *conns.Clients
+}
+
+type userPolicyAttachmentModel struct {
+	ID        types.String `tfsdk:"id"`
+	UserName  types.String `tfsdk:"user_name"`
+	PolicyArn types.String `tfsdk:"policy_arn"`
+}
+
+func (r *userPolicyAttachmentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_identity_user_policy_attachment"
+}
+
+func (r *userPolicyAttachmentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Attaches a managed policy to an identity-service user. A long-term API key takes its permissions from its user's policies: attach `arn:cloud:identity::cloud:policy/ModelsLimitedAccess` to let the key call the model runtime service. Detached outside Terraform, the next plan attaches it again.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`<user_name>/<policy_arn>`.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"user_name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "Name of the user. Changing it replaces the attachment.",
+				Validators:          userNameValidators(),
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"policy_arn": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "ARN of the managed policy, `arn:cloud:identity::cloud:policy/<name>` for the cloud's own policies (such as `ModelsLimitedAccess` or `DenyBearerTokens`) or `arn:cloud:identity::<account>:policy/<name>`. Changing it replaces the attachment.",
+				Validators: []validator.String{
+					stringvalidator.RegexMatches(policyArnRe, "must be a policy ARN such as arn:cloud:identity::cloud:policy/ModelsLimitedAccess"),
+				},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+		},
+	}
+}
+
+func (r *userPolicyAttachmentResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.clients = conns.From(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *userPolicyAttachmentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan userPolicyAttachmentModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	user, arn := plan.UserName.ValueString(), plan.PolicyArn.ValueString()
+	if err := r.clients.Identity.AttachUserPolicy(ctx, user, arn); err != nil {
+		summary := "Unable to Attach Identity User Policy"
+		switch {
+		case errors.Is(err, client.ErrNotFound):
+			resp.Diagnostics.AddError(summary, fmt.Sprintf("The user %q or the policy %q does not exist. Check both names (create the user first, for example by referencing cloud_identity_user.<name>.user_name).\n\n%s", user, arn, err))
+		case errors.Is(err, client.ErrInvalidInput):
+			resp.Diagnostics.AddAttributeError(path.Root("policy_arn"), summary, fmt.Sprintf("The service refused the policy ARN %q.\n\n%s", arn, err))
+		case errors.Is(err, client.ErrLimitExceeded):
+			resp.Diagnostics.AddAttributeError(path.Root("user_name"), summary, fmt.Sprintf("User %q already has as many policies attached as the service allows. Detach one first.\n\n%s", user, err))
+		default:
+			resp.Diagnostics.AddError(summary, fmt.Sprintf("Attaching %q to user %q failed: %s", arn, user, err))
+		}
+		return
+	}
+	plan.ID = types.StringValue(user + "/" + arn)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state userPolicyAttachmentModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	user, arn := state.UserName.ValueString(), state.PolicyArn.ValueString()
+	found, err := findUserPolicyAttachment(ctx, r.clients, user, arn)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Read Identity User Policy Attachment",
+			fmt.Sprintf("Listing the policies of user %q failed: %s", user, err))
+		return
+	}
+	if found == "" {
+		tflog.Warn(ctx, "Policy attachment is gone, removing it from state", map[string]any{"user_name": user, "policy_arn": arn})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	state.PolicyArn = types.StringValue(found)
+	state.ID = types.StringValue(user + "/" + found)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// findUserPolicyAttachment returns the attached policy's ARN as the service
+// spells it, or "" when the user or the attachment does not exist.
+func findUserPolicyAttachment(ctx context.Context, c *conns.Clients, user, arn string) (string, error) {
+	policies, err := c.Identity.ListAttachedUserPolicies(ctx, user)
+	if errors.Is(err, client.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	for _, p := range policies {
+		if strings.EqualFold(p.PolicyArn, arn) {
+			return arn, nil // keep the configuration's spelling
+		}
+	}
+	return "", nil
+}
+
+// Update is never called: every argument replaces the attachment.
+func (r *userPolicyAttachmentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan userPolicyAttachmentModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *userPolicyAttachmentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state userPolicyAttachmentModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	user, arn := state.UserName.ValueString(), state.PolicyArn.ValueString()
+	err := r.clients.Identity.DetachUserPolicy(ctx, user, arn)
+	if err != nil && !errors.Is(err, client.ErrNotFound) {
+		resp.Diagnostics.AddError("Unable to Detach Identity User Policy",
+			fmt.Sprintf("Detaching %q from user %q failed: %s", arn, user, err))
+	}
+}
+
+// ImportState takes `<user_name>/<policy_arn>`; user names hold no slash,
+// so the first one separates the two.
+func (r *userPolicyAttachmentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	user, arn, ok := strings.Cut(req.ID, "/")
+	if !ok || !userNameRe.MatchString(user) || len(user) > 64 || !policyArnRe.MatchString(arn) {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("Import a policy attachment as <user_name>/<policy_arn>, for example alice/arn:cloud:identity::cloud:policy/ModelsLimitedAccess; got %q.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), user)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("policy_arn"), arn)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+}

@@ -1,0 +1,214 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+)
+
+var _ datasource.DataSourceWithConfigure = (*dryRunDataSource)(nil)
+
+// dryRunDefaultTimeout bounds wait_for_completion when timeouts.read is unset.
+const dryRunDefaultTimeout = 5 * time.Minute
+
+const dryRunReadSummary = "Unable to Read Search Domain Dry Run"
+
+// NewDryRunDataSource is the factory of cloud_search_domain_dry_run.
+func NewDryRunDataSource() datasource.DataSource { return &dryRunDataSource{} }
+
+type dryRunDataSource struct {
+	clients *conns.Clients
+}
+
+type dryRunDataSourceModel struct {
+	DomainName        types.String   `tfsdk:"domain_name"`
+	DryRunID          types.String   `tfsdk:"dry_run_id"`
+	LoadDryRunConfig  types.Bool     `tfsdk:"load_dry_run_config"`
+	WaitForCompletion types.Bool     `tfsdk:"wait_for_completion"`
+	Timeouts          timeouts.Value `tfsdk:"timeouts"`
+
+	AcceptedWarnings   []string                 `tfsdk:"accepted_warnings"`
+	CreationDate       *string                  `tfsdk:"creation_date"`
+	DryRunStatus       *string                  `tfsdk:"dry_run_status"`
+	UpdateDate         *string                  `tfsdk:"update_date"`
+	ValidationFailures []validationFailureModel `tfsdk:"validation_failures"`
+	DeploymentType     *string                  `tfsdk:"deployment_type"`
+	Message            *string                  `tfsdk:"message"`
+	DryRunConfig       *plannedDomainModel      `tfsdk:"dry_run_config"`
+}
+
+type validationFailureModel struct {
+	Code     *string `tfsdk:"code"`
+	Message  *string `tfsdk:"message"`
+	Severity *string `tfsdk:"severity"`
+}
+
+func (d *dryRunDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_search_domain_dry_run"
+}
+
+// domainNameValidators are the spec's rules for a domain name.
+func domainNameValidators() []validator.String {
+	return []validator.String{
+		stringvalidator.LengthBetween(searchclient.DomainNameMinLength, searchclient.DomainNameMaxLength),
+		stringvalidator.RegexMatches(searchclient.DomainNameRegexp, "must start with a lower-case letter and contain only lower-case letters, digits and hyphens"),
+	}
+}
+
+// idValidators are the spec's rules for a dry run id or change id.
+func idValidators() []validator.String {
+	return []validator.String{
+		stringvalidator.LengthBetween(searchclient.IDLength, searchclient.IDLength),
+		stringvalidator.RegexMatches(searchclient.IDRegexp, "must be 36 characters in hexadecimal groups 8-4-4-4-12"),
+	}
+}
+
+// validationFailuresSchema is the list of a dry run's or change's findings.
+func validationFailuresSchema(of string) schema.ListNestedAttribute {
+	return dsObjectList(fmt.Sprintf("Validation failures of the %s, sorted as the service returns them; empty when there are none.", of), dsAttrs{
+		"code":     dsString("Code of the finding, such as `ADV_NO_DEDICATED_MASTERS`."),
+		"message":  dsString("What the finding means."),
+		"severity": dsString("`Advisory` (blocks unless its code is in `accepted_warnings`) or `Critical` (always blocks). Treat any other value as `Critical`."),
+	})
+}
+
+func (d *dryRunDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	tb, _ := timeouts.BlockWithOpts(ctx, timeouts.Opts{
+		ReadDescription: "How long to wait for the dry run when `wait_for_completion` is `true`, as a duration such as `30s` or `10m`. Defaults to `5m`.",
+	}).(schema.SingleNestedBlock)
+	tb.MarkdownDescription = "Bounds on how long the read may take."
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The progress and results of a dry run of a search domain configuration change (DescribeDryRunProgress), and with `load_dry_run_config` the configuration the change would leave. The dry run id of a planned change is named in the plan's warning of `cloud_search_domain_config` and held in its `dry_run.id` attribute after apply.",
+		Attributes: map[string]schema.Attribute{
+			"domain_name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "Name of the domain: 3 to 28 characters, a lower-case letter followed by lower-case letters, digits and hyphens.",
+				Validators:          domainNameValidators(),
+			},
+			"dry_run_id": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "Id of the dry run: 36 characters in hexadecimal groups 8-4-4-4-12.",
+				Validators:          idValidators(),
+			},
+			"load_dry_run_config": schema.BoolAttribute{
+				Optional:            true,
+				MarkdownDescription: "When `true`, also read the planned configuration into `dry_run_config`. The service keeps it for Verbose dry runs only. Defaults to `false`.",
+			},
+			"wait_for_completion": schema.BoolAttribute{
+				Optional:            true,
+				MarkdownDescription: "When `true`, wait while the dry run is `pending` or `in-progress`, up to `timeouts.read` (default `5m`). Defaults to `false`: report the dry run as it is now.",
+			},
+			"accepted_warnings":   dsStringList("Codes of Advisory warnings the change accepted; empty when none."),
+			"creation_date":       dsString("When the dry run was created (RFC 3339)."),
+			"dry_run_status":      dsString("`pending`, `in-progress`, `completed` or `failed`."),
+			"update_date":         dsString("When the dry run was last updated (RFC 3339)."),
+			"validation_failures": validationFailuresSchema("dry run (Verbose dry runs only, once completed)"),
+			"deployment_type":     dsString("How the change would be deployed: `blue/green`, `dynamic` or `none`. Any other value is reported as the service sent it."),
+			"message":             dsString("The service's explanation of the deployment type."),
+			"dry_run_config":      plannedDomainSchema(),
+		},
+		Blocks: map[string]schema.Block{"timeouts": tb},
+	}
+}
+
+func (d *dryRunDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.clients = conns.From(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *dryRunDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m dryRunDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	in := searchclient.DescribeDryRunProgressInput{
+		DomainName:       m.DomainName.ValueString(),
+		DryRunID:         m.DryRunID.ValueString(),
+		LoadDryRunConfig: m.LoadDryRunConfig.ValueBool(),
+	}
+	var (
+		out *searchclient.DescribeDryRunProgressOutput
+		err error
+	)
+	if m.WaitForCompletion.ValueBool() {
+		timeout, diags := m.Timeouts.Read(ctx, dryRunDefaultTimeout)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		out, err = waitForDryRunResult(ctx, d.clients.Search, in, timeout)
+	} else {
+		out, err = d.clients.Search.DescribeDryRunProgress(ctx, in)
+	}
+	if err != nil {
+		d.readError(ctx, &resp.Diagnostics, in, err)
+		return
+	}
+	flattenDryRunOutput(out, &m)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// readError turns a failed read into a diagnostic on the input to blame.
+func (d *dryRunDataSource) readError(ctx context.Context, diags *diag.Diagnostics, in searchclient.DescribeDryRunProgressInput, err error) {
+	var timeout *dryRunTimeoutError
+	switch {
+	case errors.As(err, &timeout):
+		diags.AddAttributeError(path.Root("wait_for_completion"), dryRunReadSummary,
+			fmt.Sprintf("Dry run %s of domain %q was still %q after %s. Raise timeouts.read, or set wait_for_completion = false to read the dry run as it is.",
+				in.DryRunID, in.DomainName, timeout.status, timeout.after))
+	case errors.Is(err, client.ErrDisabledOperation):
+		diags.AddAttributeError(path.Root("load_dry_run_config"), dryRunReadSummary,
+			fmt.Sprintf("The service keeps the planned configuration of Verbose dry runs only, and dry run %s was not one. Set load_dry_run_config = false, or plan the change with dry_run_mode = \"Verbose\" (the default of cloud_search_domain_config).\n\n%s", in.DryRunID, err))
+	case errors.Is(err, client.ErrNotFound):
+		exists, ok := dsDomainExists(ctx, d.clients.Search, in.DomainName)
+		switch {
+		case ok && !exists:
+			dsUnknownDomain(diags, dryRunReadSummary, in.DomainName, d.clients.Region, err)
+		case ok:
+			diags.AddAttributeError(path.Root("dry_run_id"), dryRunReadSummary,
+				fmt.Sprintf("Domain %q has no dry run with id %s. Use the id of a dry run of this domain: a plan of cloud_search_domain_config names it in its warning, and its dry_run.id attribute holds it after apply.\n\n%s", in.DomainName, in.DryRunID, err))
+		default:
+			diags.AddError(dryRunReadSummary, fmt.Sprintf("Either domain %q or its dry run %s does not exist. Check domain_name and dry_run_id.\n\n%s", in.DomainName, in.DryRunID, err))
+		}
+	default:
+		dsCommonReadError(diags, dryRunReadSummary, fmt.Sprintf("dry run %s of domain %q", in.DryRunID, in.DomainName), err)
+	}
+}
+
+// flattenDryRunOutput copies the answer into the model. Lists are empty
+// rather than null so modules can use length() without a null check.
+func flattenDryRunOutput(out *searchclient.DescribeDryRunProgressOutput, m *dryRunDataSourceModel) {
+	m.AcceptedWarnings, m.ValidationFailures = []string{}, []validationFailureModel{}
+	m.CreationDate, m.DryRunStatus, m.UpdateDate, m.DeploymentType, m.Message = nil, nil, nil, nil, nil
+	if p := out.DryRunProgressStatus; p != nil {
+		m.AcceptedWarnings = append(m.AcceptedWarnings, p.AcceptedWarnings...)
+		m.CreationDate, m.DryRunStatus, m.UpdateDate = p.CreationDate, p.DryRunStatus, p.UpdateDate
+		m.ValidationFailures = flattenValidationFailures(p.ValidationFailures)
+	}
+	if r := out.DryRunResults; r != nil {
+		m.DeploymentType, m.Message = r.DeploymentType, r.Message
+	}
+	m.DryRunConfig = flattenPlannedDomain(out.DryRunConfig)
+}
+
+func flattenValidationFailures(fs []searchclient.ValidationFailure) []validationFailureModel {
+	out := make([]validationFailureModel, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, validationFailureModel{Code: f.Code, Message: f.Message, Severity: f.Severity})
+	}
+	return out
+}

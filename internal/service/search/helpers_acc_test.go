@@ -1,0 +1,64 @@
+package search_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
+)
+
+// searchClient is a Go client of emu's search service, for test setup.
+func searchClient(t *testing.T, emu *acctest.Emulator) *searchclient.Client {
+	t.Helper()
+	c, err := searchclient.New(client.Config{
+		Region:      emu.Region(),
+		Credentials: client.Credentials{AccessKeyID: emu.AccessKeyID(), SecretAccessKey: emu.SecretAccessKey()},
+		MaxRetries:  -1,
+	}, emu.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func setPace(t *testing.T, emu *acctest.Emulator, p emusearch.Pace) {
+	t.Helper()
+	if err := emu.Search.SetPace(p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// inOffPeak moves the clock to the next 02:00 UTC, inside the demo domain's
+// off-peak window (00:00 for 10 hours), so blue/green changes draw no
+// off-peak advisory and hours of stages fit in the window.
+func inOffPeak(emu *acctest.Emulator) {
+	now := emu.Clock().Now()
+	target := now.Truncate(24 * time.Hour).Add(2 * time.Hour)
+	if !target.After(now) {
+		target = target.Add(24 * time.Hour)
+	}
+	emu.Clock().Advance(target.Sub(now))
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// countCalls counts requests of one operation, answered or not.
+func countCalls(emu *acctest.Emulator, op string) int {
+	n := 0
+	for _, c := range emu.Calls() {
+		if c.Operation == op {
+			n++
+		}
+	}
+	return n
+}
+
+func ptr[T any](v T) *T { return &v }
