@@ -227,7 +227,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 }
 
 func (p *cloudProvider) Resources(context.Context) []func() resource.Resource {
-	return identity.Resources()
+	return append(identity.Resources(), search.Resources()...)
 }
 
 func (p *cloudProvider) DataSources(context.Context) []func() datasource.DataSource {

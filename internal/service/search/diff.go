@@ -1,0 +1,134 @@
+package search
+
+import (
+	"encoding/json"
+	"reflect"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// changedSections names the configuration sections whose configured values
+// differ from current (the state, or the service's configuration when the
+// resource is created). A value the configuration leaves null is not
+// compared. unknown reports a section that cannot be compared yet because
+// a configured value is unknown.
+func changedSections(config, current tftypes.Value) (changed map[string]bool, unknown bool) {
+	changed = map[string]bool{}
+	cfg := attrs(config)
+	cur := attrs(current)
+	for _, s := range sections {
+		c, ok := cfg[s.name]
+		if !ok {
+			continue
+		}
+		var equal, known bool
+		if s.name == "access_policies" {
+			equal, known = sameJSON(c, cur[s.name])
+		} else {
+			equal, known = subset(c, cur[s.name])
+		}
+		if !known {
+			unknown = true
+		}
+		if !equal {
+			changed[s.name] = true
+		}
+	}
+	return changed, unknown
+}
+
+// attrs returns an object's attributes; none for null or unknown.
+func attrs(v tftypes.Value) map[string]tftypes.Value {
+	out := map[string]tftypes.Value{}
+	if !v.IsKnown() || v.IsNull() {
+		return out
+	}
+	_ = v.As(&out)
+	return out
+}
+
+// subset reports whether every non-null value in c equals the value at the
+// same place in s. known is false when c holds an unknown value.
+func subset(c, s tftypes.Value) (equal, known bool) {
+	switch {
+	case c.IsNull():
+		return true, true
+	case !c.IsFullyKnown():
+		return false, false
+	case s.IsNull() || !s.IsKnown():
+		return false, true
+	}
+	typ := c.Type()
+	switch {
+	case typ.Is(tftypes.Object{}), typ.Is(tftypes.Map{}):
+		cm, sm := map[string]tftypes.Value{}, map[string]tftypes.Value{}
+		if c.As(&cm) != nil || s.As(&sm) != nil {
+			return false, true
+		}
+		for k, cv := range cm {
+			sv, ok := sm[k]
+			if !ok {
+				if cv.IsNull() {
+					continue
+				}
+				return false, true
+			}
+			if eq, _ := subset(cv, sv); !eq {
+				return false, true
+			}
+		}
+		return true, true
+	case typ.Is(tftypes.List{}):
+		var cl, sl []tftypes.Value
+		if c.As(&cl) != nil || s.As(&sl) != nil || len(cl) != len(sl) {
+			return false, true
+		}
+		for i := range cl {
+			if eq, _ := subset(cl[i], sl[i]); !eq {
+				return false, true
+			}
+		}
+		return true, true
+	default:
+		return c.Equal(s), true
+	}
+}
+
+// sameJSON compares two JSON strings by meaning.
+func sameJSON(c, s tftypes.Value) (equal, known bool) {
+	switch {
+	case c.IsNull():
+		return true, true
+	case !c.IsKnown():
+		return false, false
+	case s.IsNull() || !s.IsKnown():
+		return false, true
+	}
+	var cs, ss string
+	if c.As(&cs) != nil || s.As(&ss) != nil {
+		return false, true
+	}
+	var cj, sj any
+	if json.Unmarshal([]byte(cs), &cj) != nil || json.Unmarshal([]byte(ss), &sj) != nil {
+		return cs == ss, true
+	}
+	return reflect.DeepEqual(cj, sj), true
+}
+
+// fillUnknown replaces every unknown value in planned with the value at the
+// same place in actual, or null when actual has none. After apply no value
+// may stay unknown, and known planned values must not change.
+func fillUnknown(planned, actual tftypes.Value) (tftypes.Value, error) {
+	return tftypes.Transform(planned, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if v.IsKnown() {
+			return v, nil
+		}
+		found, _, err := tftypes.WalkAttributePath(actual, p)
+		if err == nil {
+			if fv, ok := found.(tftypes.Value); ok && fv.Type().Equal(v.Type()) && fv.IsFullyKnown() {
+				return fv, nil
+			}
+		}
+		return tftypes.NewValue(v.Type(), nil), nil
+	})
+}

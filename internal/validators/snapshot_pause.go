@@ -1,0 +1,56 @@
+package validators
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// MaxSnapshotPause is the spec's limit on suspending automated snapshots.
+const MaxSnapshotPause = 72 * time.Hour
+
+// SnapshotPauseWindow checks that an automated snapshot suspension's
+// end_time follows its start_time by at most 3 days (RFC 3339 strings).
+func SnapshotPauseWindow() validator.Object { return snapshotPauseWindow{} }
+
+type snapshotPauseWindow struct{}
+
+func (snapshotPauseWindow) Description(context.Context) string {
+	return "end_time follows start_time by at most 3 days"
+}
+
+func (v snapshotPauseWindow) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (snapshotPauseWindow) ValidateObject(_ context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	attrs := req.ConfigValue.Attributes()
+	start, okS := timeAttr(attrs, "start_time")
+	end, okE := timeAttr(attrs, "end_time")
+	if !okS || !okE {
+		return
+	}
+	switch {
+	case !end.After(start):
+		resp.Diagnostics.AddAttributeError(req.Path.AtName("end_time"), "Invalid Snapshot Suspension",
+			fmt.Sprintf("end_time (%s) must be after start_time (%s).", end.Format(time.RFC3339), start.Format(time.RFC3339)))
+	case end.Sub(start) > MaxSnapshotPause:
+		resp.Diagnostics.AddAttributeError(req.Path.AtName("end_time"), "Snapshot Suspension Too Long",
+			fmt.Sprintf("Automated snapshots can be suspended for at most 3 days; end_time is %s after start_time. Move end_time to %s or earlier.",
+				end.Sub(start), start.Add(MaxSnapshotPause).Format(time.RFC3339)))
+	}
+}
+
+func timeAttr(attrs map[string]attr.Value, name string) (time.Time, bool) {
+	s, ok := attrs[name].(types.String)
+	if !ok || s.IsNull() || s.IsUnknown() {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339, s.ValueString())
+	return t, err == nil
+}
