@@ -31,7 +31,9 @@ func (advancedOptionValues) Description(context.Context) string {
 	return "each advanced option's value has the form its key needs"
 }
 
-func (v advancedOptionValues) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v advancedOptionValues) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (advancedOptionValues) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

@@ -23,7 +23,9 @@ func (snapshotPauseWindow) Description(context.Context) string {
 	return "end_time follows start_time by at most 3 days"
 }
 
-func (v snapshotPauseWindow) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v snapshotPauseWindow) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (snapshotPauseWindow) ValidateObject(_ context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

@@ -127,7 +127,9 @@ func TestResultShapes(t *testing.T) {
 		{
 			"CreateUser", "CreateUser",
 			`<User><UserName>alice</UserName><UserId>AIDAX</UserId><Arn>arn:cloud:identity::123456789012:user/alice</Arn><Path>/</Path><CreateDate>2026-01-02T03:04:05Z</CreateDate></User>`,
-			func(c *Client) (any, error) { return c.CreateUser(context.Background(), CreateUserInput{UserName: "alice"}) },
+			func(c *Client) (any, error) {
+				return c.CreateUser(context.Background(), CreateUserInput{UserName: "alice"})
+			},
 			&User{UserName: "alice", UserID: "AIDAX", Arn: "arn:cloud:identity::123456789012:user/alice", Path: "/", CreateDate: t0},
 			url.Values{"Action": {"CreateUser"}, "Version": {"2010-05-08"}, "UserName": {"alice"}},
 		},

@@ -21,7 +21,7 @@ import (
 // for POST /?Action=CallWithBearerToken on the models host, scheme dropped,
 // "&Version=1" appended, base64 (standard, padded), TokenPrefix in front.
 const (
-	TokenPrefix = "models-api-key-"
+	TokenPrefix = "models-api-key-" //nolint:gosec // a format prefix, not a credential
 	// SigningName is the SigV4 service name of short-term keys.
 	SigningName = "models"
 	// MaxTokenLifetime is the spec's limit on a short-term key.

@@ -13,7 +13,10 @@ type Managed struct {
 	Document    Document
 }
 
-// ARNs of the managed policies the cloud provides.
+// ARNs of the managed policies the cloud provides (policy names, not
+// credentials).
+//
+//nolint:gosec // G101 mistakes "Token" in a policy name for a credential
 const (
 	ModelsLimitedAccess       = "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"
 	DenyBearerTokens          = "arn:cloud:identity::cloud:policy/DenyBearerTokens"

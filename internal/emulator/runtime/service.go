@@ -30,7 +30,7 @@ const (
 )
 
 var (
-	// /region/<r> (optional) /alt (optional) /model/<id>/converse
+	// /region/<r> (optional) /alt (optional) /model/<id>/converse.
 	pathRe   = regexp.MustCompile(`^(?:/region/([^/]+))?(/alt)?/model/([^/]+)/converse$`)
 	regionRe = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
 	modelRe  = regexp.MustCompile(`^[A-Za-z0-9._:/+-]+$`)

@@ -312,5 +312,3 @@ func presignRaw(t *testing.T, c sigv4.Credential, now time.Time, secs int) strin
 	}
 	return models.TokenPrefix + base64.StdEncoding.EncodeToString([]byte(strings.TrimPrefix(signed, "https://")+"&Version=1"))
 }
-
-

@@ -86,17 +86,6 @@ func clone(v any) any {
 	return v
 }
 
-// toJSONValue converts any Go value to the plain JSON form.
-func toJSONValue(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	var out any
-	_ = json.Unmarshal(b, &out)
-	return out
-}
-
 // lookup walks a config by keys; nil when any step is missing.
 func lookup(v any, keys ...string) any {
 	for _, k := range keys {

@@ -21,7 +21,7 @@ func (s *Service) updateDomainConfig(d *domain, body []byte, now time.Time) (any
 	}
 	next, _ := merge(d.config, req.sections).(map[string]any)
 	var props []propChange
-	diff(nil, map[string]any(d.config), next, &props)
+	diff(nil, d.config, next, &props)
 	for _, name := range req.writeOnly {
 		props = append(props, propChange{path: splitName(name), writeOnly: true})
 	}

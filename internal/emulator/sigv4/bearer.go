@@ -16,7 +16,7 @@ import (
 
 // Short-term bearer keys of the model runtime (DESIGN.md, "Wire protocols").
 const (
-	BearerPrefix      = "models-api-key-"
+	BearerPrefix      = "models-api-key-" //nolint:gosec // a format prefix, not a credential
 	BearerService     = "models"
 	BearerAction      = "CallWithBearerToken"
 	MaxBearerLifetime = 43200 // seconds

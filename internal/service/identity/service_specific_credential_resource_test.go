@@ -161,7 +161,7 @@ func TestAccServiceSpecificCredential_lifecycle(t *testing.T) {
 				},
 			},
 			{
-				Config:   keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
+				Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
   reset_triggers = { rotation = "2026-01" }`),
 				PlanOnly: true,
 			},
@@ -391,7 +391,7 @@ func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 				ExpectError: regexp.MustCompile(`Attribute credential_age_days value must be between 1 and 36600`),
 			},
 			{
-				Config:      keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
+				Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
   renew_before_days = 30`),
 				ExpectError: regexp.MustCompile(`renew_before_days \(30\) must be smaller than\s+credential_age_days \(30\)`),
 			},

@@ -45,7 +45,7 @@ type converseModel struct {
 const (
 	descModelID    = "Identifier of a model or an inference profile, such as `anthropic.claude-v2`."
 	descPrompt     = "The user text sent as the only message."
-	descAPIKey     = "The API key sent as `Authorization: Bearer`: a long-term key (`cloud_identity_service_specific_credential.service_api_key_value`) or a short-term key (`cloud_models_short_term_api_key`). Falls back to the `CLOUD_BEARER_TOKEN_MODELS` environment variable."
+	descAPIKey     = "The API key sent as `Authorization: Bearer`: a long-term key (`cloud_identity_service_specific_credential.service_api_key_value`) or a short-term key (`cloud_models_short_term_api_key`). Falls back to the `CLOUD_BEARER_TOKEN_MODELS` environment variable." //nolint:gosec // a description, not a credential
 	descRegion     = "Region whose runtime is called. Defaults to the provider's region. A long-term key works only in the region it was created in. Conflicts with `runtime_url`."
 	descRuntimeURL = "Runtime base URL used as is, such as `https://runtime.models.us-east-1.cloud.example`. Defaults to `https://runtime.models.<region>.cloud.example`, or, when the provider's `endpoints.models` is set (such as the emulator's), `<endpoints.models>/region/<region>`."
 	descText       = "The model's answer (its text blocks joined)."

@@ -245,12 +245,3 @@ type vpcOptionsModel struct {
 	AvailabilityZones types.Set    `tfsdk:"availability_zones"`
 	VPCID             types.String `tfsdk:"vpc_id"`
 }
-
-// dryRunModel is the computed dry_run object of the plan.
-type dryRunModel struct {
-	ID                 types.String `tfsdk:"id"`
-	Status             types.String `tfsdk:"status"`
-	DeploymentType     types.String `tfsdk:"deployment_type"`
-	Message            types.String `tfsdk:"message"`
-	ValidationFailures types.List   `tfsdk:"validation_failures"`
-}

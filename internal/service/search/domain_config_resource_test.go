@@ -82,7 +82,7 @@ func TestAccDomainConfig_dynamicChange(t *testing.T) {
 			},
 			{
 				// Unchanged: an empty plan, no dry run, no update.
-				Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 5 }`),
+				Config:           domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 5 }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameChange.AddStateValue(domainRes, tfjsonpath.New("change_id")),
@@ -250,7 +250,7 @@ func TestAccDomainConfig_timeoutThenWait(t *testing.T) {
 					emu.Clock().Advance(3*time.Hour + 30*time.Minute)
 					emu.Clock().SetSpeed(3600)
 				},
-				Config:    domainConfig(emu, cfg+"\n  timeouts = { update = \"2s\" }"),
+				Config: domainConfig(emu, cfg+"\n  timeouts = { update = \"2s\" }"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(domainRes, plancheck.ResourceActionUpdate),
 					plancheck.ExpectUnknownValue(domainRes, tfjsonpath.New("config_change_status")),

@@ -15,7 +15,6 @@ import (
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
-
 func TestDsEpochString(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

@@ -74,4 +74,3 @@ func newModel(s settings) domainConfigModel {
 
 // dryRunNull is a typed null dry_run.
 func dryRunNull() types.Object { return types.ObjectNull(dryRunAttrTypes) }
-
