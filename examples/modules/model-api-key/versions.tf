@@ -1,0 +1,9 @@
+terraform {
+  required_version = ">= 1.11"
+
+  required_providers {
+    cloud = {
+      source = "cloudlabs/cloud"
+    }
+  }
+}
