@@ -70,20 +70,40 @@ var cliOnce sync.Once
 
 // PreCheck makes sure a Terraform CLI is known to terraform-plugin-testing
 // without it downloading one: TF_ACC_TERRAFORM_PATH, else terraform or tofu
-// on PATH, else the OpenTofu that `make` builds into ./bin.
+// on PATH, else the OpenTofu that `make` builds into ./bin. With OpenTofu it
+// sets TF_ACC_PROVIDER_HOST to registry.opentofu.org (unless set): the tests'
+// configurations name the provider implicitly, which OpenTofu resolves on
+// its own registry host, while terraform-plugin-testing serves the provider
+// under registry.terraform.io by default.
 func PreCheck(t testing.TB) {
 	t.Helper()
 	cliOnce.Do(func() {
-		if os.Getenv("TF_ACC_TERRAFORM_PATH") != "" {
-			return
+		// A CLI configuration variable naming a missing file makes every CLI
+		// run print a warning, which OpenTofu prints where
+		// terraform-plugin-testing reads the CLI's version.
+		if f := os.Getenv("TF_CLI_CONFIG_FILE"); f != "" {
+			if _, err := os.Stat(f); err != nil {
+				_ = os.Unsetenv("TF_CLI_CONFIG_FILE")
+			}
 		}
-		if p := FindCLI(); p != "" {
-			_ = os.Setenv("TF_ACC_TERRAFORM_PATH", p)
+		if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+			if p := FindCLI(); p != "" {
+				_ = os.Setenv("TF_ACC_TERRAFORM_PATH", p)
+			}
+		}
+		if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" && os.Getenv("TF_ACC_PROVIDER_HOST") == "" && IsOpenTofu(p) {
+			_ = os.Setenv("TF_ACC_PROVIDER_HOST", "registry.opentofu.org")
 		}
 	})
 	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
 		t.Fatal("No Terraform CLI: set TF_ACC_TERRAFORM_PATH, put terraform or tofu on PATH, or run `make test`, which builds OpenTofu into ./bin.")
 	}
+}
+
+// IsOpenTofu reports whether the CLI at path is OpenTofu.
+func IsOpenTofu(path string) bool {
+	out, err := exec.Command(path, "version").Output()
+	return err == nil && strings.HasPrefix(string(out), "OpenTofu")
 }
 
 // FindCLI returns the path of terraform or tofu on PATH, else of the tofu
