@@ -3,6 +3,7 @@
 package acctest
 
 import (
+	"context"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -102,7 +104,9 @@ func PreCheck(t testing.TB) {
 
 // IsOpenTofu reports whether the CLI at path is OpenTofu.
 func IsOpenTofu(path string) bool {
-	out, err := exec.Command(path, "version").Output() //nolint:gosec // G702: the CLI the test runner chose; a version call returns at once
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "version").Output() //nolint:gosec // G702: the CLI the test runner chose
 	return err == nil && strings.HasPrefix(string(out), "OpenTofu")
 }
 
