@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs `terraform validate` on every example configuration, with the provider
-# in bin/ through dev_overrides (no init needed for it).
+# Runs `terraform validate` on every example configuration (modules and
+# their test files included), with the provider in bin/ through
+# dev_overrides (no init needed for it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tf=${TF_CLI:-$("$root/scripts/terraform-cli.sh")}
@@ -16,8 +17,11 @@ while IFS= read -r dir; do
   if ! grep -rqs 'required_providers' "$copy"/*.tf; then
     printf 'terraform {\n  required_providers {\n    cloud = { source = "cloudlabs/cloud" }\n  }\n}\n' > "$copy/zz_required_providers.tf"
   fi
-  if grep -rqs '^module ' "$copy"/*.tf; then
-    (cd "$copy" && "$tf" init -backend=false -input=false >/dev/null)
+  # Modules (also test files' helper modules) are installed with `get`,
+  # which resolves no provider: `init` would ask the registry about
+  # cloudlabs/cloud despite dev_overrides, and nothing is downloaded here.
+  if grep -rqs '^ *module ' "$copy"/*.tf "$copy"/tests/*.tftest.hcl; then
+    (cd "$copy" && "$tf" get -no-color >/dev/null)
   fi
   if ! out=$(cd "$copy" && "$tf" validate -no-color 2>&1); then
     echo "FAIL $rel"; echo "$out"; exit 1
