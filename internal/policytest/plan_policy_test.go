@@ -234,19 +234,27 @@ type policy struct{ query rego.PreparedEvalQuery }
 
 func loadPolicy(t *testing.T) *policy {
 	t.Helper()
+	return compilePolicy(t, "data.terraform.plan.deny")
+}
+
+// compilePolicy compiles plan.rego strictly (as `opa check --strict` does)
+// for query.
+func compilePolicy(t *testing.T, query string) *policy {
+	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	src, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "examples", "policy", "plan.rego"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := rego.New(rego.Query("data.terraform.plan.deny"), rego.Module("plan.rego", string(src))).PrepareForEval(context.Background())
+	q, err := rego.New(rego.Query(query), rego.Module("plan.rego", string(src)), rego.Strict(true), rego.StrictBuiltinErrors(true)).PrepareForEval(context.Background())
 	if err != nil {
 		t.Fatalf("compiling plan.rego: %v", err)
 	}
 	return &policy{query: q}
 }
 
-// deny evaluates the policy's deny set on a plan, sorted.
+// deny evaluates the policy's query (its deny or warn set) on a plan,
+// sorted.
 func (p *policy) deny(t *testing.T, plan map[string]any) []string {
 	t.Helper()
 	rs, err := p.query.Eval(context.Background(), rego.EvalInput(plan))
