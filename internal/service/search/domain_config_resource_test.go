@@ -274,3 +274,56 @@ func TestAccDomainConfig_timeoutThenWait(t *testing.T) {
 		},
 	})
 }
+
+// The write-only password reaches the service when its version changes and
+// is never in the plan or the state.
+func TestAccDomainConfig_writeOnlyPassword(t *testing.T) {
+	emu := newDomainEmulator(t)
+	cfg := func(pw string, version int) string {
+		return domainConfig(emu, fmt.Sprintf(`  advanced_security_options = {
+    master_user_options = { master_user_name = "admin" }
+  }
+  master_user_password_wo         = %q
+  master_user_password_wo_version = %d`, pw, version))
+	}
+	noPassword := statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("master_user_password_wo"), knownvalue.Null())
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg("short", 1),
+				ExpectError: acctest.ErrorRe(`master_user_password_wo string length must be between 8 and 128`),
+			},
+			{
+				Config:            cfg("first-Passw0rd", 1),
+				ConfigStateChecks: []statecheck.StateCheck{noPassword},
+				Check: func(*terraform.State) error {
+					if !emu.Search.MasterUserPasswordIs("demo", "first-Passw0rd") {
+						return fmt.Errorf("the domain did not receive the write-only password")
+					}
+					return nil
+				},
+			},
+			{
+				// A new password alone is not sent: the version did not change.
+				Config:           cfg("second-Passw0rd", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config: cfg("second-Passw0rd", 2),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(domainRes, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{noPassword},
+				Check: func(*terraform.State) error {
+					if !emu.Search.MasterUserPasswordIs("demo", "second-Passw0rd") {
+						return fmt.Errorf("the domain did not receive the new write-only password")
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
