@@ -74,6 +74,14 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 			return
 		}
 		current = raw
+		// Sections the configuration leaves out are not unknown: they are
+		// what the domain has now, and stay so.
+		filled, err := fillUnknown(req.Plan.Raw, raw)
+		if err != nil {
+			resp.Diagnostics.AddError("Unable to Plan Search Domain Config", "Filling the plan from the domain's configuration failed; this is a bug in the provider: "+err.Error())
+			return
+		}
+		resp.Plan.Raw = filled
 	} else {
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	}
