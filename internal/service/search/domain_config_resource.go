@@ -140,9 +140,9 @@ func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRe
 }
 
 // Delete stops managing the configuration; it changes nothing remotely.
-func (r *domainConfigResource) Delete(_ context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+func (r *domainConfigResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var domain types.String
-	resp.Diagnostics.Append(req.State.GetAttribute(context.Background(), path.Root("domain_name"), &domain)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("domain_name"), &domain)...)
 	resp.Diagnostics.AddWarning("Search Domain Configuration No Longer Managed",
 		fmt.Sprintf("Terraform no longer manages the configuration of domain %q. Nothing was changed on the domain: it keeps its current configuration.", domain.ValueString()))
 }
