@@ -1,6 +1,7 @@
 package search_test
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"testing"
@@ -325,4 +326,44 @@ func TestAccDomainConfig_writeOnlyPassword(t *testing.T) {
 			},
 		},
 	})
+}
+
+// planHook runs a function between plan and apply.
+type planHook func()
+
+func (h planHook) CheckPlan(context.Context, plancheck.CheckPlanRequest, *plancheck.CheckPlanResponse) { h() }
+
+// untilHour is how far the emulator clock must move to reach the next
+// hh:00 UTC.
+func untilHour(now time.Time, hh int) time.Duration {
+	next := time.Date(now.Year(), now.Month(), now.Day(), hh, 0, 0, 0, time.UTC)
+	if !next.After(now) {
+		next = next.Add(24 * time.Hour)
+	}
+	return next.Sub(now)
+}
+
+// A saved plan applies what was reviewed: when the service's verdict
+// changes between plan and apply, the apply stops and sends nothing.
+func TestAccDomainConfig_verdictChangedSincePlan(t *testing.T) {
+	emu := newDomainEmulator(t)
+	// Plan inside the demo domain's off-peak window (00:00-10:00 UTC).
+	emu.Clock().Advance(untilHour(emu.Clock().Now(), 1))
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: domainConfig(emu, acceptOffPeak+"\n"+`  cluster_config = { instance_type = "r6g.2xlarge.search" }`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(domainRes, dryRunValue("validation_failures"), knownvalue.ListSizeExact(0)),
+				// Between review and apply the window closes: a repeat dry
+				// run now reports ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK.
+				planHook(func() { emu.Clock().Advance(12 * time.Hour) }),
+			}},
+			ExpectError: regexp.MustCompile(`(?s)Provider produced inconsistent final plan.*dry_run`),
+		}},
+	})
+	if n := updates(emu); n != 0 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 0: nothing but the reviewed change may be applied", n)
+	}
 }
