@@ -331,7 +331,9 @@ func TestAccDomainConfig_writeOnlyPassword(t *testing.T) {
 // planHook runs a function between plan and apply.
 type planHook func()
 
-func (h planHook) CheckPlan(context.Context, plancheck.CheckPlanRequest, *plancheck.CheckPlanResponse) { h() }
+func (h planHook) CheckPlan(context.Context, plancheck.CheckPlanRequest, *plancheck.CheckPlanResponse) {
+	h()
+}
 
 // untilHour is how far the emulator clock must move to reach the next
 // hh:00 UTC.
