@@ -180,11 +180,12 @@ type dryRunResult struct {
 }
 
 func (r *domainConfigResource) dryRun(ctx context.Context, domain string, in *sc.UpdateDomainConfigInput) (*dryRunResult, error) {
+	submitted := time.Now()
 	out, err := r.clients.Search.UpdateDomainConfig(ctx, in)
 	if err != nil {
 		return nil, err
 	}
-	status, results, err := waitForDryRun(ctx, r.clients.Search, domain, out)
+	status, results, err := waitForDryRun(ctx, r.clients.Search, domain, out, submitted)
 	if err != nil {
 		return nil, err
 	}
