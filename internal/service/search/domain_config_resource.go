@@ -65,10 +65,18 @@ func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	domain := set.DomainName.ValueString()
-	current, err := r.clients.Search.DescribeDomainConfig(ctx, domain)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("domain_name"), "Unable to Create Search Domain Config", readError(domain, err))
-		return
+	// The plan made just before in this process read the domain's
+	// configuration; read it only when that plan could not.
+	var current *sc.DomainConfig
+	if v, ok := adoptedConfig.LoadAndDelete(domain); ok {
+		current = v.(*sc.DomainConfig) //nolint:forcetypeassert // only configs are stored
+	} else {
+		cfg, err := r.clients.Search.DescribeDomainConfig(ctx, domain)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("domain_name"), "Unable to Create Search Domain Config", readError(domain, err))
+			return
+		}
+		current = cfg
 	}
 	cur := newModel(set)
 	flattenDomainConfig(current, &cur)
