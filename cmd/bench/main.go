@@ -31,7 +31,7 @@ import (
 func main() {
 	cli := flag.String("cli", os.Getenv("TF_CLI"), "the Terraform CLI")
 	binDir := flag.String("provider-dir", "bin", "directory holding terraform-provider-cloud")
-	sizes := flag.String("bundles", "100,1000", "key bundle counts (user + attachment + key each)")
+	sizes := flag.String("bundles", "100,300", "key bundle counts (user + attachment + key each)")
 	pars := flag.String("parallelism", "10,50", "terraform -parallelism values")
 	flag.Parse()
 	if *cli == "" {
