@@ -12,12 +12,62 @@ terraform {
 
 provider "cloud" {}
 
-# The identity-service user that a long-term API key belongs to.
+# 1. A long-term API key for the model runtime: the identity-service user
+#    behind it, the managed limited-access policy, and a 30-day key.
 resource "cloud_identity_user" "app" {
   user_name = "quickstart-app"
   path      = "/apps/"
 }
 
+resource "cloud_identity_user_policy_attachment" "app" {
+  user_name  = cloud_identity_user.app.user_name
+  policy_arn = "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"
+}
+
+resource "cloud_identity_service_specific_credential" "app" {
+  user_name           = cloud_identity_user.app.user_name
+  credential_age_days = 30
+}
+
+# 2. A smoke test: the new key gets an answer from the runtime of its region.
+check "key_works" {
+  data "cloud_models_converse" "smoke" {
+    model_id = "demo-model"
+    prompt   = "Hello from the quickstart"
+    api_key  = cloud_identity_service_specific_credential.app.service_api_key_value
+
+    depends_on = [cloud_identity_user_policy_attachment.app]
+  }
+
+  assert {
+    condition     = data.cloud_models_converse.smoke.stop_reason == "end_turn"
+    error_message = "The new long-term key did not get an answer from the model runtime."
+  }
+}
+
+# 3. A change to the demo search domain: the plan runs a dry run and shows
+#    its deployment type and validation failures before anything is applied.
+resource "cloud_search_domain_config" "demo" {
+  domain_name = "demo"
+
+  snapshot_options = {
+    automated_snapshot_start_hour = 3
+  }
+}
+
 output "user_arn" {
   value = cloud_identity_user.app.arn
+}
+
+output "key_expires" {
+  value = cloud_identity_service_specific_credential.app.expiration_date
+}
+
+output "domain_change" {
+  value = {
+    dry_run_id      = cloud_search_domain_config.demo.dry_run.id
+    deployment_type = cloud_search_domain_config.demo.dry_run.deployment_type
+    change_id       = cloud_search_domain_config.demo.change_id
+    status          = cloud_search_domain_config.demo.config_change_status
+  }
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -125,6 +126,15 @@ func (s *Service) FailNextChangeAt(stage, message string) error {
 	defer s.mu.Unlock()
 	s.failNext = &failPlan{stage: stage, message: message}
 	return nil
+}
+
+// MasterUserPasswordIs reports whether pw is the master user password the
+// domain last received, for tests of write-only passwords.
+func (s *Service) MasterUserPasswordIs(name, pw string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.domains[name]
+	return ok && d.masterPassword == sha256.Sum256([]byte(pw))
 }
 
 // Domain is a snapshot of a domain as a domain status object.

@@ -22,6 +22,9 @@ type domain struct {
 	changes []*change // oldest first
 	active  *change   // the change in flight, if any
 	dryRuns []*dryRun // oldest first
+	// masterPassword is the SHA-256 of the master user's password, which
+	// the service keeps (hashed) and never returns.
+	masterPassword [32]byte
 }
 
 // optionStatus is the bookkeeping behind a section's Status.

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"crypto/sha256"
 	"net/http"
 	"net/url"
 	"slices"
@@ -46,6 +47,9 @@ func (s *Service) updateDomainConfig(d *domain, body []byte, now time.Time) (any
 	if len(props) == 0 {
 		// Nothing to change: no change is started.
 		return map[string]any{"DomainConfig": s.renderDomainConfig(d, now)}, nil
+	}
+	if a := req.typed.AdvancedSecurityOptions; a != nil && a.MasterUserOptions != nil && a.MasterUserOptions.MasterUserPassword != nil {
+		d.masterPassword = sha256.Sum256([]byte(*a.MasterUserOptions.MasterUserPassword))
 	}
 	c := s.startChange(d, req, next, props, kind, fs, now)
 	cfg := s.renderConfigOf(d, c.next, now)

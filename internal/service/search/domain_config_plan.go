@@ -30,6 +30,12 @@ const dryRunTimeout = 5 * time.Minute
 // id travels from plan to apply this way.
 var lastDryRun sync.Map
 
+// adoptedConfig holds, per domain, the configuration the plan of a creation
+// read. Terraform plans again in the apply's provider process just before
+// Create, so Create takes it from there instead of reading it a second
+// time; it is used once.
+var adoptedConfig sync.Map
+
 // ModifyPlan runs the spec's rules that need no call, then a dry run of the
 // planned change, and puts what the service says into the plan.
 func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -66,6 +72,7 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 				fmt.Sprintf("The plan cannot compare the configuration with domain %q or run a dry run, so dry_run is unknown: %s", domain, err))
 			return
 		}
+		adoptedConfig.Store(domain, cfg)
 		// The master user is never returned, so it is always sent when set.
 		flattenDomainConfig(cfg, &state)
 		raw, diags := modelToRaw(ctx, req.Plan, &state)
@@ -74,6 +81,14 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 			return
 		}
 		current = raw
+		// Sections the configuration leaves out are not unknown: they are
+		// what the domain has now, and stay so.
+		filled, err := fillUnknown(req.Plan.Raw, raw)
+		if err != nil {
+			resp.Diagnostics.AddError("Unable to Plan Search Domain Config", "Filling the plan from the domain's configuration failed; this is a bug in the provider: "+err.Error())
+			return
+		}
+		resp.Plan.Raw = filled
 	} else {
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	}
@@ -180,11 +195,12 @@ type dryRunResult struct {
 }
 
 func (r *domainConfigResource) dryRun(ctx context.Context, domain string, in *sc.UpdateDomainConfigInput) (*dryRunResult, error) {
+	submitted := time.Now()
 	out, err := r.clients.Search.UpdateDomainConfig(ctx, in)
 	if err != nil {
 		return nil, err
 	}
-	status, results, err := waitForDryRun(ctx, r.clients.Search, domain, out)
+	status, results, err := waitForDryRun(ctx, r.clients.Search, domain, out, submitted)
 	if err != nil {
 		return nil, err
 	}

@@ -65,10 +65,18 @@ func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	domain := set.DomainName.ValueString()
-	current, err := r.clients.Search.DescribeDomainConfig(ctx, domain)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("domain_name"), "Unable to Create Search Domain Config", readError(domain, err))
-		return
+	// The plan made just before in this process read the domain's
+	// configuration; read it only when that plan could not.
+	var current *sc.DomainConfig
+	if v, ok := adoptedConfig.LoadAndDelete(domain); ok {
+		current = v.(*sc.DomainConfig) //nolint:forcetypeassert // only configs are stored
+	} else {
+		cfg, err := r.clients.Search.DescribeDomainConfig(ctx, domain)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("domain_name"), "Unable to Create Search Domain Config", readError(domain, err))
+			return
+		}
+		current = cfg
 	}
 	cur := newModel(set)
 	flattenDomainConfig(current, &cur)
@@ -140,9 +148,9 @@ func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRe
 }
 
 // Delete stops managing the configuration; it changes nothing remotely.
-func (r *domainConfigResource) Delete(_ context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+func (r *domainConfigResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var domain types.String
-	resp.Diagnostics.Append(req.State.GetAttribute(context.Background(), path.Root("domain_name"), &domain)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("domain_name"), &domain)...)
 	resp.Diagnostics.AddWarning("Search Domain Configuration No Longer Managed",
 		fmt.Sprintf("Terraform no longer manages the configuration of domain %q. Nothing was changed on the domain: it keeps its current configuration.", domain.ValueString()))
 }
@@ -193,11 +201,12 @@ func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, state
 		res.changeID, res.status = ar.prior.ChangeID.ValueString(), ar.prior.ConfigChangeStatus.ValueString()
 	}
 	inFlight := ar.prior != nil && changeInFlight(ar.prior.ConfigChangeStatus)
+	var submitted time.Time // when this apply sent a change
 
 	if len(ar.changed) > 0 || ar.woChanged {
 		if inFlight {
 			// The service takes one change at a time: let the running one end.
-			p, err := r.wait(ctx, domain, res.changeID, ar.timeout)
+			p, err := r.wait(ctx, domain, res.changeID, time.Time{}, ar.timeout)
 			if err != nil {
 				r.stopped(ctx, ar, res, p, err, state, diags, summary)
 				return
@@ -206,6 +215,7 @@ func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, state
 		in := expandRequest(ctx, ar.config, ar.changed)
 		withWriteOnlyPassword(in, ar.config, ar.woChanged)
 		in.AcceptedWarnings = stringSlice(ctx, ar.set.AcceptedWarnings)
+		submitted = time.Now()
 		out, err := r.clients.Search.UpdateDomainConfig(ctx, in)
 		if err != nil {
 			diags.AddError(summary, updateError(domain, err))
@@ -220,7 +230,7 @@ func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, state
 		tflog.Info(ctx, "Search domain change submitted", map[string]any{"domain_name": domain, "change_id": res.changeID, "sections": sortedKeys(ar.changed)})
 	}
 	if inFlight && ar.set.WaitForCompletion.ValueBool() {
-		p, err := r.wait(ctx, domain, res.changeID, ar.timeout)
+		p, err := r.wait(ctx, domain, res.changeID, submitted, ar.timeout)
 		if err != nil {
 			r.stopped(ctx, ar, res, p, err, state, diags, summary)
 			return
@@ -239,10 +249,10 @@ func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, state
 }
 
 // wait follows a change within timeout.
-func (r *domainConfigResource) wait(ctx context.Context, domain, changeID string, timeout time.Duration) (*sc.ChangeProgressStatus, error) {
+func (r *domainConfigResource) wait(ctx context.Context, domain, changeID string, submitted time.Time, timeout time.Duration) (*sc.ChangeProgressStatus, error) {
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	return waitForChange(wctx, r.clients.Search, domain, changeID)
+	return waitForChange(wctx, r.clients.Search, domain, changeID, submitted)
 }
 
 // stopped handles a wait that ended without the change completing: the

@@ -1,6 +1,7 @@
 package search_test
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"testing"
@@ -198,15 +199,14 @@ func TestAccDomainConfig_rulesWithoutCalls(t *testing.T) {
 			{
 				Config:      domainConfig(emu, `  ip_address_type = "ipv4"`),
 				ExpectError: acctest.ErrorRe(`IP Address Type Cannot Go Back.*cannot be changed back to ipv4`),
-				Check: func(*terraform.State) error {
-					if n := emu.CountCalls("UpdateDomainConfig", true) + updates(emu); n != 0 {
-						return fmt.Errorf("UpdateDomainConfig calls = %d, want 0", n)
-					}
-					return nil
-				},
 			},
 		},
 	})
+	// Since the calls were cleared: neither rule made a dry run or a change
+	// (destroy makes none either).
+	if n := emu.CountCalls("UpdateDomainConfig", true) + updates(emu); n != 0 {
+		t.Errorf("UpdateDomainConfig calls = %d after the refused plans, want 0", n)
+	}
 }
 
 func TestAccDomainConfig_failedStage(t *testing.T) {
@@ -273,4 +273,99 @@ func TestAccDomainConfig_timeoutThenWait(t *testing.T) {
 			},
 		},
 	})
+}
+
+// The write-only password reaches the service when its version changes and
+// is never in the plan or the state.
+func TestAccDomainConfig_writeOnlyPassword(t *testing.T) {
+	emu := newDomainEmulator(t)
+	cfg := func(pw string, version int) string {
+		return domainConfig(emu, fmt.Sprintf(`  advanced_security_options = {
+    master_user_options = { master_user_name = "admin" }
+  }
+  master_user_password_wo         = %q
+  master_user_password_wo_version = %d`, pw, version))
+	}
+	noPassword := statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("master_user_password_wo"), knownvalue.Null())
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg("short", 1),
+				ExpectError: acctest.ErrorRe(`master_user_password_wo string length must be between 8 and 128`),
+			},
+			{
+				Config:            cfg("first-Passw0rd", 1),
+				ConfigStateChecks: []statecheck.StateCheck{noPassword},
+				Check: func(*terraform.State) error {
+					if !emu.Search.MasterUserPasswordIs("demo", "first-Passw0rd") {
+						return fmt.Errorf("the domain did not receive the write-only password")
+					}
+					return nil
+				},
+			},
+			{
+				// A new password alone is not sent: the version did not change.
+				Config:           cfg("second-Passw0rd", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config: cfg("second-Passw0rd", 2),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(domainRes, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{noPassword},
+				Check: func(*terraform.State) error {
+					if !emu.Search.MasterUserPasswordIs("demo", "second-Passw0rd") {
+						return fmt.Errorf("the domain did not receive the new write-only password")
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// planHook runs a function between plan and apply.
+type planHook func()
+
+func (h planHook) CheckPlan(context.Context, plancheck.CheckPlanRequest, *plancheck.CheckPlanResponse) {
+	h()
+}
+
+// untilHour is how far the emulator clock must move to reach the next
+// hh:00 UTC.
+func untilHour(now time.Time, hh int) time.Duration {
+	next := time.Date(now.Year(), now.Month(), now.Day(), hh, 0, 0, 0, time.UTC)
+	if !next.After(now) {
+		next = next.Add(24 * time.Hour)
+	}
+	return next.Sub(now)
+}
+
+// A saved plan applies what was reviewed: when the service's verdict
+// changes between plan and apply, the apply stops and sends nothing.
+func TestAccDomainConfig_verdictChangedSincePlan(t *testing.T) {
+	emu := newDomainEmulator(t)
+	// Plan inside the demo domain's off-peak window (00:00-10:00 UTC).
+	emu.Clock().Advance(untilHour(emu.Clock().Now(), 1))
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: domainConfig(emu, acceptOffPeak+"\n"+`  cluster_config = { instance_type = "r6g.2xlarge.search" }`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(domainRes, dryRunValue("validation_failures"), knownvalue.ListSizeExact(0)),
+				// Between review and apply the window closes: a repeat dry
+				// run now reports ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK.
+				planHook(func() { emu.Clock().Advance(12 * time.Hour) }),
+			}},
+			ExpectError: regexp.MustCompile(`(?s)Provider produced inconsistent final plan.*dry_run`),
+		}},
+	})
+	if n := updates(emu); n != 0 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 0: nothing but the reviewed change may be applied", n)
+	}
 }

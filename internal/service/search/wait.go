@@ -10,25 +10,30 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
 )
 
-// pollInterval is how long to wait before the next progress poll: quick at
-// first, so short changes are seen done quickly, then a small share of the
-// time already spent, so a long change costs few polls and is still seen
-// done soon after it ends.
-func pollInterval(elapsed time.Duration) time.Duration {
-	const (
-		first = 250 * time.Millisecond
-		most  = 30 * time.Second
-	)
-	d := elapsed / 25
-	if d < first {
-		return first
+// clockOffset maps this machine's clock onto the service's, which stamps
+// the change's stages. For a change just submitted the anchor is exact (the
+// change started when it was sent); otherwise the clocks are taken as in
+// step, except that the service cannot be earlier than a time it reported.
+type clockOffset struct {
+	offset   time.Duration
+	anchored bool
+}
+
+// serviceNow is the service's time now, as well as it can be told.
+func (c *clockOffset) serviceNow(p *sc.ChangeProgressStatus, submitted time.Time) time.Time {
+	now := time.Now()
+	if !c.anchored && p != nil {
+		c.anchored = true
+		if p.StartTime != nil && !submitted.IsZero() {
+			c.offset = p.StartTime.Time().Sub(submitted)
+		} else if p.LastUpdatedTime != nil {
+			c.offset = max(p.LastUpdatedTime.Time().Sub(now), 0)
+		}
 	}
-	if d > most {
-		return most
-	}
-	return d
+	return now.Add(c.offset)
 }
 
 // sleep waits d or until ctx ends.
@@ -49,12 +54,24 @@ type changeFailedError struct{ detail string }
 func (e *changeFailedError) Error() string { return e.detail }
 
 // waitForChange follows DescribeDomainChangeProgress for changeID until the
-// change completes, fails or ctx ends. It logs every stage change. The last
-// progress seen is returned in every case.
-func waitForChange(ctx context.Context, c *sc.Client, domain, changeID string) (*sc.ChangeProgressStatus, error) {
-	start := time.Now()
+// change completes, fails or ctx ends. submitted is when this process sent
+// the change (zero for a change found running): the first poll then comes
+// after poll.MinInterval, since a change just sent is not done. The polls
+// follow the change's stages (see package poll). It logs every stage
+// change. The last progress seen is returned in every case.
+func waitForChange(ctx context.Context, c *sc.Client, domain, changeID string, submitted time.Time) (*sc.ChangeProgressStatus, error) {
 	seen := map[string]string{}
 	var last *sc.ChangeProgressStatus
+	var clock clockOffset
+	began := submitted
+	if began.IsZero() {
+		began = time.Now()
+	}
+	if !submitted.IsZero() {
+		if err := sleep(ctx, poll.Next(poll.Observation{Now: time.Now(), Start: submitted})); err != nil {
+			return nil, err
+		}
+	}
 	for {
 		p, err := c.DescribeDomainChangeProgress(ctx, domain, changeID)
 		if err != nil {
@@ -77,7 +94,11 @@ func waitForChange(ctx context.Context, c *sc.Client, domain, changeID string) (
 		case sc.ConfigChangeStatusPendingUserInput:
 			return p, fmt.Errorf("the change is waiting for user input (ConfigChangeStatus PendingUserInput): finish it with the service, then apply again")
 		}
-		if err := sleep(ctx, pollInterval(time.Since(start))); err != nil {
+		o := poll.FromChange(p, clock.serviceNow(p, submitted))
+		o.Waited = time.Since(began)
+		d := poll.Next(o)
+		tflog.Debug(ctx, "Search domain change still running", map[string]any{"domain_name": domain, "change_id": changeID, "next_poll": d.String()})
+		if err := sleep(ctx, d); err != nil {
 			return last, err
 		}
 	}
@@ -123,14 +144,16 @@ func describeFailure(p *sc.ChangeProgressStatus) string {
 }
 
 // waitForDryRun polls DescribeDryRunProgress until the dry run has finished.
-func waitForDryRun(ctx context.Context, c *sc.Client, domain string, out *sc.UpdateDomainConfigOutput) (*sc.DryRunProgressStatus, *sc.DryRunResults, error) {
+// submitted is when the dry run was sent. A dry run has no stages, so the
+// interval is a share of the time spent (see package poll): within a second
+// for a short dry run, within 3% of its length for a long one.
+func waitForDryRun(ctx context.Context, c *sc.Client, domain string, out *sc.UpdateDomainConfigOutput, submitted time.Time) (*sc.DryRunProgressStatus, *sc.DryRunResults, error) {
 	status, results := out.DryRunProgressStatus, out.DryRunResults
 	if status == nil || status.DryRunId == nil {
 		return nil, nil, errors.New("the service's answer to the dry run has no DryRunId")
 	}
-	start := time.Now()
 	for !dryRunDone(status) {
-		if err := sleep(ctx, pollInterval(time.Since(start))); err != nil {
+		if err := sleep(ctx, poll.Next(poll.Observation{Now: time.Now(), Start: submitted, Waited: time.Since(submitted)})); err != nil {
 			return status, results, err
 		}
 		p, err := c.DescribeDryRunProgress(ctx, sc.DescribeDryRunProgressInput{DomainName: domain, DryRunID: *status.DryRunId})

@@ -1,0 +1,119 @@
+// Package tfrun runs the Terraform CLI in a working directory, for the
+// call-count test and the benchmark: one command at a time, timed, with
+// the provider reached through a reattach configuration (in-process) or a
+// dev_overrides CLI configuration (a built binary).
+package tfrun
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+)
+
+// Source is the provider's source address.
+const Source = "registry.terraform.io/cloudlabs/cloud"
+
+// Workspace is a working directory and the environment its commands run in.
+type Workspace struct {
+	CLI string
+	Dir string
+	Env []string
+	// OnStart, when set, is called with each command's process once it has
+	// started (to sample the provider's memory, for one).
+	OnStart func(*os.Process)
+}
+
+// Write replaces main.tf.
+func (w *Workspace) Write(config string) error {
+	return os.WriteFile(filepath.Join(w.Dir, "main.tf"), []byte(config), 0o600)
+}
+
+// Run runs one Terraform command and returns its wall time; on failure the
+// error carries the command's output.
+func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, error) {
+	cmd := exec.CommandContext(ctx, w.CLI, args...)
+	cmd.Dir = w.Dir
+	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
+	cmd.Env = append(cmd.Env, w.Env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	if w.OnStart != nil {
+		w.OnStart(cmd.Process)
+	}
+	err := cmd.Wait()
+	took := time.Since(start)
+	if err != nil {
+		return took, fmt.Errorf("terraform %v: %w\n%s", args, err, out.String())
+	}
+	return took, nil
+}
+
+// DevOverrides writes a CLI configuration that takes the provider from
+// binDir, and returns the environment that selects it.
+func DevOverrides(dir, binDir string) ([]string, error) {
+	path := filepath.Join(dir, "dev.tfrc")
+	cfg := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n", "cloudlabs/cloud", binDir)
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		return nil, err
+	}
+	return []string{"TF_CLI_CONFIG_FILE=" + path}, nil
+}
+
+// Reattach serves the provider in this process and returns the environment
+// that makes Terraform use it, and a function that stops it.
+func Reattach(ctx context.Context, factory func() tfprotov6.ProviderServer) ([]string, func(), error) {
+	ctx, cancel := context.WithCancel(ctx)
+	configCh := make(chan *plugin.ReattachConfig, 1)
+	closeCh := make(chan struct{})
+	errCh := make(chan error, 1)
+	go func() {
+		errCh <- tf6server.Serve(Source, factory, tf6server.WithDebug(ctx, configCh, closeCh), tf6server.WithoutLogStderrOverride())
+	}()
+	var cfg *plugin.ReattachConfig
+	select {
+	case cfg = <-configCh:
+	case err := <-errCh:
+		cancel()
+		return nil, nil, fmt.Errorf("serving the provider: %w", err)
+	case <-time.After(30 * time.Second):
+		cancel()
+		return nil, nil, fmt.Errorf("the provider did not start serving")
+	}
+	type addr struct{ Network, String string }
+	type reattach struct {
+		Protocol        string
+		ProtocolVersion int
+		Pid             int
+		Test            bool
+		Addr            addr
+	}
+	b, err := json.Marshal(map[string]reattach{Source: {
+		Protocol: string(cfg.Protocol), ProtocolVersion: cfg.ProtocolVersion, Pid: cfg.Pid, Test: true,
+		Addr: addr{Network: cfg.Addr.Network(), String: cfg.Addr.String()},
+	}})
+	if err != nil {
+		cancel()
+		return nil, nil, err
+	}
+	stop := func() {
+		cancel()
+		select {
+		case <-closeCh:
+		case <-time.After(10 * time.Second):
+		}
+	}
+	return []string{"TF_REATTACH_PROVIDERS=" + string(b)}, stop, nil
+}
