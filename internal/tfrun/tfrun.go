@@ -22,6 +22,9 @@ import (
 // Source is the provider's source address.
 const Source = "registry.terraform.io/cloudlabs/cloud"
 
+// openTofuSource is the same address as OpenTofu resolves "cloudlabs/cloud".
+const openTofuSource = "registry.opentofu.org/cloudlabs/cloud"
+
 // Workspace is a working directory and the environment its commands run in.
 type Workspace struct {
 	CLI string
@@ -100,10 +103,13 @@ func Reattach(ctx context.Context, factory func() tfprotov6.ProviderServer) ([]s
 		Test            bool
 		Addr            addr
 	}
-	b, err := json.Marshal(map[string]reattach{Source: {
+	r := reattach{
 		Protocol: string(cfg.Protocol), ProtocolVersion: cfg.ProtocolVersion, Pid: cfg.Pid, Test: true,
 		Addr: addr{Network: cfg.Addr.Network(), String: cfg.Addr.String()},
-	}})
+	}
+	// Under both hosts: Terraform and OpenTofu resolve "cloudlabs/cloud" on
+	// their own registry hosts, and each ignores the other's entry.
+	b, err := json.Marshal(map[string]reattach{Source: r, openTofuSource: r})
 	if err != nil {
 		cancel()
 		return nil, nil, err
