@@ -81,6 +81,36 @@ func TestDryRunDeploymentType(t *testing.T) {
 	}
 }
 
+// A repeat dry run of the same change gives the same findings, messages
+// included, a minute later: Terraform plans the change again at apply and
+// refuses a plan whose known values changed.
+func TestVerboseDryRunFindingsRepeat(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	if err := env.e.Search.SetPace(search.Pace{}); err != nil {
+		t.Fatal(err)
+	}
+	env.e.Clock().Advance(12 * time.Hour) // outside the demo domain's off-peak window
+	dryRun := func() []api.ValidationFailure {
+		t.Helper()
+		in := api.UpdateDomainConfigInput{DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr("Verbose"),
+			ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search")}}
+		out, err := env.c.UpdateDomainConfig(ctx(t), &in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.DryRunProgressStatus.ValidationFailures
+	}
+	first := dryRun()
+	env.e.Clock().Advance(time.Minute)
+	if d := cmp.Diff(first, dryRun()); d != "" {
+		t.Errorf("a repeat dry run a minute later differs (-first +repeat):\n%s", d)
+	}
+	if len(first) != 1 {
+		t.Fatalf("findings = %v, want ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK", codes(first))
+	}
+}
+
 func TestVerboseDryRunFindings(t *testing.T) {
 	t.Parallel()
 	now := time.Now()

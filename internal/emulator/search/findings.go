@@ -176,10 +176,23 @@ func analyse(cur, next map[string]any, req *request, kind string, now time.Time)
 		}
 	}
 	if kind == api.DeploymentTypeBlueGreen && !inOffPeak(cur, now) {
-		adv(AdvBlueGreenOutsideOffPeak, "This blue/green deployment would start at %s UTC, outside the domain's off-peak window.", now.Format("15:04"))
+		// The message names the window, not the time of the request: a
+		// repeat dry run of the same change a minute later must give the
+		// same findings (Terraform plans the same change again at apply).
+		adv(AdvBlueGreenOutsideOffPeak, "This blue/green deployment would start outside the domain's off-peak window (%s).", offPeakWindow(cur))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
 	return out
+}
+
+// offPeakWindow describes the domain's off-peak window for a message.
+func offPeakWindow(cfg map[string]any) string {
+	if !lookupBool(cfg, "OffPeakWindowOptions", "Enabled") {
+		return "none is enabled"
+	}
+	h, _ := lookupNumber(cfg, "OffPeakWindowOptions", "OffPeakWindow", "WindowStartTime", "Hours")
+	m, _ := lookupNumber(cfg, "OffPeakWindowOptions", "OffPeakWindow", "WindowStartTime", "Minutes")
+	return fmt.Sprintf("%02d:%02d UTC for %g hours", int(h), int(m), offPeakLength.Hours())
 }
 
 // inOffPeak reports whether now is within the domain's enabled off-peak
