@@ -299,7 +299,7 @@ func (httpURL) ValidateString(_ context.Context, req validator.StringRequest, re
 	}
 	if err := checkURL(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Endpoint",
-			fmt.Sprintf("The endpoint %q %s. Use a URL such as http://127.0.0.1:8080.", req.ConfigValue.ValueString(), err))
+			fmt.Sprintf("The endpoint %s = %q %s. Use a URL such as http://127.0.0.1:8080.", req.Path, req.ConfigValue.ValueString(), err))
 	}
 }
 
