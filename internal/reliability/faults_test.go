@@ -22,6 +22,9 @@ var faultHead = []string{"RESOURCE", "PHASE", "OPERATION", "FAULT", "OUTCOME"}
 type target struct {
 	service, op string
 	dryRun      string // "", "only" or "exclude"
+	// errs is the summary of the error this operation's failure gives;
+	// other errors of the same run are another operation's.
+	errs string
 }
 
 func (tg target) name() string {
@@ -78,7 +81,7 @@ func (l *lifecycle) phase(name string, targets []target, action func() (string, 
 				if tg.op == c.Operation && (tg.dryRun == "" || (tg.dryRun == "only") == c.DryRun) && hits[tg.name()] == nil {
 					hits[tg.name()] = &hit{run: run}
 					if err != nil {
-						hits[tg.name()].err = errorSummaries(out)
+						hits[tg.name()].err = ownErrors(errorSummaries(out), tg.errs)
 					}
 				}
 			}
@@ -101,14 +104,28 @@ func (l *lifecycle) phase(name string, targets []target, action func() (string, 
 		switch {
 		case h == nil:
 			outcome = "not called in this phase"
-		case h.err == "" && h.run == converged:
-			outcome = "converged in the same run (retried or recovered)"
+		case h.err == "":
+			outcome = fmt.Sprintf("survived in run %d (retried or recovered), converged on run %d", h.run, converged)
 		default:
 			outcome = fmt.Sprintf("run %d stopped with %q; converged on run %d", h.run, shorten(h.err, 90), converged)
 		}
 		addRow("faults: operation x fault -> outcome", faultHead, l.resource, name, tg.name(), string(l.kind), outcome)
 	}
 	l.e.ClearFaults()
+}
+
+// ownErrors keeps the summaries (joined with "; ") that match re.
+func ownErrors(summaries, re string) string {
+	if summaries == "" || re == "" {
+		return summaries
+	}
+	var own []string
+	for _, s := range strings.Split(summaries, "; ") {
+		if regexp.MustCompile(re).MatchString(s) {
+			own = append(own, s)
+		}
+	}
+	return strings.Join(own, "; ")
 }
 
 func tail(s string, lines int) string {
@@ -198,16 +215,16 @@ func TestFaults_identity(t *testing.T) {
 
 			w.write(identityConfig(e, user, "Active", "1"))
 			l.phase("create", []target{
-				{service: "identity", op: "CreateUser"},
-				{service: "identity", op: "AttachUserPolicy"},
-				{service: "identity", op: "CreateServiceSpecificCredential"},
+				{service: "identity", op: "CreateUser", errs: "Identity User$"},
+				{service: "identity", op: "AttachUserPolicy", errs: "User Policy"},
+				{service: "identity", op: "CreateServiceSpecificCredential", errs: "Create Identity Service Specific Credential"},
 			}, w.apply)
 			exists("create", "Active")
 
 			l.phase("read", []target{
-				{service: "identity", op: "GetUser"},
-				{service: "identity", op: "ListAttachedUserPolicies"},
-				{service: "identity", op: "ListServiceSpecificCredentials"},
+				{service: "identity", op: "GetUser", errs: "Read Identity User$"},
+				{service: "identity", op: "ListAttachedUserPolicies", errs: "Policy Attachment"},
+				{service: "identity", op: "ListServiceSpecificCredentials", errs: "Read Identity Service Specific Credential"},
 			}, func() (string, error) {
 				out, changes, err := w.plan()
 				if err == nil && changes {
@@ -219,15 +236,15 @@ func TestFaults_identity(t *testing.T) {
 
 			w.write(identityConfig(e, user, "Inactive", "2"))
 			l.phase("update", []target{
-				{service: "identity", op: "UpdateServiceSpecificCredential"},
-				{service: "identity", op: "ResetServiceSpecificCredential"},
+				{service: "identity", op: "UpdateServiceSpecificCredential", errs: "Update Identity Service Specific Credential"},
+				{service: "identity", op: "ResetServiceSpecificCredential", errs: "Reset Identity Service Specific Credential"},
 			}, w.apply)
 			exists("update", "Inactive")
 
 			l.phase("delete", []target{
-				{service: "identity", op: "DeleteServiceSpecificCredential"},
-				{service: "identity", op: "DetachUserPolicy"},
-				{service: "identity", op: "DeleteUser"},
+				{service: "identity", op: "DeleteServiceSpecificCredential", errs: "Delete Identity Service Specific Credential"},
+				{service: "identity", op: "DetachUserPolicy", errs: "Policy"},
+				{service: "identity", op: "DeleteUser", errs: "Delete Identity User$"},
 			}, w.destroy)
 			if n := countFold(e.Identity.UserNames(), user); n != 0 {
 				t.Fatalf("after destroy %d users named %s remain", n, user)
@@ -309,8 +326,8 @@ func TestFaults_domainConfig(t *testing.T) {
 				}
 			}
 			apply := []target{
-				{service: "search", op: "UpdateDomainConfig", dryRun: "exclude"},
-				{service: "search", op: "DescribeDomainChangeProgress"},
+				{service: "search", op: "UpdateDomainConfig", dryRun: "exclude", errs: "Search Domain Config"},
+				{service: "search", op: "DescribeDomainChangeProgress", errs: "Search Domain Config|Change"},
 			}
 			// The plan-time dry run: an honest plan (a warning, dry_run
 			// unknown, when it cannot be had) or a clear error.
