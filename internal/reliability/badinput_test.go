@@ -120,6 +120,14 @@ func badCases() []badCase {
 	}
 }
 
+// attributeScoped: the error points at the attribute's line, or (for a
+// nested attribute, which Terraform points at the block) names it.
+func attributeScoped(d jsonDiag, c badCase) bool {
+	text := d.Summary + d.Detail
+	return (d.Snippet != nil && strings.Contains(d.Snippet.Code, c.attr)) ||
+		strings.Contains(text, c.attr) || (c.leaf != "" && strings.Contains(text, c.leaf))
+}
+
 func (c badCase) nested(leaf string) badCase { c.leaf = leaf; return c }
 
 type jsonDiag struct {
@@ -207,7 +215,7 @@ func TestBadInput_validate(t *testing.T) {
 			}
 			t.Errorf("%s (%s %s): no error matching %q; got %q", c.name, block, c.label, c.want, got)
 			continue
-		case hit.Snippet == nil || !(strings.Contains(hit.Snippet.Code, c.attr) || strings.Contains(hit.Summary+hit.Detail, c.attr) || (c.leaf != "" && strings.Contains(hit.Summary+hit.Detail, c.leaf))):
+		case !attributeScoped(*hit, c):
 			code := ""
 			if hit.Snippet != nil {
 				code = hit.Snippet.Code

@@ -50,12 +50,16 @@ func TestInterrupt_blueGreenWait(t *testing.T) {
 	_ = cmd.Process.Signal(os.Interrupt)
 	// A CI runner sends SIGKILL a little after SIGINT.
 	killed := false
+	var exitErr error
 	select {
-	case <-done:
+	case exitErr = <-done:
 	case <-time.After(2 * time.Second):
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		killed = true
-		<-done
+		exitErr = <-done
+	}
+	if exitErr == nil {
+		t.Fatalf("the interrupted apply exited 0:\n%s", out.String())
 	}
 	stopped := time.Since(start).Round(time.Millisecond)
 	t.Logf("apply ended %s after SIGINT (SIGKILL sent: %v):\n%s", stopped, killed, tail(out.String(), 30))

@@ -60,35 +60,34 @@ func TestMain(m *testing.M) {
 		fmt.Println("reliability tests drive the Terraform CLI: set TF_ACC=1 (make test-reliability)")
 		os.Exit(m.Run())
 	}
-	code, err := setup()
-	if err != nil {
+	if err := setup(); err != nil {
 		fmt.Fprintln(os.Stderr, "reliability setup:", err)
 		os.Exit(1)
 	}
-	defer os.RemoveAll(filepath.Dir(cliRC))
-	code = m.Run()
+	code := m.Run()
 	printReport()
+	_ = os.RemoveAll(filepath.Dir(cliRC))
 	os.Exit(code)
 }
 
-func setup() (int, error) {
+func setup() error {
 	cliPath = os.Getenv("TF_ACC_TERRAFORM_PATH")
 	if cliPath == "" {
 		cliPath = acctest.FindCLI()
 	}
 	if cliPath == "" {
-		return 1, errors.New("no Terraform CLI: set TF_ACC_TERRAFORM_PATH or put terraform or tofu on PATH")
+		return errors.New("no Terraform CLI: set TF_ACC_TERRAFORM_PATH or put terraform or tofu on PATH")
 	}
 	dir, err := os.MkdirTemp("", "reliability-")
 	if err != nil {
-		return 1, err
+		return err
 	}
 	bin := filepath.Join(dir, "bin")
 	providerBn = filepath.Join(bin, "terraform-provider-cloud")
 	build := exec.Command("go", "build", "-o", providerBn, "github.com/cloudlabs/terraform-provider-cloud")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
-		return 1, fmt.Errorf("building the provider: %w", err)
+		return fmt.Errorf("building the provider: %w", err)
 	}
 	cliRC = filepath.Join(dir, "terraform.rc")
 	rc := fmt.Sprintf(`provider_installation {
@@ -100,7 +99,7 @@ func setup() (int, error) {
   direct {}
 }
 `, bin)
-	return 0, os.WriteFile(cliRC, []byte(rc), 0o600)
+	return os.WriteFile(cliRC, []byte(rc), 0o600)
 }
 
 func printReport() {
