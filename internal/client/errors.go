@@ -6,6 +6,7 @@ package client
 import (
 	"errors"
 	"fmt"
+	"net/http"
 )
 
 // Sentinel errors. Service clients wrap them in *APIError so callers can use
@@ -51,6 +52,15 @@ func (e *APIError) Error() string {
 }
 
 func (e *APIError) Unwrap() error { return e.Kind }
+
+// StatusCode names an HTTP status for an answer without an error code: its
+// text, or "HTTP <code>" for a status with no standard name.
+func StatusCode(status int) string {
+	if s := http.StatusText(status); s != "" {
+		return s
+	}
+	return fmt.Sprintf("HTTP %d", status)
+}
 
 // KindForStatus is the fallback classification of an error code a client
 // does not know.

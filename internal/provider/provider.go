@@ -9,6 +9,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -64,6 +65,7 @@ type providerModel struct {
 	SessionToken types.String `tfsdk:"session_token"`
 	Endpoints    *endpoints   `tfsdk:"endpoints"`
 	MaxRetries   types.Int64  `tfsdk:"max_retries"`
+	HTTPTimeout  types.String `tfsdk:"http_timeout"`
 }
 
 type endpoints struct {
@@ -122,6 +124,11 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Optional:            true,
 				MarkdownDescription: fmt.Sprintf("How many times a throttled, failed (5xx) or unanswered request is retried, with jittered exponential backoff. Defaults to %d. A request that is not safe to repeat is never retried once it may have reached the service.", client.DefaultMaxRetries),
 				Validators:          []validator.Int64{int64validator.Between(0, 25)},
+			},
+			"http_timeout": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: fmt.Sprintf("How long one attempt of a request may take (connect, send, answer), as a duration such as `30s` or `2m`, between 1ms and 1h. Defaults to `%s`. An attempt that runs out is retried like a dropped connection, within `max_retries`.", client.DefaultAttemptTimeout),
+				Validators:          []validator.String{durationString{}},
 			},
 		},
 	}
@@ -197,6 +204,15 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if !cfg.MaxRetries.IsNull() {
 		retries = int(cfg.MaxRetries.ValueInt64())
 	}
+	attemptTimeout := client.DefaultAttemptTimeout
+	if v := cfg.HTTPTimeout.ValueString(); v != "" {
+		d, err := parseHTTPTimeout(v)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("http_timeout"), "Invalid HTTP Timeout", "The HTTP timeout "+err.Error()+".")
+			return
+		}
+		attemptTimeout = d
+	}
 	ccfg := client.Config{
 		Region: region,
 		Credentials: client.Credentials{
@@ -204,8 +220,9 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 			SecretAccessKey: secretKey,
 			SessionToken:    setting(cfg.SessionToken, EnvSessionToken),
 		},
-		MaxRetries: retries,
-		UserAgent:  fmt.Sprintf("terraform-provider-cloud/%s Terraform/%s", p.version, req.TerraformVersion),
+		MaxRetries:     retries,
+		AttemptTimeout: attemptTimeout,
+		UserAgent:      fmt.Sprintf("terraform-provider-cloud/%s Terraform/%s", p.version, req.TerraformVersion),
 	}
 	idc, err := identityclient.New(ccfg, eps.Identity)
 	if err != nil {
@@ -219,7 +236,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 	clients := &conns.Clients{Region: region, Config: ccfg, Endpoints: eps, Identity: idc, Search: sc}
 	tflog.Debug(ctx, "Provider configured", map[string]any{
-		"region": region, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": retries,
+		"region": region, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": retries, "http_timeout": attemptTimeout.String(),
 	})
 	resp.DataSourceData = clients
 	resp.ResourceData = clients
@@ -282,6 +299,36 @@ func (httpURL) ValidateString(_ context.Context, req validator.StringRequest, re
 	}
 	if err := checkURL(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Endpoint",
-			fmt.Sprintf("The endpoint %q %s. Use a URL such as http://127.0.0.1:8080.", req.ConfigValue.ValueString(), err))
+			fmt.Sprintf("The endpoint %s = %q %s. Use a URL such as http://127.0.0.1:8080.", req.Path, req.ConfigValue.ValueString(), err))
+	}
+}
+
+// parseHTTPTimeout reads http_timeout: a Go duration from 1ms to 1h.
+func parseHTTPTimeout(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration; use a number with a unit, such as 30s or 2m", s)
+	}
+	if d < time.Millisecond || d > time.Hour {
+		return 0, fmt.Errorf("%q must be between 1ms and 1h", s)
+	}
+	return d, nil
+}
+
+// durationString validates http_timeout at validate time.
+type durationString struct{}
+
+func (durationString) Description(context.Context) string {
+	return "must be a duration between 1ms and 1h, such as 30s"
+}
+
+func (v durationString) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (durationString) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := parseHTTPTimeout(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid HTTP Timeout", "The HTTP timeout "+err.Error()+".")
 	}
 }

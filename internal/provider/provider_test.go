@@ -44,6 +44,8 @@ func TestAccProvider_badConfiguration(t *testing.T) {
 		{"endpoint not a URL", `region = "us-east-1"` + "\n" + creds + "\n" + `endpoints = { search = "127.0.0.1:8080" }`, nil, `Invalid Endpoint.*must start with http:// or https://`},
 		{"endpoint from env not a URL", `region = "us-east-1"` + "\n" + creds, map[string]string{"CLOUD_ENDPOINT_URL": "ftp://x"}, `\(from CLOUD_ENDPOINT_URL\) must start with http://`},
 		{"max_retries out of range", `region = "us-east-1"` + "\n" + creds + "\n  max_retries = 99", nil, `Attribute max_retries value must be between 0 and 25`},
+		{"http_timeout not a duration", `region = "us-east-1"` + "\n" + creds + "\n  http_timeout = \"soon\"", nil, `Invalid HTTP Timeout.*"soon" is not a duration`},
+		{"http_timeout too long", `region = "us-east-1"` + "\n" + creds + "\n  http_timeout = \"2h\"", nil, `Invalid HTTP Timeout.*must be between 1ms and 1h`},
 		{"wrong secret", fmt.Sprintf("region = \"us-east-1\"\n  access_key = %q\n  secret_key = \"wrong\"\n  %s", emu.AccessKeyID(), endpoints), nil, `SignatureDoesNotMatch.*does not match the signature you provided`},
 		{"unknown access key", "region = \"us-east-1\"\n  access_key = \"NOSUCHACCESSKEY0001\"\n  secret_key = \"x\"\n  " + endpoints, nil, `InvalidClientTokenId.*security token included in the request is invalid`},
 	}

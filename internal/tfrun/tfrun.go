@@ -43,7 +43,7 @@ func (w *Workspace) Write(config string) error {
 // Run runs one Terraform command and returns its wall time; on failure the
 // error carries the command's output.
 func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, error) {
-	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // G204: the CLI and arguments the test or benchmark chose
+	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
 	cmd.Dir = w.Dir
 	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
 	cmd.Env = append(cmd.Env, w.Env...)

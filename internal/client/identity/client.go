@@ -132,12 +132,15 @@ func decodeError(action string, resp *client.Response) error {
 	}
 	e := &client.APIError{Service: SigningName, Operation: action, StatusCode: resp.StatusCode}
 	if err := xml.Unmarshal(resp.Body, &env); err != nil || env.Error.Code == "" {
-		e.Code = http.StatusText(resp.StatusCode)
+		e.Code = client.StatusCode(resp.StatusCode)
 		e.Message = "the service answered without a readable error"
 		e.Kind = client.KindForStatus(resp.StatusCode)
 		return e
 	}
 	e.Code, e.Message, e.RequestID = env.Error.Code, env.Error.Message, env.RequestID
+	if e.Message == "" {
+		e.Message = "the service answered without an error message"
+	}
 	if k, ok := errorKinds[e.Code]; ok {
 		e.Kind = k
 	} else {

@@ -2,7 +2,6 @@ package search
 
 import (
 	"encoding/json"
-	"net/http"
 	"strings"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
@@ -60,7 +59,7 @@ func decodeError(op string, resp *client.Response) error {
 		RequestID:  resp.Header.Get("X-Amzn-RequestId"),
 	}
 	if e.Code == "" {
-		e.Code = http.StatusText(resp.StatusCode)
+		e.Code = client.StatusCode(resp.StatusCode)
 	}
 	if e.Message == "" {
 		e.Message = "the service answered without a readable error message"

@@ -323,7 +323,23 @@ func (r *serviceSpecificCredentialResource) createError(ctx context.Context, dia
 	switch {
 	case errors.Is(err, client.ErrOutcomeUnknown):
 		tflog.Warn(ctx, "CreateServiceSpecificCredential answer lost, listing the user's keys to learn the outcome", map[string]any{"user_name": in.UserName})
-		out, lerr := r.clients.Identity.ListServiceSpecificCredentials(ctx, in.UserName, in.ServiceName)
+		// The service may still be applying the request: look for a new
+		// key for up to one attempt's timeout before saying there is none.
+		var out *identityclient.ListServiceSpecificCredentialsOutput
+		window := lateWindow(r.clients)
+		_, lerr := untilSeen(ctx, window, func() (bool, error) {
+			var err error
+			out, err = r.clients.Identity.ListServiceSpecificCredentials(ctx, in.UserName, in.ServiceName)
+			if err != nil || before == nil {
+				return false, err
+			}
+			for _, k := range out.Credentials {
+				if !before[k.ServiceSpecificCredentialID] {
+					return true, nil
+				}
+			}
+			return false, nil
+		})
 		if lerr != nil || before == nil {
 			diags.AddError(summary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost, and the user's keys could not be listed to learn whether a key was created. "+
 				"Check the user's keys for %s: delete any key you do not recognise, or import it with terraform import <address> %s/<credential id> (its value cannot be recovered), then apply again.\n\n%v",
@@ -337,7 +353,8 @@ func (r *serviceSpecificCredentialResource) createError(ctx context.Context, dia
 			}
 		}
 		if len(fresh) == 0 {
-			diags.AddError(summary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost. The user has no new key, so nothing was created: apply again.\n\n%s", in.UserName, err))
+			diags.AddError(summary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost. No new key appeared within %s, so most likely nothing was created: apply again. "+
+				"If a key you do not recognise shows up later, delete it or import it with terraform import <address> %s/<credential id>.\n\n%s", in.UserName, window, in.UserName, err))
 			return
 		}
 		diags.AddError(summary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost. The service did create key %s, but its value was only in the lost answer and can never be read again, "+

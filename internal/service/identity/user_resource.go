@@ -130,7 +130,7 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 	if errors.Is(err, client.ErrOutcomeUnknown) {
 		// The answer was lost; the user may exist now. Find out by reading.
 		tflog.Warn(ctx, "CreateUser answer lost, reading the user to learn the outcome", map[string]any{"user_name": in.UserName})
-		u, err = findUserAfterLostCreate(ctx, r.clients.Identity, in, err)
+		u, err = findUserAfterLostCreate(ctx, r.clients.Identity, in, err, lateWindow(r.clients))
 	}
 	if err != nil {
 		summary, detail := "Unable to Create Identity User", fmt.Sprintf("Creating user %q failed: %s", in.UserName, err)
@@ -145,14 +145,23 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 }
 
 // findUserAfterLostCreate reads the user a CreateUser with a lost answer may
-// have created.
-func findUserAfterLostCreate(ctx context.Context, c *identityclient.Client, in identityclient.CreateUserInput, createErr error) (*identityclient.User, error) {
-	u, err := c.GetUser(ctx, in.UserName)
-	if err == nil {
+// have created. The service may still be applying the request, so a user
+// that is not there yet is looked for again for up to window.
+func findUserAfterLostCreate(ctx context.Context, c *identityclient.Client, in identityclient.CreateUserInput, createErr error, window time.Duration) (*identityclient.User, error) {
+	var u *identityclient.User
+	found, err := untilSeen(ctx, window, func() (bool, error) {
+		got, err := c.GetUser(ctx, in.UserName)
+		if errors.Is(err, client.ErrNotFound) {
+			return false, nil
+		}
+		u = got
+		return err == nil, err
+	})
+	switch {
+	case found:
 		return u, nil
-	}
-	if errors.Is(err, client.ErrNotFound) {
-		return nil, fmt.Errorf("%w; the user does not exist, so nothing was created: run apply again", createErr)
+	case err == nil:
+		return nil, fmt.Errorf("%w; no user %q appeared within %s, so most likely nothing was created: apply again (if the user shows up later, the next apply says so and how to import it)", createErr, in.UserName, window)
 	}
 	return nil, fmt.Errorf("%w; reading the user to learn the outcome also failed (%w): run terraform import for %q if it exists, else apply again", createErr, err, in.UserName)
 }

@@ -98,7 +98,10 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 
 	changed, unknown := changedSections(req.Config.Raw, current)
-	woChanged := !set.WOVersion.IsNull() && !set.WOVersion.Equal(state.MasterUserPasswordWOVersion)
+	// At creation Create sends a write-only password whenever its version
+	// is set (the model built from the domain copies the version, so the
+	// comparison alone would miss it).
+	woChanged := !set.WOVersion.IsNull() && (req.State.Raw.IsNull() || !set.WOVersion.Equal(state.MasterUserPasswordWOVersion))
 	if woChanged {
 		changed["advanced_security_options"] = true
 	}

@@ -216,7 +216,11 @@ func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, state
 		withWriteOnlyPassword(in, ar.config, ar.woChanged)
 		in.AcceptedWarnings = stringSlice(ctx, ar.set.AcceptedWarnings)
 		submitted = time.Now()
-		out, err := r.clients.Search.UpdateDomainConfig(ctx, in)
+		upd, err := r.clients.Search.UpdateDomainConfig(ctx, in)
+		out := updateOutcome{UpdateDomainConfigOutput: upd}
+		if errors.Is(err, client.ErrOutcomeUnknown) {
+			out, err = r.recoverLostUpdate(ctx, domain, previousChangeID(ar), err)
+		}
 		if err != nil {
 			diags.AddError(summary, updateError(domain, err))
 			return
@@ -225,6 +229,11 @@ func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, state
 		res.changeID, res.status = "", ""
 		if d := out.DomainConfig; d != nil && d.ChangeProgressDetails != nil {
 			res.changeID, res.status = deref(d.ChangeProgressDetails.ChangeId), deref(d.ChangeProgressDetails.ConfigChangeStatus)
+		}
+		if out.recovered {
+			// The domain's sections still show the old values while the
+			// change runs; the wait and the read after it settle them.
+			res.actual = nil
 		}
 		inFlight = res.changeID != ""
 		tflog.Info(ctx, "Search domain change submitted", map[string]any{"domain_name": domain, "change_id": res.changeID, "sections": sortedKeys(ar.changed)})
@@ -246,6 +255,58 @@ func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, state
 		res.actual = cfg
 	}
 	r.writeState(ctx, ar, res, state, diags)
+}
+
+// previousChangeID is the id of the domain's latest change before this
+// apply sent its own.
+func previousChangeID(ar applyRequest) string {
+	if ar.prior != nil {
+		return ar.prior.ChangeID.ValueString()
+	}
+	if ar.current != nil && ar.current.ChangeProgressDetails != nil {
+		return deref(ar.current.ChangeProgressDetails.ChangeId)
+	}
+	return ""
+}
+
+// updateOutcome is an UpdateDomainConfig answer, or what a read taught
+// after the answer was lost.
+type updateOutcome struct {
+	*sc.UpdateDomainConfigOutput
+	recovered bool
+}
+
+// recoverLostUpdate learns what became of a change whose answer was lost:
+// the service starts a change with a new id for every change it accepts, so
+// a new latest change is this one (the service takes one change at a time,
+// and the plan's dry run checked none was running). No new change means
+// nothing was applied, and the next apply sends it again. The service may
+// still be handling the request, so the read is repeated for up to one
+// attempt's timeout.
+func (r *domainConfigResource) recoverLostUpdate(ctx context.Context, domain, before string, lost error) (updateOutcome, error) {
+	window := r.clients.Config.AttemptTimeout
+	if window <= 0 {
+		window = client.DefaultAttemptTimeout
+	}
+	deadline := time.Now().Add(window)
+	for {
+		cfg, err := r.clients.Search.DescribeDomainConfig(ctx, domain)
+		if err != nil {
+			return updateOutcome{}, fmt.Errorf("%w; reading the domain to learn the outcome also failed: %w", lost, err)
+		}
+		if d := cfg.ChangeProgressDetails; d != nil && deref(d.ChangeId) != "" && deref(d.ChangeId) != before {
+			tflog.Warn(ctx, "UpdateDomainConfig answer lost; the domain shows the change, following it", map[string]any{"domain_name": domain, "change_id": deref(d.ChangeId)})
+			return updateOutcome{UpdateDomainConfigOutput: &sc.UpdateDomainConfigOutput{DomainConfig: cfg}, recovered: true}, nil
+		}
+		if time.Now().After(deadline) {
+			return updateOutcome{}, fmt.Errorf("%w; the domain shows no new change %s after the request, so nothing was applied: apply again", lost, window)
+		}
+		select {
+		case <-ctx.Done():
+			return updateOutcome{}, fmt.Errorf("%w: %w", lost, ctx.Err())
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
 }
 
 // wait follows a change within timeout.
@@ -397,7 +458,7 @@ func readError(domain string, err error) string {
 func updateError(domain string, err error) string {
 	switch {
 	case errors.Is(err, client.ErrOutcomeUnknown):
-		return fmt.Sprintf("The change to domain %q was sent but its answer was lost, so it may or may not be running. Run terraform plan: it reads the domain and shows what is left to do. %s", domain, err)
+		return fmt.Sprintf("The change to domain %q was sent but its answer was lost: %s\n\nIf in doubt, run terraform plan: it reads the domain and shows what is left to do.", domain, err)
 	case errors.Is(err, client.ErrLimitExceeded):
 		return fmt.Sprintf("The service refused the change to domain %q: %s\n\nIf another change is running, wait for it (data source cloud_search_domain_change_progress shows it) and apply again.", domain, err)
 	case errors.Is(err, client.ErrValidation):

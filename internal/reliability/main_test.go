@@ -1,0 +1,286 @@
+package reliability
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"text/tabwriter"
+	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
+)
+
+// The harness: TestMain builds the provider into a temporary directory and
+// writes a CLI configuration whose dev_overrides point at it, so every test
+// runs the real CLI against the real binary with no `terraform init`.
+var (
+	cliPath    string // terraform or tofu
+	cliRC      string // TF_CLI_CONFIG_FILE
+	providerBn string // the provider binary
+)
+
+// report collects the rows every test adds, printed (and written to
+// $RELIABILITY_REPORT_DIR) when the package's tests end.
+var report struct {
+	mu     sync.Mutex
+	tables map[string][][]string
+	heads  map[string][]string
+	notes  []string
+}
+
+func addRow(table string, head []string, row ...string) {
+	report.mu.Lock()
+	defer report.mu.Unlock()
+	if report.tables == nil {
+		report.tables, report.heads = map[string][][]string{}, map[string][]string{}
+	}
+	report.heads[table] = head
+	report.tables[table] = append(report.tables[table], row)
+}
+
+func addNote(format string, args ...any) {
+	report.mu.Lock()
+	defer report.mu.Unlock()
+	report.notes = append(report.notes, fmt.Sprintf(format, args...))
+}
+
+func TestMain(m *testing.M) {
+	if os.Getenv("TF_ACC") == "" {
+		fmt.Println("reliability tests drive the Terraform CLI: set TF_ACC=1 (make test-reliability)")
+		os.Exit(m.Run())
+	}
+	if err := setup(); err != nil {
+		fmt.Fprintln(os.Stderr, "reliability setup:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	printReport()
+	_ = os.RemoveAll(filepath.Dir(cliRC))
+	os.Exit(code)
+}
+
+func setup() error {
+	cliPath = os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if cliPath == "" {
+		cliPath = acctest.FindCLI()
+	}
+	if cliPath == "" {
+		return errors.New("no Terraform CLI: set TF_ACC_TERRAFORM_PATH or put terraform or tofu on PATH")
+	}
+	dir, err := os.MkdirTemp("", "reliability-")
+	if err != nil {
+		return err
+	}
+	bin := filepath.Join(dir, "bin")
+	providerBn = filepath.Join(bin, "terraform-provider-cloud")
+	build := exec.Command("go", "build", "-o", providerBn, "github.com/cloudlabs/terraform-provider-cloud")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("building the provider: %w", err)
+	}
+	cliRC = filepath.Join(dir, "terraform.rc")
+	rc := fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    "cloudlabs/cloud"                       = %[1]q
+    "registry.opentofu.org/cloudlabs/cloud" = %[1]q
+    "registry.terraform.io/cloudlabs/cloud" = %[1]q
+  }
+  direct {}
+}
+`, bin)
+	return os.WriteFile(cliRC, []byte(rc), 0o600)
+}
+
+func printReport() {
+	report.mu.Lock()
+	defer report.mu.Unlock()
+	var out bytes.Buffer
+	names := make([]string, 0, len(report.tables))
+	for n := range report.tables {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		rows := report.tables[n]
+		sort.SliceStable(rows, func(i, j int) bool { return strings.Join(rows[i], "\x00") < strings.Join(rows[j], "\x00") })
+		fmt.Fprintf(&out, "\n== %s (%d rows)\n", n, len(rows))
+		tw := tabwriter.NewWriter(&out, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(report.heads[n], "\t"))
+		for _, r := range rows {
+			fmt.Fprintln(tw, strings.Join(r, "\t"))
+		}
+		_ = tw.Flush()
+	}
+	if len(report.notes) > 0 {
+		fmt.Fprintln(&out, "\n== figures")
+		sort.Strings(report.notes)
+		for _, n := range report.notes {
+			fmt.Fprintln(&out, "- "+n)
+		}
+	}
+	fmt.Print(out.String())
+	if d := os.Getenv("RELIABILITY_REPORT_DIR"); d != "" {
+		_ = os.MkdirAll(d, 0o755)
+		_ = os.WriteFile(filepath.Join(d, "report.txt"), out.Bytes(), 0o600)
+	}
+}
+
+// emu starts an emulator on a loopback port for t.
+type emu struct {
+	*emulator.Emulator
+	URL string
+}
+
+func newEmu(t testing.TB) *emu {
+	t.Helper()
+	e := emulator.New(emulator.Options{})
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	return &emu{Emulator: e, URL: srv.URL}
+}
+
+// providerBlock aims the provider at the emulator with a short per-attempt
+// timeout, so a delay fault runs past it quickly.
+func (e *emu) providerBlock(extra string) string {
+	return fmt.Sprintf(`
+terraform {
+  required_providers {
+    cloud = { source = "cloudlabs/cloud" }
+  }
+}
+
+provider "cloud" {
+  region       = %q
+  access_key   = %q
+  secret_key   = %q
+  http_timeout = %q
+  endpoints = {
+    identity = %q
+    search   = %q
+    models   = %q
+  }
+%s}
+`, e.Region(), e.AccessKeyID(), e.SecretAccessKey(), attemptTimeout.String(), e.URL, e.URL, e.URL, extra)
+}
+
+// attemptTimeout is the provider's http_timeout in these tests; delayFault
+// holds an answer longer than that.
+const (
+	attemptTimeout = 2 * time.Second
+	delayFault     = 3 * time.Second
+)
+
+// workdir is one Terraform working directory.
+type workdir struct {
+	t   testing.TB
+	dir string
+	env []string
+}
+
+func newWorkdir(t testing.TB) *workdir {
+	t.Helper()
+	dir := t.TempDir()
+	env := []string{"TF_CLI_CONFIG_FILE=" + cliRC, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0"}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "CLOUD_") || strings.HasPrefix(k, "TF_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return &workdir{t: t, dir: dir, env: env}
+}
+
+func (w *workdir) write(config string) {
+	w.t.Helper()
+	if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(config), 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// run runs the CLI; the error is nil on exit code 0 and an *exec.ExitError
+// otherwise. The output is the combined stdout and stderr.
+func (w *workdir) run(args ...string) (string, error) {
+	return w.runEnv(nil, args...)
+}
+
+func (w *workdir) runEnv(extra []string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, cliPath, append(args[:1:1], append([]string{"-no-color"}, args[1:]...)...)...)
+	if args[0] == "state" {
+		cmd = exec.CommandContext(ctx, cliPath, args...)
+	}
+	cmd.Dir = w.dir
+	cmd.Env = append(append([]string{}, w.env...), extra...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func (w *workdir) apply() (string, error) {
+	return w.run("apply", "-auto-approve", "-input=false")
+}
+
+func (w *workdir) destroy() (string, error) {
+	return w.run("destroy", "-auto-approve", "-input=false")
+}
+
+// plan runs plan -detailed-exitcode: changes reports exit code 2.
+func (w *workdir) plan() (out string, changes bool, err error) {
+	out, err = w.run("plan", "-input=false", "-detailed-exitcode")
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 2 {
+		return out, true, nil
+	}
+	return out, false, err
+}
+
+// state is `terraform show -json` of the state, by resource address.
+func (w *workdir) state() map[string]map[string]any {
+	w.t.Helper()
+	out, err := w.run("show", "-json")
+	if err != nil {
+		w.t.Fatalf("show -json: %v\n%s", err, out)
+	}
+	var doc struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Address string         `json:"address"`
+					Values  map[string]any `json:"values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		w.t.Fatalf("show -json: %v\n%s", err, out)
+	}
+	m := map[string]map[string]any{}
+	for _, r := range doc.Values.RootModule.Resources {
+		m[r.Address] = r.Values
+	}
+	return m
+}
+
+// errorSummaries are the "Error: ..." lines of a CLI run.
+func errorSummaries(out string) string {
+	var s []string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimLeft(l, "│╷╵ ")
+		if strings.HasPrefix(l, "Error: ") {
+			s = append(s, strings.TrimPrefix(l, "Error: "))
+		}
+	}
+	return strings.Join(s, "; ")
+}

@@ -1,0 +1,89 @@
+package search
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+)
+
+// reportDryRun treats what the service says and the provider does not know
+// conservatively: an unknown severity blocks like Critical, even when its
+// code is accepted; an unknown deployment type is reported as it is and
+// never passes for dynamic.
+func TestReportDryRun(t *testing.T) {
+	t.Parallel()
+	failure := func(code, sev string) sc.ValidationFailure {
+		return sc.ValidationFailure{Code: ptr(code), Message: ptr("msg of " + code), Severity: ptr(sev)}
+	}
+	type want struct {
+		errors, warnings int
+		text             []string // each appears in some summary or detail
+	}
+	cases := []struct {
+		name     string
+		dr       dryRunResult
+		accepted []string
+		allowBG  bool
+		want     want
+	}{
+		{"clean dynamic", dryRunResult{deploymentType: "dynamic", status: "completed"}, nil, true, want{}},
+		{"none", dryRunResult{deploymentType: "none", status: "completed"}, nil, false, want{}},
+		{"blue/green allowed", dryRunResult{deploymentType: "blue/green"}, nil, true, want{warnings: 1, text: []string{"Change Deploys Blue/Green"}}},
+		{"blue/green refused", dryRunResult{deploymentType: "blue/green"}, nil, false, want{errors: 1, text: []string{"Blue/Green Deployment Not Allowed"}}},
+		{"unknown deployment type, blue/green allowed", dryRunResult{deploymentType: "rolling"}, nil, true, want{warnings: 1, text: []string{"Unknown Deployment Type", `"rolling"`}}},
+		{"unknown deployment type, blue/green refused", dryRunResult{deploymentType: "rolling"}, nil, false, want{errors: 1, text: []string{`"rolling"`, "allow_blue_green is false"}}},
+		{"empty deployment type is not dynamic", dryRunResult{deploymentType: ""}, nil, false, want{errors: 1, text: []string{"Unknown Deployment Type"}}},
+		{"deployment type in another case", dryRunResult{deploymentType: "Dynamic"}, nil, true, want{warnings: 1, text: []string{`"Dynamic"`}}},
+		{"critical", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("CRIT_X", "Critical")}}, nil, true, want{errors: 1, text: []string{"Critical Failure", "CRIT_X"}}},
+		{"critical accepted still blocks", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("CRIT_X", "Critical")}}, []string{"CRIT_X"}, true, want{errors: 1}},
+		{"advisory unaccepted", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("ADV_X", "Advisory")}}, nil, true, want{errors: 1, text: []string{"Unaccepted Dry Run Warning", `adding "ADV_X" to accepted_warnings`}}},
+		{"advisory accepted", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("ADV_X", "Advisory")}}, []string{"ADV_X"}, true, want{warnings: 1, text: []string{"Accepted Dry Run Warning"}}},
+		{"unknown severity blocks", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("NEW_X", "Severe")}}, nil, true, want{errors: 1, text: []string{"Unknown Severity", `"Severe"`, "like a Critical failure"}}},
+		{"unknown severity blocks even when accepted", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("NEW_X", "Severe")}}, []string{"NEW_X"}, true, want{errors: 1, text: []string{"Unknown Severity"}}},
+		{"severity in another case blocks", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("ADV_Y", "advisory")}}, []string{"ADV_Y"}, true, want{errors: 1, text: []string{"Unknown Severity"}}},
+		{"missing severity blocks", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{{Code: ptr("X")}}}, nil, true, want{errors: 1, text: []string{"Unknown Severity"}}},
+		{"failed dry run warns", dryRunResult{deploymentType: "dynamic", status: "failed", message: "boom"}, nil, true, want{warnings: 1, text: []string{"Dry Run Failed", "boom"}}},
+		{"unknown dry run status with an unknown type", dryRunResult{deploymentType: "canary", status: "paused"}, nil, false, want{errors: 1, text: []string{`"canary"`}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			acc := make([]attr.Value, 0, len(tc.accepted))
+			for _, c := range tc.accepted {
+				acc = append(acc, types.StringValue(c))
+			}
+			set := settings{
+				DomainName:       types.StringValue("demo"),
+				AcceptedWarnings: types.SetValueMust(types.StringType, acc),
+				AllowBlueGreen:   types.BoolValue(tc.allowBG),
+			}
+			var diags diag.Diagnostics
+			dr := tc.dr
+			dr.id = "3f1c9a2e-4b7d-4e8f-9a0b-1c2d3e4f5a6b"
+			reportDryRun(&dr, set, "demo", &diags)
+			if got := diags.ErrorsCount(); got != tc.want.errors {
+				t.Errorf("errors = %d, want %d: %v", got, tc.want.errors, diags)
+			}
+			if got := diags.WarningsCount(); got != tc.want.warnings {
+				t.Errorf("warnings = %d, want %d: %v", got, tc.want.warnings, diags)
+			}
+			var all strings.Builder
+			for _, d := range diags {
+				all.WriteString(d.Summary() + "\n" + d.Detail() + "\n")
+			}
+			for _, s := range tc.want.text {
+				if !strings.Contains(all.String(), s) {
+					t.Errorf("no diagnostic says %q:\n%s", s, all.String())
+				}
+			}
+			if strings.Contains(all.String(), "deployment type \"dynamic\"") && tc.dr.deploymentType != "dynamic" {
+				t.Errorf("an unknown deployment type was reported as dynamic:\n%s", all.String())
+			}
+		})
+	}
+}
