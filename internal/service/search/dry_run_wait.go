@@ -8,13 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
-)
-
-// Polling of a dry run: quick at first, since most dry runs end in seconds,
-// then backing off so a long one costs few calls.
-const (
-	dryRunPollFirst = 250 * time.Millisecond
-	dryRunPollMax   = 4 * time.Second
+	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
 )
 
 // dryRunTimeoutError is a wait that ran out of time.
@@ -35,11 +29,12 @@ func dryRunRunning(status string) bool {
 }
 
 // waitForDryRunResult polls DescribeDryRunProgress until the dry run is no
-// longer running, or timeout passes.
+// longer running, or timeout passes, at the pace of package poll (as the
+// plan's own dry-run wait does).
 func waitForDryRunResult(parent context.Context, c *searchclient.Client, in searchclient.DescribeDryRunProgressInput, timeout time.Duration) (*searchclient.DescribeDryRunProgressOutput, error) {
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
-	delay := dryRunPollFirst
+	began := time.Now()
 	status := ""
 	for {
 		out, err := c.DescribeDryRunProgress(ctx, in)
@@ -56,6 +51,7 @@ func waitForDryRunResult(parent context.Context, c *searchclient.Client, in sear
 		if !dryRunRunning(status) {
 			return out, nil
 		}
+		delay := poll.Next(poll.Observation{Now: time.Now(), Start: began, Waited: time.Since(began)})
 		tflog.Debug(ctx, "Dry run still running", map[string]any{"domain_name": in.DomainName, "dry_run_id": in.DryRunID, "dry_run_status": status, "next_poll": delay.String()})
 		select {
 		case <-ctx.Done():
@@ -65,6 +61,5 @@ func waitForDryRunResult(parent context.Context, c *searchclient.Client, in sear
 			return nil, &dryRunTimeoutError{status: status, after: timeout}
 		case <-time.After(delay):
 		}
-		delay = min(2*delay, dryRunPollMax)
 	}
 }
