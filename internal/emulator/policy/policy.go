@@ -415,12 +415,14 @@ func glob(pattern, s string) bool {
 	star, mark := -1, 0
 	for i < len(s) {
 		switch {
-		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == s[i]):
-			p++
-			i++
+		// A * in the pattern is always the wildcard, also where s holds a
+		// literal * (checked first, or "*" would not match "*x").
 		case p < len(pattern) && pattern[p] == '*':
 			star, mark = p, i
 			p++
+		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == s[i]):
+			p++
+			i++
 		case star >= 0:
 			p = star + 1
 			mark++

@@ -142,6 +142,9 @@ func TestGlob(t *testing.T) {
 	}{
 		{"*", "", true}, {"*", "abc", true}, {"a*c", "abbbc", true}, {"a*c", "abcd", false},
 		{"a?c", "abc", true}, {"a?c", "ac", false}, {"models:*", "models:converse", true}, {"**", "x", true},
+		// A literal * in the input does not stop the pattern's wildcard
+		// (found by FuzzEvaluate: a Deny of "*" missed such a resource).
+		{"*", "*x*", true}, {"a*", "a*b", true}, {"*b", "*ab", true}, {"*:x", "*:y", false},
 	}
 	for _, tt := range tests {
 		if got := glob(tt.pattern, tt.s); got != tt.want {
