@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints the path of the Terraform CLI to use: TF_ACC_TERRAFORM_PATH, else
 # terraform or tofu on PATH, else OpenTofu built from its Go module source
-# into ./bin (about 3 minutes the first time, cached after). Never downloads
+# into ./bin (about 5 minutes on 2 cores the first time, cached after). Never downloads
 # a binary: the module source comes from the Go module proxy.
 #
 # TF_CLI_PREFER=tofu forces OpenTofu (tofu on PATH, else the one built into
@@ -16,7 +16,7 @@ prefer=${TF_CLI_PREFER:-}
 build_tofu() {
   local bin="$root/bin/tofu"
   if [[ ! -x "$bin" ]]; then
-    echo "Building OpenTofu $tofu_version from source into bin/ (about 3 minutes, once)." >&2
+    echo "Building OpenTofu $tofu_version from source into bin/ (about 5 minutes on 2 cores, once)." >&2
     go mod download "github.com/opentofu/opentofu@$tofu_version" >&2
     local src
     src="$(go env GOMODCACHE)/github.com/opentofu/opentofu@$tofu_version"

@@ -1,9 +1,11 @@
 // Command bench measures the provider against the in-process emulator and
 // prints one table: how soon waits see a change done and at what cost, next
-// to the fixed polling of the best-known peer; terraform apply and plan
-// wall time for key bundles next to terraform_data (the Terraform core
-// floor); the plan-time cost of the dry run; start-up and schema load time;
-// and the provider's peak memory. `make bench` runs it.
+// to the fixed polling of the best-known peer; terraform apply, plan and
+// plan -refresh-only wall and CPU time for key bundles next to
+// terraform_data (the Terraform core floor) and to a provider that does
+// nothing (./noop, the floor of a framework provider); the connections the
+// provider opens; the plan-time cost of the dry run; start-up and schema
+// load time; and the provider's peak memory. `make bench` runs it.
 package main
 
 import (
@@ -11,13 +13,18 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
@@ -45,6 +52,12 @@ func main() {
 	b.start()
 	defer b.srv.Close()
 	ctx := context.Background()
+	noopDir, err := buildNoop(ctx)
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(noopDir)
+	b.noopDir = noopDir
 	began := time.Now()
 
 	fmt.Println("| Measure | Ours | Reference | Ratio |")
@@ -62,15 +75,61 @@ func main() {
 
 type bench struct {
 	cli, binDir string
+	noopDir     string // holds terraform-provider-noop
 	emu         *emulator.Emulator
 	srv         *httptest.Server
-	peakKB      int // largest provider VmHWM seen, kB
+	conns       atomic.Int64 // connections the emulator accepted
+	requests    atomic.Int64 // requests it served
+	peakKB      int          // largest provider VmHWM seen, kB
 	peakWhat    string
 }
 
 func (b *bench) start() {
 	b.emu = emulator.New(emulator.Options{})
-	b.srv = httptest.NewServer(b.emu)
+	b.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b.requests.Add(1)
+		b.emu.ServeHTTP(w, r)
+	}))
+	b.srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			b.conns.Add(1)
+		}
+	}
+	b.srv.Start()
+}
+
+// run runs one Terraform command and measures it: wall time, the CPU time
+// of Terraform and its children (the provider), the provider's share, the
+// provider's peak memory, and the connections and requests the emulator saw.
+func (b *bench) run(ctx context.Context, ws *tfrun.Workspace, args ...string) (measured, error) {
+	s := &procSampler{}
+	ws.OnStart = s.follow
+	defer func() { ws.OnStart = nil }()
+	conns, requests := b.conns.Load(), b.requests.Load()
+	cpu := childrenCPU()
+	wall, err := ws.Run(ctx, args...)
+	m := measured{wall: wall, cpu: childrenCPU() - cpu}
+	m.providerCPU, m.peakKB = s.wait()
+	m.conns, m.requests = b.conns.Load()-conns, b.requests.Load()-requests
+	return m, err
+}
+
+type measured struct {
+	wall, cpu, providerCPU time.Duration
+	peakKB                 int
+	conns, requests        int64
+}
+
+// childrenCPU is the user and system CPU time of this process's children
+// that have ended (and of theirs that those waited for): Terraform's and
+// its providers' for a Terraform command. The emulator runs in this process
+// and is not counted.
+func childrenCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		fail(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func (b *bench) providerBlock() string {
@@ -138,8 +197,7 @@ func (b *bench) waits(ctx context.Context) error {
 				return err
 			}
 			submitted := clock.Now()
-			hour := int64(5)
-			out, err := c.UpdateDomainConfig(ctx, &sc.UpdateDomainConfigInput{DomainName: domain, SnapshotOptions: &sc.SnapshotOptions{AutomatedSnapshotStartHour: &hour}})
+			out, err := c.UpdateDomainConfig(ctx, &sc.UpdateDomainConfigInput{DomainName: domain, Sections: map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 5}}})
 			if err != nil {
 				return err
 			}
@@ -245,33 +303,128 @@ resource "terraform_data" "k" {
 		return err
 	}
 	par := "-parallelism=" + strconv.Itoa(p)
-	peak := &peakSampler{}
-	ours.OnStart = peak.follow
-	applyOurs, err := ours.Run(ctx, "apply", "-auto-approve", par)
+	applyOurs, err := b.run(ctx, ours, "apply", "-auto-approve", par)
 	if err != nil {
 		return err
 	}
-	if kb := peak.wait(); kb > b.peakKB {
-		b.peakKB, b.peakWhat = kb, fmt.Sprintf("apply of %d bundles at parallelism %d", n, p)
+	if applyOurs.peakKB > b.peakKB {
+		b.peakKB, b.peakWhat = applyOurs.peakKB, fmt.Sprintf("apply of %d bundles at parallelism %d", n, p)
 	}
-	applyRef, err := ref.Run(ctx, "apply", "-auto-approve", par)
+	applyRef, err := b.run(ctx, ref, "apply", "-auto-approve", par)
 	if err != nil {
 		return err
 	}
-	ours.OnStart = nil
-	planOurs, err := ours.Run(ctx, "plan", "-detailed-exitcode", par)
+	// -detailed-exitcode fails the bench when a plan is not empty.
+	planOurs, err := b.run(ctx, ours, "plan", "-detailed-exitcode", par)
 	if err != nil {
 		return err
 	}
-	planRef, err := ref.Run(ctx, "plan", "-detailed-exitcode", par)
+	planRef, err := b.run(ctx, ref, "plan", "-detailed-exitcode", par)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("| terraform apply, %d key bundles (%d resources), parallelism %d | %s | %s (%d terraform_data) | %.2f |\n",
-		n, 3*n, p, secs(applyOurs), secs(applyRef), 3*n, float64(applyOurs)/float64(applyRef))
-	fmt.Printf("| terraform plan (refresh), %d key bundles, parallelism %d | %s | %s (%d terraform_data) | %.2f |\n",
-		n, p, secs(planOurs), secs(planRef), 3*n, float64(planOurs)/float64(planRef))
+	// Not -detailed-exitcode: the key's first refresh records the service's
+	// clock offset in private state, which counts as a change.
+	refreshOurs, err := b.run(ctx, ours, "plan", "-refresh-only", par)
+	if err != nil {
+		return err
+	}
+	refreshRef, err := b.run(ctx, ref, "plan", "-refresh-only", par)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("| terraform apply, %d key bundles (%d resources), parallelism %d | %s | %s (%d terraform_data) | %s |\n",
+		n, 3*n, p, applyOurs.cell(), applyRef.cell(), 3*n, ratios(applyOurs, applyRef))
+	fmt.Printf("| terraform plan (refresh), %d key bundles, parallelism %d | %s | %s (%d terraform_data) | %s |\n",
+		n, p, planOurs.cell(), planRef.cell(), 3*n, ratios(planOurs, planRef))
+	fmt.Printf("| terraform plan -refresh-only, %d key bundles, parallelism %d | %s | %s (%d terraform_data) | %s |\n",
+		n, p, refreshOurs.cell(), refreshRef.cell(), 3*n, ratios(refreshOurs, refreshRef))
+	fmt.Printf("| Connections the provider opened, plan (refresh) of %d key bundles, parallelism %d | %d | %d API requests | %.3f per request |\n",
+		n, p, planOurs.conns, planOurs.requests, float64(planOurs.conns)/float64(max(planOurs.requests, 1)))
+	return b.noopFloor(ctx, n, p, planRef, refreshRef)
+}
+
+// noopFloor plans 3n resources of the provider that does nothing, with the
+// same dependencies, next to the terraform_data plans: what Terraform and
+// the framework cost a provider process before it does any work.
+func (b *bench) noopFloor(ctx context.Context, n, p int, planRef, refreshRef measured) error {
+	dir, err := os.MkdirTemp("", "bench-noop-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	rc := filepath.Join(dir, "dev.tfrc")
+	cfg := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"cloudlabs/noop\" = %q\n  }\n  direct {}\n}\n", b.noopDir)
+	if err := os.WriteFile(rc, []byte(cfg), 0o600); err != nil {
+		return err
+	}
+	ws := &tfrun.Workspace{CLI: b.cli, Dir: dir, Env: []string{"TF_CLI_CONFIG_FILE=" + rc}}
+	if err := ws.Write(fmt.Sprintf(`
+terraform {
+  required_providers {
+    noop = { source = "cloudlabs/noop" }
+  }
+}
+resource "noop_thing" "u" {
+  count = %d
+  input = "bench-${count.index}"
+}
+resource "noop_thing" "a" {
+  count = %d
+  input = noop_thing.u[count.index].id
+}
+resource "noop_thing" "k" {
+  count = %d
+  input = noop_thing.u[count.index].id
+}
+`, n, n, n)); err != nil {
+		return err
+	}
+	par := "-parallelism=" + strconv.Itoa(p)
+	if _, err := ws.Run(ctx, "apply", "-auto-approve", par); err != nil {
+		return err
+	}
+	plan, err := b.run(ctx, ws, "plan", "-detailed-exitcode", par)
+	if err != nil {
+		return err
+	}
+	refresh, err := b.run(ctx, ws, "plan", "-refresh-only", "-detailed-exitcode", par)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("| Floor of a framework provider: plan (refresh) / plan -refresh-only of %d resources that make no API call, parallelism %d | %s / %s | %s / %s (%d terraform_data) | %.2f / %.2f |\n",
+		3*n, p, secs(plan.wall), secs(refresh.wall), secs(planRef.wall), secs(refreshRef.wall), 3*n,
+		float64(plan.wall)/float64(planRef.wall), float64(refresh.wall)/float64(refreshRef.wall))
 	return nil
+}
+
+// buildNoop builds ./noop into a temporary directory; bench runs from the
+// repository's root (make bench).
+func buildNoop(ctx context.Context) (string, error) {
+	dir, err := os.MkdirTemp("", "bench-noop-bin-")
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", filepath.Join(dir, "terraform-provider-noop"), "./cmd/bench/noop") //nolint:gosec // our own package into our own temporary directory
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("building the noop provider: %w\n%s", err, out)
+	}
+	return dir, nil
+}
+
+// cell is wall time, then CPU time of Terraform and the provider, and the
+// provider's part of it when there is one.
+func (m measured) cell() string {
+	if m.providerCPU == 0 {
+		return fmt.Sprintf("%s; CPU %s", secs(m.wall), secs(m.cpu))
+	}
+	return fmt.Sprintf("%s; CPU %s (provider %s)", secs(m.wall), secs(m.cpu), secs(m.providerCPU))
+}
+
+// ratios compare wall time and CPU time.
+func ratios(ours, ref measured) string {
+	return fmt.Sprintf("%.2f; CPU %.2f", float64(ours.wall)/float64(ref.wall), float64(ours.cpu)/float64(ref.cpu))
 }
 
 // dryRun is the plan-time cost of the dry run: a plan of a changed domain
@@ -279,8 +432,8 @@ resource "terraform_data" "k" {
 // takes for the dry run.
 func (b *bench) dryRun(ctx context.Context) error {
 	b.emu.Reset()
-	const dryRunTime = 2 * time.Second
-	if err := b.emu.Search.SetPace(emusearch.Pace{DryRun: dryRunTime}); err != nil {
+	const dryRunTime, dynamicTime = 2 * time.Second, time.Second
+	if err := b.emu.Search.SetPace(emusearch.Pace{DryRun: dryRunTime, Dynamic: dynamicTime}); err != nil {
 		return err
 	}
 	ws, err := b.workspace("dryrun")
@@ -306,7 +459,7 @@ resource "cloud_search_domain_config" "d" {
 	withDryRun := func(hour int) string { return strings.Replace(domain(hour), `  dry_run_mode     = "Off"`+"\n", "", 1) }
 	const reps = 3
 	var unchanged, changed []time.Duration
-	for range reps {
+	for i := range reps {
 		if err := ws.Write(withDryRun(3)); err != nil {
 			return err
 		}
@@ -315,7 +468,9 @@ resource "cloud_search_domain_config" "d" {
 			return err
 		}
 		unchanged = append(unchanged, d)
-		if err := ws.Write(withDryRun(4)); err != nil {
+		// Another change each time: a plan of the same change again would
+		// read the first one's dry run back.
+		if err := ws.Write(withDryRun(4 + i)); err != nil {
 			return err
 		}
 		d, err = ws.Run(ctx, "plan")
@@ -327,6 +482,19 @@ resource "cloud_search_domain_config" "d" {
 	over := median(changed) - median(unchanged)
 	fmt.Printf("| Plan-time dry run overhead (changed minus unchanged plan, median of %d) | %s | %s (emulator's dry run) | %.2f |\n",
 		reps, secs(over), secs(dryRunTime), float64(over)/float64(dryRunTime))
+
+	// An apply plans again before it applies: that plan reads the
+	// reviewed dry run back instead of running a second one.
+	if err := ws.Write(withDryRun(9)); err != nil {
+		return err
+	}
+	before := b.emu.CountCalls("UpdateDomainConfig", true)
+	d, err := ws.Run(ctx, "apply", "-auto-approve")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("| terraform apply of a dynamic domain change (%s dry run, %s change): wall / dry runs made | %s / %d | %s + %s (one dry run and the change) | %.2f |\n",
+		secs(dryRunTime), secs(dynamicTime), secs(d), b.emu.CountCalls("UpdateDomainConfig", true)-before, secs(dryRunTime), secs(dynamicTime), float64(d)/float64(dryRunTime+dynamicTime))
 	return nil
 }
 
@@ -371,15 +539,19 @@ func (b *bench) startup(ctx context.Context) error {
 	return nil
 }
 
-// peakSampler follows a terraform process and records the largest VmHWM
-// of its terraform-provider-cloud children.
-type peakSampler struct {
-	mu   sync.Mutex
-	kb   int
-	done chan struct{}
+// procSampler follows a terraform process and records, for each of its
+// terraform-provider-cloud children, the largest VmHWM and the last CPU
+// time seen. A provider idles at the end of a command while Terraform shuts
+// it down, so the last sample misses little of its CPU.
+type procSampler struct {
+	mu    sync.Mutex
+	peak  int                   // kB
+	ticks map[int]time.Duration // CPU time per provider pid
+	done  chan struct{}
 }
 
-func (s *peakSampler) follow(p *os.Process) {
+func (s *procSampler) follow(p *os.Process) {
+	s.ticks = map[int]time.Duration{}
 	s.done = make(chan struct{})
 	go func() {
 		defer close(s.done)
@@ -388,72 +560,84 @@ func (s *peakSampler) follow(p *os.Process) {
 				return
 			}
 			for _, child := range providerChildren(p.Pid) {
-				if kb := vmHWM(child); kb > 0 {
-					s.mu.Lock()
-					s.kb = max(s.kb, kb)
-					s.mu.Unlock()
+				kb, cpu := procStatus(child)
+				s.mu.Lock()
+				s.peak = max(s.peak, kb)
+				if cpu > 0 {
+					s.ticks[child] = cpu
 				}
+				s.mu.Unlock()
 			}
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(20 * time.Millisecond)
 		}
 	}()
 }
 
-func (s *peakSampler) wait() int {
-	if s.done != nil {
-		<-s.done
+// wait returns the providers' CPU time and peak memory (kB).
+func (s *procSampler) wait() (time.Duration, int) {
+	if s.done == nil {
+		return 0, 0
 	}
+	<-s.done
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.kb
+	var cpu time.Duration
+	for _, d := range s.ticks {
+		cpu += d
+	}
+	return cpu, s.peak
 }
 
-// providerChildren lists the processes whose parent is pid and whose name
-// is terraform-provider-cloud (the kernel keeps 15 characters of it).
+// providerChildren lists the children of pid (from each of its threads'
+// children file) named terraform-provider-cloud (the kernel keeps 15
+// characters of it).
 func providerChildren(pid int) []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
 	var out []int
-	for _, e := range entries {
-		child, err := strconv.Atoi(e.Name())
+	for _, task := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, task.Name()))
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", child))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...
-		s := string(b)
-		open, closing := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || closing < 0 {
-			continue
-		}
-		fields := strings.Fields(s[closing+1:])
-		if len(fields) < 2 || !strings.HasPrefix("terraform-provider-cloud", s[open+1:closing]) {
-			continue
-		}
-		if ppid, _ := strconv.Atoi(fields[1]); ppid == pid {
-			out = append(out, child)
+		for _, field := range strings.Fields(string(b)) {
+			child, err := strconv.Atoi(field)
+			if err != nil {
+				continue
+			}
+			comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", child))
+			if err == nil && strings.HasPrefix("terraform-provider-cloud", strings.TrimSpace(string(comm))) {
+				out = append(out, child)
+			}
 		}
 	}
 	return out
 }
 
-func vmHWM(pid int) int {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
-			return kb
+// clockTick is USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux.
+const clockTick = 10 * time.Millisecond
+
+// procStatus returns a process's VmHWM (kB) and user+system CPU time.
+func procStatus(pid int) (int, time.Duration) {
+	kb := 0
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+				kb, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			}
 		}
 	}
-	return 0
+	var cpu time.Duration
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+		// pid (comm) state ppid ... utime stime: the 14th and 15th fields,
+		// the 12th and 13th after the comm.
+		s := string(b)
+		if fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(fields) > 12 {
+			u, _ := strconv.Atoi(fields[11])
+			st, _ := strconv.Atoi(fields[12])
+			cpu = time.Duration(u+st) * clockTick
+		}
+	}
+	return kb, cpu
 }
 
 func median(ds []time.Duration) time.Duration {

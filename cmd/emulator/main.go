@@ -52,7 +52,8 @@ func main() {
 			log.Fatalf("writing %s: %v", *urlFile, err)
 		}
 	}
-	srv := &http.Server{Handler: emu, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: emu, ReadHeaderTimeout: emulator.ReadHeaderTimeout}
+	emulator.ConfigureServer(srv) // the other timeouts
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)

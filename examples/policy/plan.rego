@@ -87,7 +87,27 @@ warn contains msg if {
 	some rc in domain_changes
 	object.get(rc.change.after_unknown, "dry_run", false) == true
 	msg := sprintf(
-		"%s: the plan has no dry run of this change (dry_run_mode Off, values known only after apply, or the dry run was unavailable); review it by hand",
+		"%s: the plan has no dry run of this change (values known only after apply, or the dry run was unavailable); review it by hand",
+		[rc.address],
+	)
+}
+
+# A Basic dry run reports the deployment type but validates nothing, and
+# Off makes no dry run: an empty validation_failures then proves nothing.
+warn contains msg if {
+	some rc in domain_changes
+	rc.change.after.dry_run.mode == "Basic"
+	msg := sprintf(
+		"%s: the dry run ran in Basic mode, which validates nothing: validation failures are not known; plan with dry_run_mode = \"Verbose\" or review the change by hand",
+		[rc.address],
+	)
+}
+
+warn contains msg if {
+	some rc in domain_changes
+	rc.change.after.dry_run.mode == "Off"
+	msg := sprintf(
+		"%s: dry_run_mode is Off, so the plan has no dry run: neither the deployment type nor validation failures are known; review the change by hand",
 		[rc.address],
 	)
 }

@@ -45,14 +45,26 @@ check "key_works" {
   }
 }
 
-# 3. A change to the demo search domain: the plan runs a dry run and shows
-#    its deployment type and validation failures before anything is applied.
+# 3. A change to the demo search domain. Before anything is applied, the
+#    plan runs a dry run and shows what it found: turning off dedicated
+#    master nodes is a blue/green deployment (a new environment is built and
+#    the data copied: a warning, or an error with allow_blue_green = false),
+#    and it draws the Advisory warning ADV_NO_DEDICATED_MASTERS. An Advisory
+#    warning blocks the change unless its code is accepted: remove it from
+#    accepted_warnings and the plan fails, naming the code to add.
+#    dry_run.modifying_properties shows each property's value now and after.
 resource "cloud_search_domain_config" "demo" {
   domain_name = "demo"
 
+  cluster_config = {
+    dedicated_master_enabled = false
+  }
   snapshot_options = {
     automated_snapshot_start_hour = 3
   }
+
+  # The second code is drawn only outside the domain's off-peak window.
+  accepted_warnings = ["ADV_NO_DEDICATED_MASTERS", "ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK"]
 }
 
 output "user_arn" {
@@ -67,6 +79,7 @@ output "domain_change" {
   value = {
     dry_run_id      = cloud_search_domain_config.demo.dry_run.id
     deployment_type = cloud_search_domain_config.demo.dry_run.deployment_type
+    warnings        = [for f in cloud_search_domain_config.demo.dry_run.validation_failures : f.code]
     change_id       = cloud_search_domain_config.demo.change_id
     status          = cloud_search_domain_config.demo.config_change_status
   }

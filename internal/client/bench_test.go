@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 )
@@ -45,6 +46,23 @@ func BenchmarkSign(b *testing.B) {
 // BenchmarkDo is one signed request through the client's whole stack
 // (logging transport, retries, signing), answered without a network.
 func BenchmarkDo(b *testing.B) {
+	benchmarkDo(b, context.Background())
+}
+
+// BenchmarkDoLogged is BenchmarkDo under a provider logger, as in a
+// provider RPC: "off" as when no TF_LOG* variable is set, "trace" with
+// TF_LOG_PROVIDER_CLOUD_HTTP=TRACE (headers and bodies redacted and logged).
+func BenchmarkDoLogged(b *testing.B) {
+	for _, level := range []string{"off", "trace"} {
+		b.Run(level, func(b *testing.B) {
+			b.Setenv("TF_LOG_PROVIDER_CLOUD_HTTP", level)
+			benchmarkDo(b, tflogtest.RootLogger(context.Background(), io.Discard))
+		})
+	}
+}
+
+func benchmarkDo(b *testing.B, ctx context.Context) {
+	b.Helper()
 	c, err := client.New(client.Config{
 		Region:      "us-east-1",
 		Credentials: client.Credentials{AccessKeyID: "AKIDTESTTESTTEST01", SecretAccessKey: "secret"},
@@ -56,7 +74,7 @@ func BenchmarkDo(b *testing.B) {
 	req := &client.Request{Operation: "GetUser", Method: http.MethodPost, Path: "/", Body: []byte("Action=GetUser&Version=2010-05-08&UserName=bench-1"), Idempotent: true}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := c.Do(context.Background(), req); err != nil {
+		if _, err := c.Do(ctx, req); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -69,6 +70,7 @@ type Client struct {
 	endpoint   *url.URL
 	signer     *v4.Signer
 	httpClient *http.Client
+	log        httpLog
 }
 
 // New returns a client for one service. service is the SigV4 signing name;
@@ -92,7 +94,7 @@ func New(cfg Config, service, endpoint string) (*Client, error) {
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()} //nolint:forcetypeassert // the standard library's default is an *http.Transport
+		hc = sharedHTTPClient()
 	}
 	return &Client{
 		cfg:        cfg,
@@ -100,8 +102,25 @@ func New(cfg Config, service, endpoint string) (*Client, error) {
 		endpoint:   u,
 		signer:     v4.NewSigner(),
 		httpClient: hc,
+		log:        defaultHTTPLog(),
 	}, nil
 }
+
+// MaxIdleConnsPerHost is how many idle connections to one endpoint the
+// shared transport keeps. Terraform runs up to -parallelism operations at
+// once (10 by default, 50 is common); with Go's default of 2, all but two
+// connections of every burst are closed and dialled again.
+const MaxIdleConnsPerHost = 64
+
+// sharedHTTPClient is the one connection pool of every client made without
+// Config.HTTPClient: the identity, search and runtime clients and every
+// runtime client a data source makes.
+var sharedHTTPClient = sync.OnceValue(func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone() //nolint:forcetypeassert // the standard library's default is an *http.Transport
+	t.MaxIdleConns = 0                                   // no limit across hosts; the per-host one below applies
+	t.MaxIdleConnsPerHost = MaxIdleConnsPerHost
+	return &http.Client{Transport: t}
+})
 
 // Region is the region requests are signed for.
 func (c *Client) Region() string { return c.cfg.Region }
@@ -160,7 +179,7 @@ func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
 			return resp, nil
 		}
 		delay := c.backoff(attempt)
-		logRetry(ctx, c.service, req.Operation, attempt+1, delay, resp, err)
+		c.log.retry(ctx, c.service, req.Operation, attempt+1, delay, resp, err)
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -207,21 +226,22 @@ func (c *Client) attempt(ctx context.Context, req *Request, n int) (*Response, b
 		}
 	}
 
+	lctx := c.log.context(ctx)
 	start := time.Now()
-	logRequest(ctx, c.service, req, hr, n)
+	c.log.request(lctx, c.service, req, hr, n)
 	hresp, err := c.httpClient.Do(hr)
 	if err != nil {
-		logTransportError(ctx, c.service, req.Operation, err, time.Since(start))
+		c.log.transportError(lctx, c.service, req.Operation, err, time.Since(start))
 		return nil, !notSent(err), err
 	}
 	defer hresp.Body.Close()
 	body, err := io.ReadAll(hresp.Body)
 	if err != nil {
-		logTransportError(ctx, c.service, req.Operation, err, time.Since(start))
+		c.log.transportError(lctx, c.service, req.Operation, err, time.Since(start))
 		return nil, true, fmt.Errorf("reading answer: %w", err)
 	}
 	resp := &Response{StatusCode: hresp.StatusCode, Header: hresp.Header, Body: body}
-	logResponse(ctx, c.service, req, resp, time.Since(start))
+	c.log.response(lctx, c.service, req, resp, time.Since(start))
 	return resp, true, nil
 }
 

@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -166,5 +167,57 @@ func TestRedact(t *testing.T) {
 		if got := client.Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestConnectionsReused: bursts of as many concurrent requests as
+// Terraform's -parallelism=50 reuse the connections of the first burst.
+func TestConnectionsReused(t *testing.T) {
+	t.Parallel()
+	const concurrent, bursts = 50, 3
+	var opened atomic.Int32
+	arrived := make(chan struct{}, concurrent)
+	release := make(chan struct{})
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		arrived <- struct{}{}
+		<-release // the whole burst is in flight at once, each on its own connection
+		w.WriteHeader(http.StatusOK)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			opened.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c, err := client.New(client.Config{
+		Region:      "us-east-1",
+		Credentials: client.Credentials{AccessKeyID: "AKIDTESTTESTTEST01", SecretAccessKey: "secret"},
+	}, "identity", srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range bursts {
+		errs := make(chan error, concurrent)
+		for range concurrent {
+			go func() {
+				_, err := c.Do(context.Background(), &client.Request{Operation: "GetUser", Method: http.MethodPost, Path: "/", Idempotent: true})
+				errs <- err
+			}()
+		}
+		for range concurrent {
+			<-arrived
+		}
+		for range concurrent {
+			release <- struct{}{}
+		}
+		for range concurrent {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n := opened.Load(); n > concurrent {
+		t.Errorf("%d bursts of %d concurrent requests opened %d connections, want at most %d", bursts, concurrent, n, concurrent)
 	}
 }

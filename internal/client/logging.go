@@ -3,15 +3,56 @@ package client
 import (
 	"context"
 	"net/http"
+	"os"
 	"regexp"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 // LogSubsystem is the tflog subsystem of all API traffic. Its level follows
-// TF_LOG_PROVIDER_CLOUD_HTTP (else TF_LOG_PROVIDER, else TF_LOG).
+// TF_LOG_PROVIDER_CLOUD_HTTP, else the provider's (TF_LOG_PROVIDER_CLOUD).
 const LogSubsystem = "http"
+
+// logLevelVars decide, first set first, the most verbose level of the http
+// subsystem that anyone can see: the subsystem's own variable and the
+// provider logger's, as tflog and terraform-plugin-go read them, then the
+// level at which Terraform keeps a provider's lines (TF_LOG_PROVIDER, else
+// TF_LOG; the test sink of terraform-plugin-testing reads TF_LOG too).
+// With none set Terraform keeps nothing.
+var logLevelVars = []string{"TF_LOG_PROVIDER_CLOUD_HTTP", "TF_LOG_PROVIDER_CLOUD", "TF_LOG_PROVIDER", "TF_LOG"}
+
+// httpLog logs API traffic at the level decided once, from the environment,
+// when the client is made: fields below it are never built, so a request
+// costs nothing in logging when no one will read the logs.
+type httpLog struct {
+	level hclog.Level
+}
+
+func httpLogFromEnv(getenv func(string) string) httpLog {
+	// Both record everything, whatever the levels say.
+	if getenv("TF_ACC_LOG_PATH") != "" || getenv("TF_TEMP_LOG_PATH") != "" {
+		return httpLog{level: hclog.Trace}
+	}
+	for _, name := range logLevelVars {
+		v := getenv(name)
+		if v == "" {
+			continue
+		}
+		// JSON and unknown values: Terraform logs everything for them.
+		if l := hclog.LevelFromString(v); l != hclog.NoLevel {
+			return httpLog{level: l}
+		}
+		return httpLog{level: hclog.Trace}
+	}
+	return httpLog{level: hclog.Off}
+}
+
+func defaultHTTPLog() httpLog { return httpLogFromEnv(os.Getenv) }
+
+// on reports whether lines at level are logged.
+func (l httpLog) on(level hclog.Level) bool { return l.level != hclog.Off && level >= l.level }
 
 // secretNames are fields whose values are secrets in any of our protocols.
 const secretNames = `ServiceApiKeyValue|MasterUserPassword|MasterUserPasswordWo|SecretAccessKey|SecretKey|SessionToken|Password|Token|token|password`
@@ -43,7 +84,12 @@ var maskedHeaders = map[string]bool{
 	"Cookie":               true,
 }
 
-func logContext(ctx context.Context) context.Context {
+// context returns ctx with the http subsystem and its masks set up, once
+// per attempt, or ctx itself when nothing is logged.
+func (l httpLog) context(ctx context.Context) context.Context {
+	if l.level == hclog.Off {
+		return ctx
+	}
 	ctx = tflog.NewSubsystem(ctx, LogSubsystem, tflog.WithLevelFromEnv("TF_LOG_PROVIDER_CLOUD", "HTTP"))
 	// A second line of defence should a secret reach a field unredacted.
 	ctx = tflog.SubsystemMaskFieldValuesWithFieldKeys(ctx, LogSubsystem, "authorization", "x-amz-security-token")
@@ -74,39 +120,50 @@ func body(sensitive bool, b []byte) string {
 	return Redact(string(b))
 }
 
-func logRequest(ctx context.Context, service string, req *Request, hr *http.Request, attempt int) {
-	ctx = logContext(ctx)
-	tflog.SubsystemDebug(ctx, LogSubsystem, "Sending API request", map[string]any{
-		"service":   service,
-		"operation": req.Operation,
-		"method":    hr.Method,
-		"url":       Redact(hr.URL.String()),
-		"attempt":   attempt + 1,
-	})
-	tflog.SubsystemTrace(ctx, LogSubsystem, "API request detail", map[string]any{
-		"operation": req.Operation,
-		"headers":   headerFields(hr.Header),
-		"body":      body(req.Sensitive, req.Body),
-	})
+// The methods below take the context that l.context returned.
+
+func (l httpLog) request(ctx context.Context, service string, req *Request, hr *http.Request, attempt int) {
+	if l.on(hclog.Debug) {
+		tflog.SubsystemDebug(ctx, LogSubsystem, "Sending API request", map[string]any{
+			"service":   service,
+			"operation": req.Operation,
+			"method":    hr.Method,
+			"url":       Redact(hr.URL.String()),
+			"attempt":   attempt + 1,
+		})
+	}
+	if l.on(hclog.Trace) {
+		tflog.SubsystemTrace(ctx, LogSubsystem, "API request detail", map[string]any{
+			"operation": req.Operation,
+			"headers":   headerFields(hr.Header),
+			"body":      body(req.Sensitive, req.Body),
+		})
+	}
 }
 
-func logResponse(ctx context.Context, service string, req *Request, resp *Response, took time.Duration) {
-	ctx = logContext(ctx)
-	tflog.SubsystemDebug(ctx, LogSubsystem, "Received API response", map[string]any{
-		"service":     service,
-		"operation":   req.Operation,
-		"status":      resp.StatusCode,
-		"duration_ms": took.Milliseconds(),
-	})
-	tflog.SubsystemTrace(ctx, LogSubsystem, "API response detail", map[string]any{
-		"operation": req.Operation,
-		"headers":   headerFields(resp.Header),
-		"body":      body(req.Sensitive, resp.Body),
-	})
+func (l httpLog) response(ctx context.Context, service string, req *Request, resp *Response, took time.Duration) {
+	if l.on(hclog.Debug) {
+		tflog.SubsystemDebug(ctx, LogSubsystem, "Received API response", map[string]any{
+			"service":     service,
+			"operation":   req.Operation,
+			"status":      resp.StatusCode,
+			"duration_ms": took.Milliseconds(),
+		})
+	}
+	if l.on(hclog.Trace) {
+		tflog.SubsystemTrace(ctx, LogSubsystem, "API response detail", map[string]any{
+			"operation": req.Operation,
+			"headers":   headerFields(resp.Header),
+			"body":      body(req.Sensitive, resp.Body),
+		})
+	}
 }
 
-func logTransportError(ctx context.Context, service, op string, err error, took time.Duration) {
-	tflog.SubsystemWarn(logContext(ctx), LogSubsystem, "API request failed in transport", map[string]any{
+func (l httpLog) transportError(ctx context.Context, service, op string, err error, took time.Duration) {
+	if !l.on(hclog.Warn) {
+		return
+	}
+	tflog.SubsystemWarn(ctx, LogSubsystem, "API request failed in transport", map[string]any{
 		"service":     service,
 		"operation":   op,
 		"error":       Redact(err.Error()),
@@ -114,7 +171,10 @@ func logTransportError(ctx context.Context, service, op string, err error, took 
 	})
 }
 
-func logRetry(ctx context.Context, service, op string, attempt int, delay time.Duration, resp *Response, err error) {
+func (l httpLog) retry(ctx context.Context, service, op string, attempt int, delay time.Duration, resp *Response, err error) {
+	if !l.on(hclog.Info) {
+		return
+	}
 	f := map[string]any{"service": service, "operation": op, "attempt": attempt, "delay_ms": delay.Milliseconds()}
 	if resp != nil {
 		f["status"] = resp.StatusCode
@@ -122,5 +182,5 @@ func logRetry(ctx context.Context, service, op string, attempt int, delay time.D
 	if err != nil {
 		f["error"] = Redact(err.Error())
 	}
-	tflog.SubsystemInfo(logContext(ctx), LogSubsystem, "Retrying API request", f)
+	tflog.SubsystemInfo(l.context(ctx), LogSubsystem, "Retrying API request", f)
 }

@@ -24,7 +24,7 @@ func (e *Emulator) adminMux() *http.ServeMux {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("GET /_admin/requests", func(w http.ResponseWriter, _ *http.Request) {
-		core.WriteJSON(w, http.StatusOK, map[string]any{"requests": e.Calls()})
+		core.WriteJSON(w, http.StatusOK, map[string]any{"requests": e.Calls(), "dropped": e.DroppedCalls()})
 	})
 	mux.HandleFunc("DELETE /_admin/requests", func(w http.ResponseWriter, _ *http.Request) {
 		e.ClearCalls()

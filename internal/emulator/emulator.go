@@ -27,6 +27,8 @@ const (
 	DefaultSecretAccessKey = "emulator-secret-access-key-0123456789"
 	// maxBody bounds a request body (AccessPolicies alone may be 100 KiB).
 	maxBody = 4 << 20
+	// maxAdminBody bounds an admin API body (a domain's configuration).
+	maxAdminBody = 1 << 20
 )
 
 // Options configure an emulator.
@@ -37,6 +39,8 @@ type Options struct {
 	SecretAccessKey string
 	// Log, when set, receives one line per request (no bodies, no secrets).
 	Log io.Writer
+	// MaxLoggedCalls bounds the request log (DefaultMaxLoggedCalls when 0).
+	MaxLoggedCalls int
 }
 
 // Emulator is the local cloud. It is an http.Handler.
@@ -69,6 +73,7 @@ func New(opts Options) *Emulator {
 		opts.AccessKeyID, opts.SecretAccessKey = DefaultAccessKeyID, DefaultSecretAccessKey
 	}
 	e := &Emulator{opts: opts, clock: core.NewClock()}
+	e.log.max = opts.MaxLoggedCalls
 	e.creds = sigv4.NewStore(sigv4.Credential{
 		AccessKeyID:     opts.AccessKeyID,
 		SecretAccessKey: opts.SecretAccessKey,
@@ -110,8 +115,11 @@ func (e *Emulator) Faults() []Fault { return e.faults.snapshot() }
 // ClearFaults disarms every fault.
 func (e *Emulator) ClearFaults() { e.faults.clear() }
 
-// Calls is the request log.
+// Calls is the request log: the latest calls, at most MaxLoggedCalls.
 func (e *Emulator) Calls() []Call { return e.log.snapshot() }
+
+// DroppedCalls is how many of the oldest calls the log's bound dropped.
+func (e *Emulator) DroppedCalls() int { return e.log.droppedCalls() }
 
 // CountCalls counts logged requests of one operation ("" for any) that the
 // service answered with a success status.
@@ -140,9 +148,22 @@ func (e *Emulator) Reset() {
 	e.clock.Reset()
 }
 
-// ServeHTTP routes a request to the admin API or to a service.
+// ServeHTTP routes a request to the admin API or to a service. It answers
+// only requests addressed to a loopback name (see loopbackHost): the
+// emulator listens on loopback only, and a page of another site that a
+// browser resolved to 127.0.0.1 (DNS rebinding) names that site instead.
 func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !loopbackHost(r.Host) {
+		core.WriteJSONError(w, http.StatusForbidden, "ForbiddenHost", fmt.Sprintf("The emulator answers requests to a loopback name (localhost, 127.0.0.1, [::1]) only, not to %q.", r.Host))
+		return
+	}
 	if strings.HasPrefix(r.URL.Path, "/_admin/") {
+		// A page a browser shows may not reset the emulator or add keys to it.
+		if o := r.Header.Get("Origin"); o != "" && !loopbackOrigin(o) {
+			core.WriteJSONError(w, http.StatusForbidden, "ForbiddenOrigin", fmt.Sprintf("The admin API refuses requests from the web origin %q.", o))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxAdminBody)
 		e.admin.ServeHTTP(w, r)
 		return
 	}

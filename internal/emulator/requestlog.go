@@ -20,10 +20,19 @@ type Call struct {
 	Region      string `json:"region,omitempty"`
 }
 
+// DefaultMaxLoggedCalls bounds the request log of an emulator whose Options
+// name no bound: a long run (a benchmark of thousands of resources) keeps
+// its latest calls without growing without end.
+const DefaultMaxLoggedCalls = 100_000
+
+// requestLog keeps the latest calls, at most max. When full it drops the
+// oldest tenth at once, so adding stays cheap; dropped counts them.
 type requestLog struct {
-	mu    sync.Mutex
-	seq   int
-	calls []Call
+	mu      sync.Mutex
+	seq     int
+	max     int
+	dropped int
+	calls   []Call
 }
 
 func (l *requestLog) add(c Call) {
@@ -31,7 +40,19 @@ func (l *requestLog) add(c Call) {
 	defer l.mu.Unlock()
 	l.seq++
 	c.Seq = l.seq
+	if most := l.limit(); len(l.calls) >= most {
+		n := max(len(l.calls)-most+1, most/10)
+		l.dropped += n
+		l.calls = append(l.calls[:0], l.calls[n:]...)
+	}
 	l.calls = append(l.calls, c)
+}
+
+func (l *requestLog) limit() int {
+	if l.max > 0 {
+		return l.max
+	}
+	return DefaultMaxLoggedCalls
 }
 
 func (l *requestLog) snapshot() []Call {
@@ -40,8 +61,15 @@ func (l *requestLog) snapshot() []Call {
 	return append([]Call(nil), l.calls...)
 }
 
+// droppedCalls is how many calls the bound has dropped since the last clear.
+func (l *requestLog) droppedCalls() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.dropped
+}
+
 func (l *requestLog) clear() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.calls = nil
+	l.calls, l.dropped = nil, 0
 }

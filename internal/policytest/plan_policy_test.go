@@ -90,6 +90,25 @@ func TestAccPlanPolicy(t *testing.T) {
 			domainAddr+": the dry run reports Critical ADV_SNAPSHOT_PAUSE_NO_RESTORE, which accepted_warnings does not accept")
 	})
 
+	t.Run("warns when the change was not validated", func(t *testing.T) {
+		warn := compilePolicy(t, "data.terraform.plan.warn")
+		for _, tc := range []struct{ mode, want string }{
+			{"Basic", domainAddr + ": the dry run ran in Basic mode, which validates nothing"},
+			{"Off", domainAddr + ": dry_run_mode is Off, so the plan has no dry run"},
+		} {
+			plan := p.plan(t, domain(fmt.Sprintf(`
+  dry_run_mode     = %q
+  snapshot_options = { automated_snapshot_start_hour = 6 }`, tc.mode)))
+			if got := dryRun(t, plan, domainAddr)["mode"]; got != tc.mode {
+				t.Fatalf("planned dry_run.mode = %v, want %s", got, tc.mode)
+			}
+			expectDenials(t, warn.deny(t, plan), tc.want)
+			expectDenials(t, policy.deny(t, plan))
+		}
+		// A Verbose dry run draws no warning.
+		expectDenials(t, warn.deny(t, p.plan(t, domain(`snapshot_options = { automated_snapshot_start_hour = 6 }`))))
+	})
+
 	t.Run("denies a 120-day key", func(t *testing.T) {
 		plan := p.plan(t, key(`credential_age_days = 120`))
 		expectDenials(t, policy.deny(t, plan), keyAddr+": credential_age_days is 120; long-term API keys may live at most 90 days")

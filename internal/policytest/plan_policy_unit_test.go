@@ -19,8 +19,14 @@ func TestPlanPolicy_rules(t *testing.T) {
 			"change": {"actions": ["delete"], "before": {"credential_age_days": 365}, "after": null, "after_unknown": {}}}`
 		unknownAge = `{"address": "cloud_identity_service_specific_credential.later", "type": "cloud_identity_service_specific_credential",
 			"change": {"actions": ["create"], "before": null, "after": {"user_name": "a"}, "after_unknown": {"credential_age_days": true}}}`
-		noDryRun = `{"address": "cloud_search_domain_config.off", "type": "cloud_search_domain_config",
-			"change": {"actions": ["update"], "before": {}, "after": {"dry_run_mode": "Off"}, "after_unknown": {"dry_run": true}}}`
+		noDryRun = `{"address": "cloud_search_domain_config.later", "type": "cloud_search_domain_config",
+			"change": {"actions": ["update"], "before": {}, "after": {"dry_run_mode": "Verbose"}, "after_unknown": {"dry_run": true}}}`
+		basic = `{"address": "cloud_search_domain_config.basic", "type": "cloud_search_domain_config",
+			"change": {"actions": ["update"], "before": {}, "after": {"dry_run": {"mode": "Basic", "deployment_type": "dynamic", "validation_failures": []}}, "after_unknown": {"dry_run": {"id": true}}}}`
+		off = `{"address": "cloud_search_domain_config.off", "type": "cloud_search_domain_config",
+			"change": {"actions": ["update"], "before": {}, "after": {"dry_run": {"mode": "Off", "deployment_type": null, "validation_failures": null}}, "after_unknown": {}}}`
+		noChange = `{"address": "cloud_search_domain_config.same", "type": "cloud_search_domain_config",
+			"change": {"actions": ["update"], "before": {}, "after": {"dry_run": null, "allow_blue_green": false}, "after_unknown": {}}}`
 		unknownSeverity = `{"address": "cloud_search_domain_config.odd", "type": "cloud_search_domain_config",
 			"change": {"actions": ["update"], "before": {}, "after": {"accepted_warnings": ["NEW_CODE"], "dry_run": {"deployment_type": "dynamic",
 			"validation_failures": [{"code": "NEW_CODE", "message": "m", "severity": "Informational"}]}}, "after_unknown": {"dry_run": {"id": true}}}}`
@@ -36,8 +42,16 @@ func TestPlanPolicy_rules(t *testing.T) {
 		},
 		"domain change without a dry run": {
 			changes: noDryRun,
-			warn:    []string{"cloud_search_domain_config.off: the plan has no dry run of this change"},
+			warn:    []string{"cloud_search_domain_config.later: the plan has no dry run of this change"},
 		},
+		"dry runs that validated nothing": {
+			changes: basic + "," + off,
+			warn: []string{
+				"cloud_search_domain_config.basic: the dry run ran in Basic mode, which validates nothing",
+				"cloud_search_domain_config.off: dry_run_mode is Off, so the plan has no dry run",
+			},
+		},
+		"an update of settings only has no dry run and no warning": {changes: noChange},
 		"a severity the policy does not know": {
 			changes: unknownSeverity,
 			deny:    []string{"cloud_search_domain_config.odd: the dry run reports Informational NEW_CODE, which accepted_warnings does not accept"},

@@ -27,6 +27,8 @@ import (
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/keyjournal"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/models"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search"
@@ -51,21 +53,26 @@ var (
 
 // New returns the provider factory for a version.
 func New(version string) func() provider.Provider {
-	return func() provider.Provider { return &cloudProvider{version: version} }
+	return func() provider.Provider {
+		return &cloudProvider{version: version, instance: keyjournal.NewInstanceID()}
+	}
 }
 
 type cloudProvider struct {
 	version string
+	// instance names this provider in the key journal: one per provider
+	// server, which its aliases share.
+	instance string
 }
 
 type providerModel struct {
-	Region       types.String `tfsdk:"region"`
-	AccessKey    types.String `tfsdk:"access_key"`
-	SecretKey    types.String `tfsdk:"secret_key"`
-	SessionToken types.String `tfsdk:"session_token"`
-	Endpoints    *endpoints   `tfsdk:"endpoints"`
-	MaxRetries   types.Int64  `tfsdk:"max_retries"`
-	HTTPTimeout  types.String `tfsdk:"http_timeout"`
+	Region       types.String      `tfsdk:"region"`
+	AccessKey    types.String      `tfsdk:"access_key"`
+	SecretKey    types.String      `tfsdk:"secret_key"`
+	SessionToken types.String      `tfsdk:"session_token"`
+	Endpoints    *endpoints        `tfsdk:"endpoints"`
+	MaxRetries   customtypes.Int64 `tfsdk:"max_retries"`
+	HTTPTimeout  types.String      `tfsdk:"http_timeout"`
 }
 
 type endpoints struct {
@@ -121,6 +128,7 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				},
 			},
 			"max_retries": schema.Int64Attribute{
+				CustomType:          customtypes.Int64Type{},
 				Optional:            true,
 				MarkdownDescription: fmt.Sprintf("How many times a throttled, failed (5xx) or unanswered request is retried, with jittered exponential backoff. Defaults to %d. A request that is not safe to repeat is never retried once it may have reached the service.", client.DefaultMaxRetries),
 				Validators:          []validator.Int64{int64validator.Between(0, 25)},
@@ -201,7 +209,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 
 	retries := client.DefaultMaxRetries
-	if !cfg.MaxRetries.IsNull() {
+	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
 		retries = int(cfg.MaxRetries.ValueInt64())
 	}
 	attemptTimeout := client.DefaultAttemptTimeout
@@ -234,9 +242,10 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName("search"), "Invalid Endpoint", err.Error())
 		return
 	}
-	clients := &conns.Clients{Region: region, Config: ccfg, Endpoints: eps, Identity: idc, Search: sc}
+	clients := &conns.Clients{Region: region, Config: ccfg, Endpoints: eps, Identity: idc, Search: sc, KeyJournal: p.keyJournal(ctx)}
 	tflog.Debug(ctx, "Provider configured", map[string]any{
 		"region": region, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": retries, "http_timeout": attemptTimeout.String(),
+		"key_journal": clients.KeyJournal.Dir(),
 	})
 	resp.DataSourceData = clients
 	resp.ResourceData = clients
@@ -253,6 +262,23 @@ func (p *cloudProvider) DataSources(context.Context) []func() datasource.DataSou
 
 func (p *cloudProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
 	return models.EphemeralResources()
+}
+
+// keyJournal opens the key journal. A directory that cannot be used never
+// fails a run: the journal is then kept in memory, which still guards this
+// run's own creates but cannot help a later run, and a warning says so.
+func (p *cloudProvider) keyJournal(ctx context.Context) *keyjournal.Journal {
+	dir, err := keyjournal.DefaultDir()
+	if err == nil {
+		var j *keyjournal.Journal
+		if j, err = keyjournal.Open(dir, p.instance); err == nil {
+			return j
+		}
+	}
+	tflog.Warn(ctx, "The key journal directory cannot be used; a key whose create is interrupted by a killed process cannot be recovered by a later run. Set "+keyjournal.EnvDir+" to a writable directory.", map[string]any{
+		"dir": dir, "error": err.Error(),
+	})
+	return keyjournal.Memory(p.instance)
 }
 
 // setting is the configured value, else the environment variable's.

@@ -56,6 +56,9 @@ func badCases() []badCase {
 		dcOK("accepted warning not a code", `accepted_warnings = ["not a code"]`, "accepted_warnings", `must be a validation code`),
 		// AccessPolicies 0 to 102400 characters.
 		dcOK("access policies over 102400", `access_policies = jsonencode({ Version = "2012-10-17", Pad = format("%0102400d", 0) })`, "access_policies", `string length must be at most 102400`),
+		// AccessPolicies is a policy document: a JSON object.
+		dcOK("access policies an array", `access_policies = jsonencode(["s3:*"])`, "access_policies", `must be a JSON policy document, an object.*got an array`),
+		dcOK("access policies a string", `access_policies = jsonencode("allow")`, "access_policies", `must be a JSON policy document, an object.*got a string`),
 		// AdvancedOptions: the three keys, string values of their forms.
 		dcOK("advanced option unknown key", `advanced_options = { "cluster.max_shards" = "1" }`, "advanced_options", `cluster\.max_shards`),
 		dcOK("allow_explicit_index not true/false", `advanced_options = { "rest.action.multi.allow_explicit_index" = "yes" }`, "advanced_options", `"true" or "false"`),
@@ -75,6 +78,11 @@ func badCases() []badCase {
 		// Automated snapshot suspension at most 3 days.
 		dcOK("snapshot pause over 3 days", `automated_snapshot_pause_options = { enabled = true, start_time = "2026-01-01T00:00:00Z", end_time = "2026-01-04T00:00:01Z" }`, "automated_snapshot_pause_options", `Snapshot Suspension Too Long.*at most 3 days`).nested("end_time"),
 		dcOK("snapshot pause ends first", `automated_snapshot_pause_options = { enabled = true, start_time = "2026-01-02T00:00:00Z", end_time = "2026-01-01T00:00:00Z" }`, "automated_snapshot_pause_options", `must be after start_time`).nested("end_time"),
+		dcOK("snapshot pause enabled without times", `automated_snapshot_pause_options = { enabled = true }`, "automated_snapshot_pause_options", `Incomplete Snapshot Suspension.*needs start_time and end_time`).nested("start_time"),
+		dcOK("snapshot pause enabled without end", `automated_snapshot_pause_options = { enabled = true, start_time = "2026-01-01T00:00:00Z" }`, "automated_snapshot_pause_options", `end_time is not set`).nested("end_time"),
+		// Whole numbers where the service takes integers.
+		dcOK("instance count 1.5", `cluster_config = { instance_count = 1.5 }`, "cluster_config", `must be a whole number.*got 1.5`).nested("cluster_config.instance_count"),
+		dcOK("off-peak hour 2.5", `off_peak_window_options = { off_peak_window = { window_start_time = { hours = 2.5 } } }`, "off_peak_window_options", `hours must be a whole number`).nested("off_peak_window_options.off_peak_window.window_start_time.hours"),
 		// Secrets.
 		dcOK("master password too short", `advanced_security_options = { master_user_options = { master_user_name = "admin", master_user_password = "short" } }`, "advanced_security_options", `between 8 and 128`).nested("advanced_security_options.master_user_options.master_user_password"),
 		dcOK("write-only version without password", `master_user_password_wo_version = 1`, "master_user_password_wo_version", `master_user_password_wo`),

@@ -1,10 +1,7 @@
 package reliability
 
 import (
-	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -25,17 +22,8 @@ func TestInterrupt_blueGreenWait(t *testing.T) {
 	}
 	w.write(domainConfig(e, acceptOffPeak+"\n  cluster_config = { instance_type = \"r6g.xlarge.search\" }"))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, cliPath, "apply", "-no-color", "-auto-approve", "-input=false")
-	cmd.Dir, cmd.Env = w.dir, w.env
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	run := w.startApply()
+	cmd, out, done := run.cmd, run.out, run.done
 
 	// Wait until the change is sent and apply is following its progress.
 	deadline := time.Now().Add(time.Minute)

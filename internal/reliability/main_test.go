@@ -145,7 +145,9 @@ type emu struct {
 func newEmu(t testing.TB) *emu {
 	t.Helper()
 	e := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(e)
+	srv := httptest.NewUnstartedServer(e)
+	emulator.ConfigureServer(srv.Config)
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return &emu{Emulator: e, URL: srv.URL}
 }
@@ -191,7 +193,8 @@ type workdir struct {
 func newWorkdir(t testing.TB) *workdir {
 	t.Helper()
 	dir := t.TempDir()
-	env := []string{"TF_CLI_CONFIG_FILE=" + cliRC, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0"}
+	env := []string{"TF_CLI_CONFIG_FILE=" + cliRC, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0",
+		"CLOUD_KEY_JOURNAL_DIR=" + filepath.Join(dir, ".key-journal")} // not the user's cache
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(k, "CLOUD_") || strings.HasPrefix(k, "TF_") {
@@ -230,6 +233,49 @@ func (w *workdir) runEnv(extra []string, args ...string) (string, error) {
 
 func (w *workdir) apply() (string, error) {
 	return w.run("apply", "-auto-approve", "-input=false")
+}
+
+// background is `terraform apply` running while a test acts on it: signals
+// it, kills its provider, holds its requests.
+type background struct {
+	cmd  *exec.Cmd
+	out  *lockedBuffer
+	done chan error // its exit, once
+}
+
+// startApply starts `terraform apply` in w.
+func (w *workdir) startApply() *background {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	cmd := exec.CommandContext(ctx, cliPath, "apply", "-no-color", "-auto-approve", "-input=false")
+	cmd.Dir, cmd.Env = w.dir, w.env
+	b := &background{cmd: cmd, out: &lockedBuffer{}, done: make(chan error, 1)}
+	cmd.Stdout, cmd.Stderr = b.out, b.out
+	if err := cmd.Start(); err != nil {
+		cancel()
+		w.t.Fatal(err)
+	}
+	go func() { b.done <- cmd.Wait(); cancel() }()
+	return b
+}
+
+// lockedBuffer is an output buffer a test may read while the command
+// writes to it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func (w *workdir) destroy() (string, error) {

@@ -13,14 +13,15 @@ import (
 // MaxSnapshotPause is the spec's limit on suspending automated snapshots.
 const MaxSnapshotPause = 72 * time.Hour
 
-// SnapshotPauseWindow checks that an automated snapshot suspension's
-// end_time follows its start_time by at most 3 days (RFC 3339 strings).
+// SnapshotPauseWindow checks an automated snapshot suspension: enabled
+// needs start_time and end_time, and end_time follows start_time by at
+// most 3 days (RFC 3339 strings).
 func SnapshotPauseWindow() validator.Object { return snapshotPauseWindow{} }
 
 type snapshotPauseWindow struct{}
 
 func (snapshotPauseWindow) Description(context.Context) string {
-	return "end_time follows start_time by at most 3 days"
+	return "enabled needs start_time and end_time; end_time follows start_time by at most 3 days"
 }
 
 func (v snapshotPauseWindow) MarkdownDescription(ctx context.Context) string {
@@ -32,6 +33,14 @@ func (snapshotPauseWindow) ValidateObject(_ context.Context, req validator.Objec
 		return
 	}
 	attrs := req.ConfigValue.Attributes()
+	if enabled, ok := attrs["enabled"].(types.Bool); ok && enabled.ValueBool() {
+		for _, name := range []string{"start_time", "end_time"} {
+			if v, ok := attrs[name].(types.String); ok && v.IsNull() {
+				resp.Diagnostics.AddAttributeError(req.Path.AtName(name), "Incomplete Snapshot Suspension",
+					fmt.Sprintf("Suspending automated snapshots (enabled = true) needs start_time and end_time, at most 3 days apart; %s is not set.", name))
+			}
+		}
+	}
 	start, okS := timeAttr(attrs, "start_time")
 	end, okE := timeAttr(attrs, "end_time")
 	if !okS || !okE {

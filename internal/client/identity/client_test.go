@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -255,5 +256,37 @@ func TestCreateWithLostAnswerIsOutcomeUnknown(t *testing.T) {
 	_, err = c.CreateServiceSpecificCredential(context.Background(), CreateServiceSpecificCredentialInput{UserName: "alice", ServiceName: "models.cloud.example"})
 	if !errors.Is(err, client.ErrOutcomeUnknown) {
 		t.Fatalf("error %v, want ErrOutcomeUnknown", err)
+	}
+}
+
+// TestResetWithLostAnswerIsRetried: a reset is safe to repeat, so an
+// attempt whose answer is lost is sent again, and the value returned is the
+// last attempt's.
+func TestResetWithLostAnswerIsRetried(t *testing.T) {
+	t.Parallel()
+	var attempts atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if attempts.Add(1) == 1 {
+			hj, _ := w.(http.Hijacker)
+			conn, _, _ := hj.Hijack()
+			_ = conn.Close()
+			return
+		}
+		_, _ = io.WriteString(w, `<ResetServiceSpecificCredentialResponse><ResetServiceSpecificCredentialResult><ServiceSpecificCredential>`+
+			`<UserName>alice</UserName><ServiceName>models.cloud.example</ServiceName><ServiceSpecificCredentialId>ACCAABCDEFGHIJKLMNOPQ</ServiceSpecificCredentialId>`+
+			`<ServiceApiKeyValue>CLOUDKsecond</ServiceApiKeyValue><Status>Active</Status><CreateDate>2026-01-02T03:04:05Z</CreateDate>`+
+			`</ServiceSpecificCredential></ResetServiceSpecificCredentialResult></ResetServiceSpecificCredentialResponse>`)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := New(client.Config{Region: "us-east-1", Credentials: client.Credentials{AccessKeyID: "a", SecretAccessKey: "b"}, MaxRetries: 2, RetryBaseDelay: time.Millisecond}, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cred, err := c.ResetServiceSpecificCredential(context.Background(), "alice", "ACCAABCDEFGHIJKLMNOPQ")
+	if err != nil {
+		t.Fatalf("reset after a lost answer: %v", err)
+	}
+	if attempts.Load() != 2 || cred.ServiceAPIKeyValue != "CLOUDKsecond" {
+		t.Fatalf("%d attempts, value %q; want 2 attempts and the second answer's value", attempts.Load(), cred.ServiceAPIKeyValue)
 	}
 }

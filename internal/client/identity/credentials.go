@@ -32,9 +32,10 @@ type CreateServiceSpecificCredentialInput struct {
 	CredentialAgeDays int
 }
 
-// CreateServiceSpecificCredential creates a key. Not idempotent: a lost
-// answer is client.ErrOutcomeUnknown, and the key's value cannot be read
-// again, so the caller lists the user's keys to find out what happened.
+// CreateServiceSpecificCredential creates a key. Not idempotent (a repeat
+// makes a second key): a lost answer is client.ErrOutcomeUnknown, and the
+// key's value cannot be read again, so the caller lists the user's keys to
+// find the key and resets it to obtain a value.
 func (c *Client) CreateServiceSpecificCredential(ctx context.Context, in CreateServiceSpecificCredentialInput) (*ServiceSpecificCredential, error) {
 	p := url.Values{"UserName": {in.UserName}, "ServiceName": {in.ServiceName}}
 	if in.CredentialAgeDays > 0 {
@@ -82,13 +83,15 @@ func (c *Client) UpdateServiceSpecificCredential(ctx context.Context, userName, 
 }
 
 // ResetServiceSpecificCredential gives a key a new value and returns it; the
-// old value stops working. Not idempotent.
+// old value stops working. Safe to repeat: a repeat only gives yet another
+// value, and the last answer holds the one that works, so an attempt whose
+// answer was lost or timed out is retried like a read.
 func (c *Client) ResetServiceSpecificCredential(ctx context.Context, userName, id string) (*ServiceSpecificCredential, error) {
 	p := url.Values{"UserName": {userName}, "ServiceSpecificCredentialId": {id}}
 	var out struct {
 		Credential ServiceSpecificCredential `xml:"ServiceSpecificCredential"`
 	}
-	if err := c.call(ctx, "ResetServiceSpecificCredential", p, false, true, &out); err != nil {
+	if err := c.call(ctx, "ResetServiceSpecificCredential", p, true, true, &out); err != nil {
 		return nil, err
 	}
 	return &out.Credential, nil

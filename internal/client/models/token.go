@@ -17,7 +17,8 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 )
 
-// Short-term key format (DESIGN.md, "Wire protocols"): a SigV4 presigned URL
+// Short-term key format (the design guide, docs/guides/design.md, "Wire
+// protocols"): a SigV4 presigned URL
 // for POST /?Action=CallWithBearerToken on the models host, scheme dropped,
 // "&Version=1" appended, base64 (standard, padded), TokenPrefix in front.
 const (
@@ -28,10 +29,11 @@ const (
 	MaxTokenLifetime = 12 * time.Hour
 	// TokenAction is the presigned action.
 	TokenAction = "CallWithBearerToken"
-	// UnsignedPayload is the payload hash of the presigned request, as the
-	// spec's token generator libraries sign it.
-	UnsignedPayload = "UNSIGNED-PAYLOAD"
-	tokenSuffix     = "&Version=1"
+	// EmptyPayloadHash is the payload hash the presigned request is signed
+	// with: the SHA-256 of an empty body, as the official token generator
+	// libraries sign it (they presign with botocore's SigV4QueryAuth).
+	EmptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+	tokenSuffix      = "&Version=1"
 )
 
 // ErrCredentialsExpired means the signing credentials have already expired,
@@ -101,7 +103,7 @@ func GenerateToken(ctx context.Context, in TokenRequest) (Token, error) {
 		AccessKeyID: in.Credentials.AccessKeyID, SecretAccessKey: in.Credentials.SecretAccessKey,
 		SessionToken: in.Credentials.SessionToken,
 	}
-	signed, _, err := v4.NewSigner().PresignHTTP(ctx, creds, req, UnsignedPayload, SigningName, in.Region, now)
+	signed, _, err := v4.NewSigner().PresignHTTP(ctx, creds, req, EmptyPayloadHash, SigningName, in.Region, now)
 	if err != nil {
 		return Token{}, fmt.Errorf("presigning the short-term key: %w", err)
 	}

@@ -53,7 +53,7 @@ func (c *Client) UpdateDomainConfig(ctx context.Context, in *UpdateDomainConfigI
 		return nil, fmt.Errorf("search %s: encoding request: %w", op, err)
 	}
 	out := &UpdateDomainConfigOutput{}
-	err = c.call(ctx, &client.Request{
+	_, err = c.call(ctx, &client.Request{
 		Operation:  op,
 		Method:     http.MethodPost,
 		Path:       p,
@@ -95,9 +95,11 @@ func (c *Client) DescribeDryRunProgress(ctx context.Context, in DescribeDryRunPr
 		q.Set("loadDryRunConfig", "true")
 	}
 	out := &DescribeDryRunProgressOutput{}
-	if err := c.call(ctx, &client.Request{Operation: op, Method: http.MethodGet, Path: p, Query: q, Idempotent: true}, out); err != nil {
+	resp, err := c.call(ctx, &client.Request{Operation: op, Method: http.MethodGet, Path: p, Query: q, Idempotent: true}, out)
+	if err != nil {
 		return nil, err
 	}
+	out.ServerTime, _ = http.ParseTime(resp.Header.Get("Date"))
 	return out, nil
 }
 
@@ -117,7 +119,7 @@ func (c *Client) DescribeDomainChangeProgress(ctx context.Context, domainName, c
 		q.Set("changeid", changeID)
 	}
 	out := &DescribeDomainChangeProgressOutput{}
-	if err := c.call(ctx, &client.Request{Operation: op, Method: http.MethodGet, Path: p, Query: q, Idempotent: true}, out); err != nil {
+	if _, err := c.call(ctx, &client.Request{Operation: op, Method: http.MethodGet, Path: p, Query: q, Idempotent: true}, out); err != nil {
 		return nil, err
 	}
 	if out.ChangeProgressStatus == nil {
@@ -126,7 +128,7 @@ func (c *Client) DescribeDomainChangeProgress(ctx context.Context, domainName, c
 	return out.ChangeProgressStatus, nil
 }
 
-// DescribeDomainConfig reads a domain's configuration (the read DESIGN.md
+// DescribeDomainConfig reads a domain's configuration (the read the design guide
 // adds for refresh).
 func (c *Client) DescribeDomainConfig(ctx context.Context, domainName string) (*DomainConfig, error) {
 	const op = "DescribeDomainConfig"
@@ -135,7 +137,7 @@ func (c *Client) DescribeDomainConfig(ctx context.Context, domainName string) (*
 		return nil, err
 	}
 	out := &DescribeDomainConfigOutput{}
-	if err := c.call(ctx, &client.Request{Operation: op, Method: http.MethodGet, Path: p, Idempotent: true}, out); err != nil {
+	if _, err := c.call(ctx, &client.Request{Operation: op, Method: http.MethodGet, Path: p, Idempotent: true}, out); err != nil {
 		return nil, err
 	}
 	if out.DomainConfig == nil {
@@ -153,16 +155,16 @@ func domainPath(op, domainName, leaf string) (string, error) {
 }
 
 // call sends req and decodes a 200 answer into out.
-func (c *Client) call(ctx context.Context, req *client.Request, out any) error {
+func (c *Client) call(ctx context.Context, req *client.Request, out any) (*client.Response, error) {
 	resp, err := c.c.Do(ctx, req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if resp.StatusCode >= 300 {
-		return decodeError(req.Operation, resp)
+		return nil, decodeError(req.Operation, resp)
 	}
 	if err := json.Unmarshal(resp.Body, out); err != nil {
-		return fmt.Errorf("search %s: decoding answer: %w", req.Operation, err)
+		return nil, fmt.Errorf("search %s: decoding answer: %w", req.Operation, err)
 	}
-	return nil
+	return resp, nil
 }

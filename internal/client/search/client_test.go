@@ -2,12 +2,13 @@ package search
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -81,9 +82,10 @@ func TestRequestCarriesOnlySetMembers(t *testing.T) {
 		want string
 	}{
 		{"nothing", UpdateDomainConfigInput{DomainName: "demo"}, `{}`},
-		{"one field of one section", UpdateDomainConfigInput{DomainName: "demo", ClusterConfig: &ClusterConfig{InstanceCount: ptrTo(int64(6))}}, `{"ClusterConfig":{"InstanceCount":6}}`},
-		{"false and zero are sent", UpdateDomainConfigInput{DomainName: "demo", DryRun: ptrTo(false), SnapshotOptions: &SnapshotOptions{AutomatedSnapshotStartHour: ptrTo(int64(0))}}, `{"DryRun":false,"SnapshotOptions":{"AutomatedSnapshotStartHour":0}}`},
-		{"empty access policy is sent", UpdateDomainConfigInput{DomainName: "demo", AccessPolicies: ptrTo("")}, `{"AccessPolicies":""}`},
+		{"one field of one section", UpdateDomainConfigInput{DomainName: "demo", Sections: map[string]any{"ClusterConfig": map[string]any{"InstanceCount": 6}}}, `{"ClusterConfig":{"InstanceCount":6}}`},
+		{"false and zero are sent", UpdateDomainConfigInput{DomainName: "demo", DryRun: ptrTo(false), Sections: map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 0}}}, `{"DryRun":false,"SnapshotOptions":{"AutomatedSnapshotStartHour":0}}`},
+		{"empty access policy is sent", UpdateDomainConfigInput{DomainName: "demo", Sections: map[string]any{"AccessPolicies": ""}}, `{"AccessPolicies":""}`},
+		{"dry run members", UpdateDomainConfigInput{DomainName: "demo", DryRun: ptrTo(true), DryRunMode: ptrTo("Verbose"), AcceptedWarnings: []string{"A"}}, `{"AcceptedWarnings":["A"],"DryRun":true,"DryRunMode":"Verbose"}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -118,7 +120,8 @@ func TestMarksDryRunsIdempotentAndSecretsSensitive(t *testing.T) {
 		{UpdateDomainConfigInput{DryRun: ptrTo(true)}, true, false},
 		{UpdateDomainConfigInput{DryRun: ptrTo(false)}, false, false},
 		{UpdateDomainConfigInput{}, false, false},
-		{UpdateDomainConfigInput{AdvancedSecurityOptions: &AdvancedSecurityOptionsInput{MasterUserOptions: &MasterUserOptions{MasterUserPassword: ptrTo("p")}}}, false, true},
+		{UpdateDomainConfigInput{Sections: map[string]any{"AdvancedSecurityOptions": map[string]any{"MasterUserOptions": map[string]any{"MasterUserPassword": "p"}}}}, false, true},
+		{UpdateDomainConfigInput{Sections: map[string]any{"AdvancedSecurityOptions": map[string]any{"MasterUserOptions": map[string]any{"MasterUserName": "admin"}}}}, false, false},
 	}
 	for _, tc := range cases {
 		in := tc.in
@@ -146,27 +149,57 @@ func TestValidators(t *testing.T) {
 func TestDecodesResponseShapes(t *testing.T) {
 	t.Parallel()
 	body := `{"DomainConfig":{"EngineMode":{"Options":"GENERAL","Status":{"State":"Active","UpdateVersion":3,"CreationDate":1700000000.5}},
-	"AutoTuneOptions":{"Options":{"DesiredState":"ENABLED"},"Status":{"State":"Active","ErrorMessage":"e"}},
 	"VPCOptions":{"Options":{"VPCId":"vpc-1","AvailabilityZones":["us-east-1a"]},"Status":{}},
+	"ChangeProgressDetails":{"ChangeId":"0a1b2c3d-0000-4000-8000-00000000abcd","ConfigChangeStatus":"ApplyingChanges","StartTime":1700000000.5},
 	"ModifyingProperties":[{"Name":"X","ActiveValue":"a","PendingValue":"b","ValueType":"PLAIN_TEXT"}]}}`
 	c := testClient(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, body) })
 	got, err := c.DescribeDomainConfig(context.Background(), "demo")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want DescribeDomainConfigOutput
-	if err := json.Unmarshal([]byte(body), &want); err != nil {
+	if d := cmp.Diff([]string{"EngineMode", "VPCOptions"}, sortedKeys(got.Sections)); d != "" {
+		t.Errorf("sections (-want +got):\n%s", d)
+	}
+	if string(got.Sections["EngineMode"].Options) != `"GENERAL"` || string(got.Sections["VPCOptions"].Options) != `{"VPCId":"vpc-1","AvailabilityZones":["us-east-1a"]}` {
+		t.Errorf("options %s, %s", got.Sections["EngineMode"].Options, got.Sections["VPCOptions"].Options)
+	}
+	if id, status := got.RunningChange(); id != "0a1b2c3d-0000-4000-8000-00000000abcd" || status != "ApplyingChanges" {
+		t.Errorf("running change %q %q", id, status)
+	}
+	if got.ChangeProgressDetails.StartTime.Time().Unix() != 1700000000 {
+		t.Errorf("StartTime %v", got.ChangeProgressDetails.StartTime.Time())
+	}
+	if len(got.ModifyingProperties) != 1 || Deref(got.ModifyingProperties[0].PendingValue) != "b" {
+		t.Errorf("ModifyingProperties %+v", got.ModifyingProperties)
+	}
+}
+
+func TestDryRunProgressCarriesServerTime(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	c := testClient(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Date", at.Format(http.TimeFormat))
+		_, _ = io.WriteString(w, `{"DryRunConfig":{"DomainName":"demo","ModifyingProperties":[{"Name":"SnapshotOptions.AutomatedSnapshotStartHour","ActiveValue":"0","PendingValue":"3","ValueType":"PLAIN_TEXT"}]},"DryRunProgressStatus":{"DryRunStatus":"completed"}}`)
+	})
+	out, err := c.DescribeDryRunProgress(context.Background(), DescribeDryRunProgressInput{DomainName: "demo", LoadDryRunConfig: true})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(want.DomainConfig, got); d != "" {
-		t.Errorf("(-want +got):\n%s", d)
+	if !out.ServerTime.Equal(at) {
+		t.Errorf("ServerTime %v, want %v", out.ServerTime, at)
 	}
-	if got.EngineMode.Options != "GENERAL" || *got.EngineMode.Status.UpdateVersion != 3 || *got.AutoTuneOptions.Status.ErrorMessage != "e" || *got.VPCOptions.Options.VPCId != "vpc-1" {
-		t.Errorf("decoded %+v", got)
+	if string(out.DryRunConfig.Members["DomainName"]) != `"demo"` || len(out.DryRunConfig.ModifyingProperties) != 1 {
+		t.Errorf("DryRunConfig %+v", out.DryRunConfig)
 	}
-	if got.EngineMode.Status.CreationDate.Time().Unix() != 1700000000 {
-		t.Errorf("CreationDate %v", got.EngineMode.Status.CreationDate.Time())
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
+	sort.Strings(out)
+	return out
 }
 
 func ptrTo[T any](v T) *T { return &v }

@@ -1,7 +1,7 @@
 package search
 
-// Values DESIGN.md fixes where the spec says "not shown". Clients treat a
-// value they do not know conservatively (see DESIGN.md).
+// Values the design guide (docs/guides/design.md) fixes where the spec says
+// "not shown". Clients treat a value they do not know conservatively.
 const (
 	// ChangeProgressStatus.Status (also used for each stage's Status).
 	ChangeStatusPending    = "PENDING"
@@ -62,6 +62,17 @@ const (
 	OptionStateActive     = "Active"
 	OptionStateProcessing = "Processing"
 
+	// DesiredState of Auto-Tune and natural language query generation.
+	DesiredStateEnabled  = "ENABLED"
+	DesiredStateDisabled = "DISABLED"
+
+	// AutoTuneOptions.RollbackOnDisable.
+	RollbackNone    = "NO_ROLLBACK"
+	RollbackDefault = "DEFAULT_ROLLBACK"
+
+	// Unit of an Auto-Tune maintenance schedule's Duration.
+	DurationUnitHours = "HOURS"
+
 	// AdvancedOptions keys the spec supports.
 	AdvancedOptionAllowExplicitIndex = "rest.action.multi.allow_explicit_index"
 	AdvancedOptionFielddataCacheSize = "indices.fielddata.cache.size"
@@ -78,4 +89,16 @@ var (
 	AdvancedOptionKeys   = []string{AdvancedOptionAllowExplicitIndex, AdvancedOptionFielddataCacheSize, AdvancedOptionMaxClauseCount}
 	DeploymentTypes      = []string{DeploymentTypeBlueGreen, DeploymentTypeDynamic, DeploymentTypeNone}
 	ValidationSeverities = []string{SeverityAdvisory, SeverityCritical}
+	DesiredStates        = []string{DesiredStateEnabled, DesiredStateDisabled}
+	RollbackOnDisables   = []string{RollbackNone, RollbackDefault}
+	DurationUnits        = []string{DurationUnitHours}
 )
+
+// ChangeRunning reports a ConfigChangeStatus of a change still running.
+func ChangeRunning(configChangeStatus string) bool {
+	switch configChangeStatus {
+	case ConfigChangeStatusPending, ConfigChangeStatusInitializing, ConfigChangeStatusValidating, ConfigChangeStatusApplyingChanges:
+		return true
+	}
+	return false
+}

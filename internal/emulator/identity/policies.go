@@ -101,14 +101,11 @@ func (s *Service) listAttachedUserPolicies(_ *core.Caller, form url.Values) (any
 	if err != nil {
 		return nil, err
 	}
-	maxItems, start := defaultMaxItems, 0
-	if v := form.Get("MaxItems"); v != "" {
-		n, perr := strconv.Atoi(v)
-		if perr != nil || n < 1 || n > maxMaxItems {
-			return nil, invalidInput("MaxItems %q must be an integer from 1 to %d.", v, maxMaxItems)
-		}
-		maxItems = n
+	maxItems, aerr := pageSize(form)
+	if aerr != nil {
+		return nil, aerr
 	}
+	start := 0
 	if v := form.Get("Marker"); v != "" {
 		n, ok := decodeMarker(v)
 		if !ok || n > len(u.Policies) {
@@ -129,6 +126,19 @@ func (s *Service) listAttachedUserPolicies(_ *core.Caller, form url.Values) (any
 		out.IsTruncated, out.Marker = true, encodeMarker(end)
 	}
 	return out, nil
+}
+
+// pageSize is a list's MaxItems: 1 to 1000, default 100.
+func pageSize(form url.Values) (int, *apiError) {
+	v := form.Get("MaxItems")
+	if v == "" {
+		return defaultMaxItems, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > maxMaxItems {
+		return 0, invalidInput("MaxItems %q must be an integer from 1 to %d.", v, maxMaxItems)
+	}
+	return n, nil
 }
 
 func encodeMarker(n int) string {

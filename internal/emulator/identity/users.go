@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -116,19 +117,42 @@ func (s *Service) deleteUser(_ *core.Caller, form url.Values) (any, *apiError) {
 	return nil, nil
 }
 
+// listUsers pages with MaxItems (1..1000, default 100) and an opaque
+// Marker naming the last user returned, so that users created or deleted
+// between pages neither repeat nor shift the pages.
 func (s *Service) listUsers(_ *core.Caller, form url.Values) (any, *apiError) {
+	maxItems, aerr := pageSize(form)
+	if aerr != nil {
+		return nil, aerr
+	}
+	after := ""
+	if v := form.Get("Marker"); v != "" {
+		b, err := base64.RawURLEncoding.DecodeString(v)
+		name, ok := strings.CutPrefix(string(b), "users:")
+		if err != nil || !ok || name == "" {
+			return nil, invalidInput("Marker %q is not a marker this service returned.", v)
+		}
+		after = name
+	}
 	prefix := form.Get("PathPrefix")
-	var out []userXML
+	var all []userXML
 	for _, u := range s.users {
-		if strings.HasPrefix(u.Path, prefix) {
-			out = append(out, u.xml())
+		if strings.HasPrefix(u.Path, prefix) && (after == "" || strings.ToLower(u.Name) > strings.ToLower(after)) {
+			all = append(all, u.xml())
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].UserName < out[j].UserName })
-	return struct {
+	sort.Slice(all, func(i, j int) bool { return strings.ToLower(all[i].UserName) < strings.ToLower(all[j].UserName) })
+	out := struct {
 		Users       []userXML `xml:"Users>member"`
 		IsTruncated bool      `xml:"IsTruncated"`
-	}{Users: out}, nil
+		Marker      string    `xml:"Marker,omitempty"`
+	}{Users: all}
+	if len(all) > maxItems {
+		out.Users = all[:maxItems]
+		out.IsTruncated = true
+		out.Marker = base64.RawURLEncoding.EncodeToString([]byte("users:" + all[maxItems-1].UserName))
+	}
+	return out, nil
 }
 
 // UserNames lists every user, for tests that check nothing is left.

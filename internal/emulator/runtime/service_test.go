@@ -267,8 +267,14 @@ func TestBearerRoundTrip(t *testing.T) {
 		{"tampered", tamper(t, valid), now, "signature", ""},
 		{"wrong secret", wrongSecret, now, "signature", ""},
 		{"unknown key", unknown, now, "unknown", ""},
-		{"over 12h", presignRaw(t, fixed, now, 43201), now, "signature", ""},
-		{"12h exactly", presignRaw(t, fixed, now, 43200), now.Add(11 * time.Hour), "", fixed.Principal},
+		{"over 12h", presignRaw(t, fixed, now, 43201, models.EmptyPayloadHash), now, "signature", ""},
+		{"12h exactly", presignRaw(t, fixed, now, 43200, models.EmptyPayloadHash), now.Add(11 * time.Hour), "", fixed.Principal},
+		// The official generators sign the empty body's hash (the form
+		// the provider makes); UNSIGNED-PAYLOAD is accepted too; any other
+		// payload hash is not what the runtime verifies.
+		{"signed with the empty body's hash", presignRaw(t, fixed, now, 3600, models.EmptyPayloadHash), now, "", fixed.Principal},
+		{"signed with UNSIGNED-PAYLOAD", presignRaw(t, fixed, now, 3600, "UNSIGNED-PAYLOAD"), now, "", fixed.Principal},
+		{"signed with another payload hash", presignRaw(t, fixed, now, 3600, "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"), now, "signature", ""},
 		{"not base64", "models-api-key-***", now, "malformed", ""},
 		{"no prefix", "CLOUDKabc", now, "malformed", ""},
 	}
@@ -300,13 +306,13 @@ func tamper(t *testing.T, token string) string {
 	return models.TokenPrefix + base64.StdEncoding.EncodeToString([]byte(s))
 }
 
-// presignRaw builds a token with any X-Amz-Expires, past the generator's
-// own checks.
-func presignRaw(t *testing.T, c sigv4.Credential, now time.Time, secs int) string {
+// presignRaw builds a token with any X-Amz-Expires and payload hash, past
+// the generator's own checks.
+func presignRaw(t *testing.T, c sigv4.Credential, now time.Time, secs int, payload string) string {
 	t.Helper()
 	u := "https://runtime.models.us-east-1.cloud.example/?Action=CallWithBearerToken&X-Amz-Expires=" + strconv.Itoa(secs)
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, u, nil)
-	signed, _, err := v4.NewSigner().PresignHTTP(context.Background(), aws.Credentials{AccessKeyID: c.AccessKeyID, SecretAccessKey: c.SecretAccessKey}, req, models.UnsignedPayload, "models", "us-east-1", now)
+	signed, _, err := v4.NewSigner().PresignHTTP(context.Background(), aws.Credentials{AccessKeyID: c.AccessKeyID, SecretAccessKey: c.SecretAccessKey}, req, payload, "models", "us-east-1", now)
 	if err != nil {
 		t.Fatal(err)
 	}

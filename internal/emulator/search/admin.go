@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -11,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	api "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 )
 
@@ -47,23 +47,23 @@ func (s *Service) AddDomain(spec DomainSpec) error {
 }
 
 func (s *Service) addDomainLocked(spec DomainSpec) error {
-	if err := api.ValidDomainName(spec.DomainName); err != nil {
+	if err := validDomainName(spec.DomainName); err != nil {
 		return err
 	}
 	if _, ok := s.domains[spec.DomainName]; ok {
 		return fmt.Errorf("domain %s already exists", spec.DomainName)
 	}
 	if spec.EngineMode == "" {
-		spec.EngineMode = api.EngineModeGeneral
+		spec.EngineMode = engineModeGeneral
 	}
 	if spec.EngineVersion == "" {
 		spec.EngineVersion = "OpenSearch_2.19"
 	}
 	if spec.IPAddressType == "" {
-		spec.IPAddressType = api.IPAddressTypeIPv4
+		spec.IPAddressType = ipv4
 	}
-	if !slices.Contains(api.EngineModes, spec.EngineMode) || !slices.Contains(api.IPAddressTypes, spec.IPAddressType) {
-		return fmt.Errorf("EngineMode must be one of %v and IPAddressType one of %v", api.EngineModes, api.IPAddressTypes)
+	if !slices.Contains(engineModes, spec.EngineMode) || !slices.Contains(ipAddressTypes, spec.IPAddressType) {
+		return fmt.Errorf("EngineMode must be one of %v and IPAddressType one of %v", engineModes, ipAddressTypes)
 	}
 	req, aerr := parseRequest(spec.Config)
 	if aerr != nil {
@@ -138,7 +138,7 @@ func (s *Service) MasterUserPasswordIs(name, pw string) bool {
 }
 
 // Domain is a snapshot of a domain as a domain status object.
-func (s *Service) Domain(name string) (*api.DomainStatus, bool) {
+func (s *Service) Domain(name string) (*DomainStatus, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d, ok := s.domains[name]
@@ -147,9 +147,12 @@ func (s *Service) Domain(name string) (*api.DomainStatus, bool) {
 	}
 	now := s.clock.Now()
 	s.settle(d, now)
-	var out api.DomainStatus
-	b, _ := json.Marshal(s.renderStatus(d, d.config, now))
-	if err := json.Unmarshal(b, &out); err != nil {
+	// Decoding strictly keeps the rendering and the response types in step.
+	b, _ := json.Marshal(s.renderStatus(d, d.config, activeModifying(d), now))
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var out DomainStatus
+	if err := dec.Decode(&out); err != nil {
 		panic("search emulator: domain status does not decode: " + err.Error())
 	}
 	return &out, true

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	api "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 )
 
@@ -62,7 +61,7 @@ func (s *Service) startChange(d *domain, req *request, next map[string]any, prop
 		id: core.UUID(), start: now, kind: kind, props: props, sections: sectionsOf(props),
 		accepted: slices.Clone(req.typed.AcceptedWarnings), findings: fs, next: next, failAt: -1,
 	}
-	if kind == api.DeploymentTypeBlueGreen {
+	if kind == deploymentBlueGreen {
 		c.stages, c.stageDur = blueGreenStages, s.pace.BlueGreenStage
 	} else {
 		c.stages, c.stageDur = dynamicStages, s.pace.Dynamic/time.Duration(len(dynamicStages))
@@ -87,37 +86,37 @@ func (c *change) state(now time.Time) (status, config string, stage int, updated
 	n := len(c.stages)
 	switch {
 	case c.failAt >= 0 && elapsed >= time.Duration(c.failAt+1)*c.stageDur:
-		config = api.ConfigChangeStatusCancelled
+		config = configChangeCancelled
 		if c.stages[c.failAt].name == "Validation" {
-			config = api.ConfigChangeStatusValidationFailed
+			config = configChangeValidationFailed
 		}
-		return api.ChangeStatusFailed, config, c.failAt, c.at(c.failAt + 1)
+		return changeStatusFailed, config, c.failAt, c.at(c.failAt + 1)
 	case elapsed >= time.Duration(n)*c.stageDur:
-		return api.ChangeStatusCompleted, api.ConfigChangeStatusCompleted, n - 1, c.at(n)
+		return changeStatusCompleted, configChangeCompleted, n - 1, c.at(n)
 	case elapsed <= 0:
-		return api.ChangeStatusPending, api.ConfigChangeStatusPending, 0, c.start
+		return changeStatusPending, configChangePending, 0, c.start
 	}
 	i := int(elapsed / c.stageDur)
-	config = api.ConfigChangeStatusApplyingChanges
+	config = configChangeApplyingChanges
 	if c.stages[i].name == "Validation" {
-		config = api.ConfigChangeStatusValidating
+		config = configChangeValidating
 	}
-	return api.ChangeStatusProcessing, config, i, c.at(i)
+	return changeStatusProcessing, config, i, c.at(i)
 }
 
 func (c *change) terminal(now time.Time) bool {
 	st, _, _, _ := c.state(now)
-	return st == api.ChangeStatusCompleted || st == api.ChangeStatusFailed
+	return st == changeStatusCompleted || st == changeStatusFailed
 }
 
 func (c *change) message(now time.Time) string {
 	st, _, i, _ := c.state(now)
 	switch st {
-	case api.ChangeStatusPending:
+	case changeStatusPending:
 		return "The change is waiting to start."
-	case api.ChangeStatusCompleted:
+	case changeStatusCompleted:
 		return fmt.Sprintf("The %s change completed.", c.kind)
-	case api.ChangeStatusFailed:
+	case changeStatusFailed:
 		return c.failMsg
 	}
 	return fmt.Sprintf("Stage %d of %d, %s: %s", i+1, len(c.stages), c.stages[i].name, c.stages[i].description)
@@ -129,15 +128,15 @@ func (c *change) stagesAt(now time.Time) []map[string]any {
 	elapsed := now.Sub(c.start)
 	out := make([]map[string]any, len(c.stages))
 	for j, def := range c.stages {
-		m := map[string]any{"Name": def.name, "Description": def.description, "Status": api.ChangeStatusPending}
+		m := map[string]any{"Name": def.name, "Description": def.description, "Status": changeStatusPending}
 		switch {
-		case st == api.ChangeStatusFailed && j == c.failAt:
-			m["Status"], m["LastUpdated"] = api.ChangeStatusFailed, epoch(c.at(j+1))
-		case st == api.ChangeStatusFailed && j > c.failAt:
+		case st == changeStatusFailed && j == c.failAt:
+			m["Status"], m["LastUpdated"] = changeStatusFailed, epoch(c.at(j+1))
+		case st == changeStatusFailed && j > c.failAt:
 		case elapsed >= time.Duration(j+1)*c.stageDur:
-			m["Status"], m["LastUpdated"] = api.ChangeStatusCompleted, epoch(c.at(j+1))
+			m["Status"], m["LastUpdated"] = changeStatusCompleted, epoch(c.at(j+1))
 		case elapsed > 0 && elapsed >= time.Duration(j)*c.stageDur:
-			m["Status"], m["LastUpdated"] = api.ChangeStatusProcessing, epoch(c.at(j))
+			m["Status"], m["LastUpdated"] = changeStatusProcessing, epoch(c.at(j))
 		}
 		out[j] = m
 	}
@@ -168,7 +167,7 @@ func (c *change) progress(now time.Time) map[string]any {
 		"PendingProperties":    []string{},
 		"CompletedProperties":  []string{},
 	}
-	if st == api.ChangeStatusCompleted {
+	if st == changeStatusCompleted {
 		out["CompletedProperties"] = c.propertyNames()
 	} else {
 		out["PendingProperties"] = c.propertyNames()
@@ -191,25 +190,6 @@ func (c *change) details(now time.Time) map[string]any {
 	}
 }
 
-// modifying is ModifyingProperties: active and pending value of each
-// property; write-only (secret) properties carry no values.
-func (c *change) modifying() []map[string]any {
-	out := make([]map[string]any, 0, len(c.props))
-	for _, p := range c.props {
-		m := map[string]any{"Name": p.name(), "ValueType": "PLAIN_TEXT"}
-		if !p.writeOnly {
-			active, vt := displayValue(p.old)
-			pending, vt2 := displayValue(p.new)
-			if vt2 != "PLAIN_TEXT" {
-				vt = vt2
-			}
-			m["ActiveValue"], m["PendingValue"], m["ValueType"] = active, pending, vt
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
 // settle finishes the domain's change once the clock has passed its end:
 // a completed change is applied, a failed one is dropped.
 func (s *Service) settle(d *domain, now time.Time) {
@@ -218,7 +198,7 @@ func (s *Service) settle(d *domain, now time.Time) {
 		return
 	}
 	st, _, _, updated := c.state(now)
-	if st == api.ChangeStatusCompleted {
+	if st == changeStatusCompleted {
 		d.config = c.next
 		d.touch(c.sections, updated)
 	}
@@ -237,7 +217,7 @@ func (s *Service) describeChange(d *domain, r *http.Request, now time.Time) (any
 			return map[string]any{"ChangeProgressStatus": map[string]any{}}, nil
 		}
 	} else {
-		if err := api.ValidID(id); err != nil {
+		if err := validID(id); err != nil {
 			return nil, validationError("changeid: %v", err)
 		}
 		for _, x := range d.changes {

@@ -23,17 +23,17 @@ func stageStatuses(p *api.ChangeProgressStatus) []string {
 
 func TestRealUpdateRules(t *testing.T) {
 	t.Parallel()
-	bigger := &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search"), DedicatedMasterEnabled: ptr(false)}
+	bigger := obj{"ClusterConfig": obj{"InstanceType": "r6g.xlarge.search", "DedicatedMasterEnabled": false}}
 	cases := []struct {
 		name     string
 		in       api.UpdateDomainConfigInput
 		blocked  bool
 		mentions string
 	}{
-		{"advisory not accepted blocks", api.UpdateDomainConfigInput{ClusterConfig: bigger}, true, "ADV_NO_DEDICATED_MASTERS (Advisory)"},
-		{"other advisory accepted still blocks", api.UpdateDomainConfigInput{ClusterConfig: bigger, AcceptedWarnings: []string{"ADV_DUALSTACK_RECOMMENDED"}}, true, "ADV_NO_DEDICATED_MASTERS"},
-		{"accepted advisory passes", api.UpdateDomainConfigInput{ClusterConfig: bigger, AcceptedWarnings: []string{"ADV_NO_DEDICATED_MASTERS"}}, false, ""},
-		{"critical blocks even when listed", api.UpdateDomainConfigInput{EngineMode: ptr("OPTIMIZED"), AcceptedWarnings: []string{"CRIT_ENGINE_MODE_IMMUTABLE"}}, true, "CRIT_ENGINE_MODE_IMMUTABLE (Critical)"},
+		{"advisory not accepted blocks", api.UpdateDomainConfigInput{Sections: bigger}, true, "ADV_NO_DEDICATED_MASTERS (Advisory)"},
+		{"other advisory accepted still blocks", api.UpdateDomainConfigInput{Sections: bigger, AcceptedWarnings: []string{"ADV_DUALSTACK_RECOMMENDED"}}, true, "ADV_NO_DEDICATED_MASTERS"},
+		{"accepted advisory passes", api.UpdateDomainConfigInput{Sections: bigger, AcceptedWarnings: []string{"ADV_NO_DEDICATED_MASTERS"}}, false, ""},
+		{"critical blocks even when listed", api.UpdateDomainConfigInput{Sections: obj{"EngineMode": "OPTIMIZED"}, AcceptedWarnings: []string{"CRIT_ENGINE_MODE_IMMUTABLE"}}, true, "CRIT_ENGINE_MODE_IMMUTABLE (Critical)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,8 +73,8 @@ func TestBlueGreenChangeToCompletion(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{
-		DomainName:    "demo",
-		ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search")},
+		DomainName: "demo",
+		Sections:   obj{"ClusterConfig": obj{"InstanceType": "r6g.xlarge.search"}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -83,12 +83,12 @@ func TestBlueGreenChangeToCompletion(t *testing.T) {
 	if got := deref(out.DomainConfig.ChangeProgressDetails.ConfigChangeStatus); got != api.ConfigChangeStatusPending {
 		t.Errorf("ConfigChangeStatus at submission %q, want Pending", got)
 	}
-	if got := deref(out.DomainConfig.ClusterConfig.Options.InstanceType); got != "r6g.xlarge.search" {
+	if got := deref(sectionOptions[clusterConfig](t, out.DomainConfig, "ClusterConfig").InstanceType); got != "r6g.xlarge.search" {
 		t.Errorf("the answer shows InstanceType %q, want the pending value", got)
 	}
 
 	// A second change while one runs is refused.
-	_, err = env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", SnapshotOptions: &api.SnapshotOptions{AutomatedSnapshotStartHour: ptr(int64(4))}})
+	_, err = env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 4}}})
 	if !errors.Is(err, client.ErrLimitExceeded) || apiErr(t, err).StatusCode != 409 || !strings.Contains(err.Error(), "already in progress") {
 		t.Errorf("second change: got %v, want LimitExceededException 409", err)
 	}
@@ -120,8 +120,8 @@ func TestBlueGreenChangeToCompletion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if deref(cfg.ClusterConfig.Options.InstanceType) != "r6g.large.search" || deref(cfg.ClusterConfig.Status.State) != "Processing" || deref(cfg.SnapshotOptions.Status.State) != "Active" {
-				t.Errorf("running change: ClusterConfig %+v", cfg.ClusterConfig)
+			if deref(sectionOptions[clusterConfig](t, cfg, "ClusterConfig").InstanceType) != "r6g.large.search" || deref(sectionStatus(t, cfg, "ClusterConfig").State) != "Processing" || deref(sectionStatus(t, cfg, "SnapshotOptions").State) != "Active" {
+				t.Errorf("running change: %s, %s", showSection(cfg, "ClusterConfig"), showSection(cfg, "SnapshotOptions"))
 			}
 			want := []api.ModifyingProperty{{Name: ptr("ClusterConfig.InstanceType"), ActiveValue: ptr("r6g.large.search"), PendingValue: ptr("r6g.xlarge.search"), ValueType: ptr("PLAIN_TEXT")}}
 			if d := cmp.Diff(want, cfg.ModifyingProperties); d != "" {
@@ -150,13 +150,14 @@ func TestBlueGreenChangeToCompletion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if deref(after.ClusterConfig.Options.InstanceType) != "r6g.xlarge.search" || deref(after.ClusterConfig.Status.State) != "Active" {
-		t.Errorf("completed change not applied: %+v", after.ClusterConfig)
+	if deref(sectionOptions[clusterConfig](t, after, "ClusterConfig").InstanceType) != "r6g.xlarge.search" || deref(sectionStatus(t, after, "ClusterConfig").State) != "Active" {
+		t.Errorf("completed change not applied: %s", showSection(after, "ClusterConfig"))
 	}
-	if v0, v1 := deref(before.ClusterConfig.Status.UpdateVersion), deref(after.ClusterConfig.Status.UpdateVersion); v1 != v0+1 {
+	statusBefore, statusAfter := sectionStatus(t, before, "ClusterConfig"), sectionStatus(t, after, "ClusterConfig")
+	if v0, v1 := deref(statusBefore.UpdateVersion), deref(statusAfter.UpdateVersion); v1 != v0+1 {
 		t.Errorf("UpdateVersion %d -> %d, want +1", v0, v1)
 	}
-	if deref(after.ClusterConfig.Status.UpdateDate) <= deref(before.ClusterConfig.Status.UpdateDate) {
+	if deref(statusAfter.UpdateDate) <= deref(statusBefore.UpdateDate) {
 		t.Error("UpdateDate did not move")
 	}
 	if after.ModifyingProperties != nil || deref(after.ChangeProgressDetails.ConfigChangeStatus) != "Completed" {
@@ -176,7 +177,7 @@ func TestChangeFailsAtChosenStage(t *testing.T) {
 	if err := env.e.Search.FailNextChangeAt("CopyingShards", ""); err != nil {
 		t.Fatal(err)
 	}
-	out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", BlockVolumeOptions: &api.BlockVolumeOptions{VolumeSize: ptr(int64(200))}})
+	out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", Sections: obj{"BlockVolumeOptions": obj{"VolumeSize": 200}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,14 +206,14 @@ func TestChangeFailsAtChosenStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if deref(cfg.BlockVolumeOptions.Options.VolumeSize) != 100 || deref(cfg.BlockVolumeOptions.Status.State) != "Active" {
-		t.Errorf("a failed change was applied: %+v", cfg.BlockVolumeOptions)
+	if deref(sectionOptions[blockVolumeOptions](t, cfg, "BlockVolumeOptions").VolumeSize) != 100 || deref(sectionStatus(t, cfg, "BlockVolumeOptions").State) != "Active" {
+		t.Errorf("a failed change was applied: %s", showSection(cfg, "BlockVolumeOptions"))
 	}
 	if !strings.Contains(deref(cfg.ChangeProgressDetails.Message), "CopyingShards") {
 		t.Errorf("failure message %q does not name the stage", deref(cfg.ChangeProgressDetails.Message))
 	}
 	// The domain takes changes again.
-	if _, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", SnapshotOptions: &api.SnapshotOptions{AutomatedSnapshotStartHour: ptr(int64(4))}}); err != nil {
+	if _, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 4}}}); err != nil {
 		t.Errorf("change after a failure: %v", err)
 	}
 }
@@ -225,7 +226,7 @@ func TestDynamicChange(t *testing.T) {
 	if err != nil || empty.ChangeId != nil {
 		t.Errorf("never changed: %+v %v", empty, err)
 	}
-	out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", SnapshotOptions: &api.SnapshotOptions{AutomatedSnapshotStartHour: ptr(int64(4))}})
+	out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 4}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,11 +240,11 @@ func TestDynamicChange(t *testing.T) {
 		t.Errorf("dynamic change %s %s (-want +got):\n%s", deref(p.ChangeId), deref(p.Status), d)
 	}
 	cfg, _ := env.c.DescribeDomainConfig(c, "demo")
-	if deref(cfg.SnapshotOptions.Options.AutomatedSnapshotStartHour) != 4 {
-		t.Errorf("not applied: %+v", cfg.SnapshotOptions)
+	if deref(sectionOptions[snapshotOptions](t, cfg, "SnapshotOptions").AutomatedSnapshotStartHour) != 4 {
+		t.Errorf("not applied: %s", showSection(cfg, "SnapshotOptions"))
 	}
 	// A request that changes nothing starts no change.
-	out, err = env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", SnapshotOptions: &api.SnapshotOptions{AutomatedSnapshotStartHour: ptr(int64(4))}})
+	out, err = env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 4}}})
 	if err != nil || deref(out.DomainConfig.ChangeProgressDetails.ChangeId) != id {
 		t.Errorf("no-op change: %v %v", out, err)
 	}
@@ -259,7 +260,7 @@ func TestZeroPaceIsImmediate(t *testing.T) {
 	if err := env.e.Search.SetPace(emulatorZeroPace()); err != nil {
 		t.Fatal(err)
 	}
-	out, err := env.c.UpdateDomainConfig(ctx(t), &api.UpdateDomainConfigInput{DomainName: "demo", ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search")}})
+	out, err := env.c.UpdateDomainConfig(ctx(t), &api.UpdateDomainConfigInput{DomainName: "demo", Sections: obj{"ClusterConfig": obj{"InstanceType": "r6g.xlarge.search"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +313,7 @@ func TestResetRestoresDemo(t *testing.T) {
 	if err := env.e.Search.SetPace(emulatorZeroPace()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := env.c.UpdateDomainConfig(ctx(t), &api.UpdateDomainConfigInput{DomainName: "demo", SnapshotOptions: &api.SnapshotOptions{AutomatedSnapshotStartHour: ptr(int64(7))}}); err != nil {
+	if _, err := env.c.UpdateDomainConfig(ctx(t), &api.UpdateDomainConfigInput{DomainName: "demo", Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 7}}}); err != nil {
 		t.Fatal(err)
 	}
 	env.e.Reset()

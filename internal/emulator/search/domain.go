@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"time"
-
-	api "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
 // domain is one search domain. config maps a section name to its plain
@@ -32,6 +30,15 @@ type optionStatus struct {
 	created time.Time
 	updated time.Time
 	version int64
+}
+
+// statusOf is a section's bookkeeping; a section the domain has never had
+// (in a planned configuration) counts from the domain's creation.
+func (d *domain) statusOf(name string) *optionStatus {
+	if st, ok := d.status[name]; ok {
+		return st
+	}
+	return &optionStatus{created: d.created, updated: d.created, version: 1}
 }
 
 // mostRecentChange is nil when the domain has never been changed.
@@ -64,11 +71,20 @@ func shortHash(s string) string {
 	return hex.EncodeToString(sum[:])[:12]
 }
 
-// renderSection adds the response-only fields to a section's value.
-func (s *Service) renderSection(name string, v any, now time.Time) any {
+// anonymousAuthPeriod is how long anonymous access lasts once enabled
+// (AnonymousAuthDisableDate is that long after the section's UpdateDate).
+const anonymousAuthPeriod = 30 * 24 * time.Hour
+
+// renderSection adds the response-only fields to a section's value;
+// updated is the section's UpdateDate.
+func (s *Service) renderSection(name string, v any, updated, now time.Time) any {
 	v = clone(v)
 	m, _ := v.(map[string]any)
 	switch name {
+	case "AdvancedSecurityOptions":
+		if m["AnonymousAuthEnabled"] == true {
+			m["AnonymousAuthDisableDate"] = epoch(updated.Add(anonymousAuthPeriod))
+		}
 	case "VPCOptions":
 		if subnets, ok := m["SubnetIds"].([]any); ok && len(subnets) > 0 {
 			zones := []any{}
@@ -117,16 +133,25 @@ func snapshotPauseState(m map[string]any, now time.Time) string {
 	return "Expired"
 }
 
-func epoch(t time.Time) float64 { return float64(api.Epoch(t)) }
-
 // renderDomainConfig is the wrapped DomainConfig of the active
 // configuration, with Processing states, ModifyingProperties and
 // ChangeProgressDetails while a change runs.
 func (s *Service) renderDomainConfig(d *domain, now time.Time) map[string]any {
-	return s.renderConfigOf(d, d.config, now)
+	return s.renderConfigOf(d, d.config, activeModifying(d), now)
 }
 
-func (s *Service) renderConfigOf(d *domain, config map[string]any, now time.Time) map[string]any {
+// activeModifying is the running change's ModifyingProperties, nil when
+// no change runs.
+func activeModifying(d *domain) []map[string]any {
+	if d.active == nil {
+		return nil
+	}
+	return modifyingProperties(d.active.props)
+}
+
+// renderConfigOf is the wrapped DomainConfig of config; modifying, when
+// not nil, is its ModifyingProperties.
+func (s *Service) renderConfigOf(d *domain, config map[string]any, modifying []map[string]any, now time.Time) map[string]any {
 	processing := map[string]bool{}
 	if d.active != nil {
 		for _, sec := range d.active.sections {
@@ -135,47 +160,45 @@ func (s *Service) renderConfigOf(d *domain, config map[string]any, now time.Time
 	}
 	out := map[string]any{}
 	for name, v := range config {
-		st := d.status[name]
-		if st == nil {
-			st = &optionStatus{created: d.created, updated: d.created, version: 1}
-		}
-		state := api.OptionStateActive
+		st := d.statusOf(name)
+		state := optionStateActive
 		if processing[name] {
-			state = api.OptionStateProcessing
+			state = optionStateProcessing
 		}
-		out[name] = map[string]any{
-			"Options": s.renderSection(name, v, now),
-			"Status": map[string]any{
-				"CreationDate":    epoch(st.created),
-				"UpdateDate":      epoch(st.updated),
-				"UpdateVersion":   st.version,
-				"State":           state,
-				"PendingDeletion": false,
-			},
+		status := map[string]any{
+			"CreationDate":    epoch(st.created),
+			"UpdateDate":      epoch(st.updated),
+			"UpdateVersion":   st.version,
+			"State":           state,
+			"PendingDeletion": false,
 		}
+		if name == "AutoTuneOptions" {
+			status["ErrorMessage"] = ""
+		}
+		out[name] = map[string]any{"Options": s.renderSection(name, v, st.updated, now), "Status": status}
 	}
 	if c := d.mostRecentChange(); c != nil {
 		out["ChangeProgressDetails"] = c.details(now)
 	}
-	if d.active != nil {
-		out["ModifyingProperties"] = d.active.modifying()
+	if modifying != nil {
+		out["ModifyingProperties"] = modifying
 	}
 	return out
 }
 
 // renderStatus is the domain status object (plain sections) of a
 // configuration: the domain itself, or a dry run's planned domain.
-func (s *Service) renderStatus(d *domain, config map[string]any, now time.Time) map[string]any {
+func (s *Service) renderStatus(d *domain, config map[string]any, modifying []map[string]any, now time.Time) map[string]any {
 	out := map[string]any{}
 	for name, v := range config {
-		out[name] = s.renderSection(name, v, now)
+		out[name] = s.renderSection(name, v, d.statusOf(name).updated, now)
 	}
 	if at, ok := config["AutoTuneOptions"].(map[string]any); ok {
 		state := "DISABLED"
 		if at["DesiredState"] == "ENABLED" {
 			state = "ENABLED"
 		}
-		out["AutoTuneOptions"] = map[string]any{"State": state, "UseOffPeakWindow": at["UseOffPeakWindow"] == true}
+		out["AutoTuneOptions"] = map[string]any{"ErrorMessage": "", "State": state, "UseOffPeakWindow": at["UseOffPeakWindow"] == true}
 	}
 	host := fmt.Sprintf("search-%s-%s.%s.search.cloud.example", d.name, shortHash(d.id), s.region)
 	if subnets, ok := lookup(config, "VPCOptions", "SubnetIds").([]any); ok && len(subnets) > 0 {
@@ -183,7 +206,7 @@ func (s *Service) renderStatus(d *domain, config map[string]any, now time.Time) 
 	} else {
 		out["Endpoint"] = host
 	}
-	if config["IPAddressType"] == api.IPAddressTypeDualstack {
+	if config["IPAddressType"] == dualstack {
 		out["EndpointV2"] = fmt.Sprintf("search-%s-%s.%s.on.search.cloud.example", d.name, shortHash(d.id), s.region)
 		out["DomainEndpointV2HostedZoneId"] = "Z" + shortHash(s.region)
 	}
@@ -207,8 +230,8 @@ func (s *Service) renderStatus(d *domain, config map[string]any, now time.Time) 
 	if c := d.mostRecentChange(); c != nil {
 		out["ChangeProgressDetails"] = c.details(now)
 	}
-	if d.active != nil {
-		out["ModifyingProperties"] = d.active.modifying()
+	if modifying != nil {
+		out["ModifyingProperties"] = modifying
 	}
 	return out
 }

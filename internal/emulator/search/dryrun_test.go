@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	api "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
@@ -19,22 +20,22 @@ func TestDryRunDeploymentType(t *testing.T) {
 		in   api.UpdateDomainConfigInput
 		want string
 	}{
-		{"instance type", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search")}}, "blue/green"},
-		{"instance count", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{InstanceCount: ptr(int64(6))}}, "blue/green"},
-		{"volume size", api.UpdateDomainConfigInput{BlockVolumeOptions: &api.BlockVolumeOptions{VolumeSize: ptr(int64(200))}}, "blue/green"},
-		{"dualstack", api.UpdateDomainConfigInput{IPAddressType: ptr("dualstack")}, "blue/green"},
-		{"field-data cache", api.UpdateDomainConfigInput{AdvancedOptions: map[string]string{api.AdvancedOptionFielddataCacheSize: "40"}}, "blue/green"},
-		{"vpc", api.UpdateDomainConfigInput{VPCOptions: &api.VPCOptions{SubnetIds: []string{"subnet-1"}}}, "blue/green"},
-		{"access policies", api.UpdateDomainConfigInput{AccessPolicies: ptr(`{"Version":"2012-10-17","Statement":[]}`)}, "dynamic"},
-		{"snapshot hour", api.UpdateDomainConfigInput{SnapshotOptions: &api.SnapshotOptions{AutomatedSnapshotStartHour: ptr(int64(5))}}, "dynamic"},
-		{"off-peak window", api.UpdateDomainConfigInput{OffPeakWindowOptions: &api.OffPeakWindowOptions{OffPeakWindow: &api.OffPeakWindow{WindowStartTime: &api.WindowStartTime{Hours: ptr(int64(22))}}}}, "dynamic"},
-		{"auto-tune", api.UpdateDomainConfigInput{AutoTuneOptions: &api.AutoTuneOptions{DesiredState: ptr("DISABLED")}}, "dynamic"},
-		{"explicit index applies live", api.UpdateDomainConfigInput{AdvancedOptions: map[string]string{api.AdvancedOptionAllowExplicitIndex: "false"}}, "dynamic"},
-		{"log publishing", api.UpdateDomainConfigInput{LogPublishingOptions: map[string]api.LogPublishingOption{"AUDIT_LOGS": {Enabled: ptr(true)}}}, "dynamic"},
-		{"software update", api.UpdateDomainConfigInput{SoftwareUpdateOptions: &api.SoftwareUpdateOptions{AutoSoftwareUpdateEnabled: ptr(true)}}, "dynamic"},
-		{"master user is always a change", api.UpdateDomainConfigInput{AdvancedSecurityOptions: &api.AdvancedSecurityOptionsInput{MasterUserOptions: &api.MasterUserOptions{MasterUserName: ptr("admin"), MasterUserPassword: ptr("s3cret!")}}}, "dynamic"},
-		{"dynamic and blue/green", api.UpdateDomainConfigInput{SnapshotOptions: &api.SnapshotOptions{AutomatedSnapshotStartHour: ptr(int64(5))}, ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search")}}, "blue/green"},
-		{"same values", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{InstanceCount: ptr(int64(3)), InstanceType: ptr("r6g.large.search")}, SnapshotOptions: &api.SnapshotOptions{AutomatedSnapshotStartHour: ptr(int64(0))}}, "none"},
+		{"instance type", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"InstanceType": "r6g.xlarge.search"}}}, "blue/green"},
+		{"instance count", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"InstanceCount": 6}}}, "blue/green"},
+		{"volume size", api.UpdateDomainConfigInput{Sections: obj{"BlockVolumeOptions": obj{"VolumeSize": 200}}}, "blue/green"},
+		{"dualstack", api.UpdateDomainConfigInput{Sections: obj{"IPAddressType": "dualstack"}}, "blue/green"},
+		{"field-data cache", api.UpdateDomainConfigInput{Sections: obj{"AdvancedOptions": obj{api.AdvancedOptionFielddataCacheSize: "40"}}}, "blue/green"},
+		{"vpc", api.UpdateDomainConfigInput{Sections: obj{"VPCOptions": obj{"SubnetIds": []string{"subnet-1"}}}}, "blue/green"},
+		{"access policies", api.UpdateDomainConfigInput{Sections: obj{"AccessPolicies": `{"Version":"2012-10-17","Statement":[]}`}}, "dynamic"},
+		{"snapshot hour", api.UpdateDomainConfigInput{Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 5}}}, "dynamic"},
+		{"off-peak window", api.UpdateDomainConfigInput{Sections: obj{"OffPeakWindowOptions": obj{"OffPeakWindow": obj{"WindowStartTime": obj{"Hours": 22}}}}}, "dynamic"},
+		{"auto-tune", api.UpdateDomainConfigInput{Sections: obj{"AutoTuneOptions": obj{"DesiredState": "DISABLED"}}}, "dynamic"},
+		{"explicit index applies live", api.UpdateDomainConfigInput{Sections: obj{"AdvancedOptions": obj{api.AdvancedOptionAllowExplicitIndex: "false"}}}, "dynamic"},
+		{"log publishing", api.UpdateDomainConfigInput{Sections: obj{"LogPublishingOptions": obj{"AUDIT_LOGS": obj{"Enabled": true}}}}, "dynamic"},
+		{"software update", api.UpdateDomainConfigInput{Sections: obj{"SoftwareUpdateOptions": obj{"AutoSoftwareUpdateEnabled": true}}}, "dynamic"},
+		{"master user is always a change", api.UpdateDomainConfigInput{Sections: obj{"AdvancedSecurityOptions": obj{"MasterUserOptions": obj{"MasterUserName": "admin", "MasterUserPassword": "s3cret!"}}}}, "dynamic"},
+		{"dynamic and blue/green", api.UpdateDomainConfigInput{Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 5}, "ClusterConfig": obj{"InstanceType": "r6g.xlarge.search"}}}, "blue/green"},
+		{"same values", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"InstanceCount": 3, "InstanceType": "r6g.large.search"}, "SnapshotOptions": obj{"AutomatedSnapshotStartHour": 0}}}, "none"},
 		{"empty request", api.UpdateDomainConfigInput{}, "none"},
 	}
 	for _, tc := range cases {
@@ -68,7 +69,9 @@ func TestDryRunDeploymentType(t *testing.T) {
 			if d := cmp.Diff(before, after); d != "" {
 				t.Errorf("a dry run changed the domain (-before +after):\n%s", d)
 			}
-			if d := cmp.Diff(before, out.DomainConfig); d != "" {
+			// ModifyingProperties of a dry run's answer are the dry run's own
+			// (TestDryRunModifyingProperties); the rest is the current config.
+			if d := cmp.Diff(before, out.DomainConfig, cmpopts.IgnoreFields(api.DomainConfig{}, "ModifyingProperties")); d != "" {
 				t.Errorf("the dry run's DomainConfig is not the current one (-current +answer):\n%s", d)
 			}
 			if n := env.e.CountCalls("UpdateDomainConfig", true); n != 1 {
@@ -94,7 +97,7 @@ func TestVerboseDryRunFindingsRepeat(t *testing.T) {
 	dryRun := func() []api.ValidationFailure {
 		t.Helper()
 		in := api.UpdateDomainConfigInput{DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr("Verbose"),
-			ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search")}}
+			Sections: obj{"ClusterConfig": obj{"InstanceType": "r6g.xlarge.search"}}}
 		out, err := env.c.UpdateDomainConfig(ctx(t), &in)
 		if err != nil {
 			t.Fatal(err)
@@ -121,26 +124,26 @@ func TestVerboseDryRunFindings(t *testing.T) {
 		domain     *search.DomainSpec
 		want       []string
 	}{
-		{"clean dynamic change", api.UpdateDomainConfigInput{SnapshotOptions: &api.SnapshotOptions{AutomatedSnapshotStartHour: ptr(int64(3))}}, false, nil, []string{}},
-		{"clean blue/green in the off-peak window", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search")}}, false, nil, []string{}},
-		{"blue/green outside the off-peak window", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search")}}, true, nil, []string{"ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK/Advisory"}},
-		{"engine mode", api.UpdateDomainConfigInput{EngineMode: ptr("OPTIMIZED")}, false, nil, []string{"CRIT_ENGINE_MODE_IMMUTABLE/Critical"}},
-		{"instance count not a multiple of zones", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{InstanceCount: ptr(int64(4))}}, false, nil, []string{"CRIT_INSTANCE_COUNT_ZONE_MISMATCH/Critical"}},
-		{"zone count", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{ZoneAwarenessConfig: &api.ZoneAwarenessConfig{AvailabilityZoneCount: ptr(int64(4))}}}, false, nil, []string{"CRIT_ZONE_COUNT_INVALID/Critical"}},
-		{"dedicated master count", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{DedicatedMasterCount: ptr(int64(2))}}, false, nil, []string{"CRIT_DEDICATED_MASTER_COUNT_INVALID/Critical"}},
-		{"no dedicated masters", api.UpdateDomainConfigInput{ClusterConfig: &api.ClusterConfig{DedicatedMasterEnabled: ptr(false)}}, false, nil, []string{"ADV_NO_DEDICATED_MASTERS/Advisory"}},
-		{"encryption at rest off", api.UpdateDomainConfigInput{EncryptionAtRestOptions: &api.EncryptionAtRestOptions{Enabled: ptr(false)}}, false, nil, []string{"CRIT_ENCRYPTION_AT_REST_DISABLE/Critical"}},
-		{"node-to-node off", api.UpdateDomainConfigInput{NodeToNodeEncryptionOptions: &api.NodeToNodeEncryptionOptions{Enabled: ptr(false)}}, false, nil, []string{"CRIT_NODE_TO_NODE_DISABLE/Critical"}},
-		{"unbounded field data", api.UpdateDomainConfigInput{AdvancedOptions: map[string]string{api.AdvancedOptionAllowExplicitIndex: "false"}}, false, nil, []string{"ADV_FIELDDATA_CACHE_UNBOUNDED/Advisory"}},
-		{"field data 100", api.UpdateDomainConfigInput{AdvancedOptions: map[string]string{api.AdvancedOptionFielddataCacheSize: "100"}}, false, nil, []string{"ADV_FIELDDATA_CACHE_UNBOUNDED/Advisory"}},
-		{"bounded field data", api.UpdateDomainConfigInput{AdvancedOptions: map[string]string{api.AdvancedOptionFielddataCacheSize: "40"}}, false, nil, []string{}},
-		{"ipv4 set explicitly", api.UpdateDomainConfigInput{IPAddressType: ptr("ipv4")}, false, nil, []string{"ADV_DUALSTACK_RECOMMENDED/Advisory"}},
-		{"dualstack back to ipv4", api.UpdateDomainConfigInput{IPAddressType: ptr("ipv4")}, false,
+		{"clean dynamic change", api.UpdateDomainConfigInput{Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 3}}}, false, nil, []string{}},
+		{"clean blue/green in the off-peak window", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"InstanceType": "r6g.xlarge.search"}}}, false, nil, []string{}},
+		{"blue/green outside the off-peak window", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"InstanceType": "r6g.xlarge.search"}}}, true, nil, []string{"ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK/Advisory"}},
+		{"engine mode", api.UpdateDomainConfigInput{Sections: obj{"EngineMode": "OPTIMIZED"}}, false, nil, []string{"CRIT_ENGINE_MODE_IMMUTABLE/Critical"}},
+		{"instance count not a multiple of zones", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"InstanceCount": 4}}}, false, nil, []string{"CRIT_INSTANCE_COUNT_ZONE_MISMATCH/Critical"}},
+		{"zone count", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"ZoneAwarenessConfig": obj{"AvailabilityZoneCount": 4}}}}, false, nil, []string{"CRIT_ZONE_COUNT_INVALID/Critical"}},
+		{"dedicated master count", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"DedicatedMasterCount": 2}}}, false, nil, []string{"CRIT_DEDICATED_MASTER_COUNT_INVALID/Critical"}},
+		{"no dedicated masters", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"DedicatedMasterEnabled": false}}}, false, nil, []string{"ADV_NO_DEDICATED_MASTERS/Advisory"}},
+		{"encryption at rest off", api.UpdateDomainConfigInput{Sections: obj{"EncryptionAtRestOptions": obj{"Enabled": false}}}, false, nil, []string{"CRIT_ENCRYPTION_AT_REST_DISABLE/Critical"}},
+		{"node-to-node off", api.UpdateDomainConfigInput{Sections: obj{"NodeToNodeEncryptionOptions": obj{"Enabled": false}}}, false, nil, []string{"CRIT_NODE_TO_NODE_DISABLE/Critical"}},
+		{"unbounded field data", api.UpdateDomainConfigInput{Sections: obj{"AdvancedOptions": obj{api.AdvancedOptionAllowExplicitIndex: "false"}}}, false, nil, []string{"ADV_FIELDDATA_CACHE_UNBOUNDED/Advisory"}},
+		{"field data 100", api.UpdateDomainConfigInput{Sections: obj{"AdvancedOptions": obj{api.AdvancedOptionFielddataCacheSize: "100"}}}, false, nil, []string{"ADV_FIELDDATA_CACHE_UNBOUNDED/Advisory"}},
+		{"bounded field data", api.UpdateDomainConfigInput{Sections: obj{"AdvancedOptions": obj{api.AdvancedOptionFielddataCacheSize: "40"}}}, false, nil, []string{}},
+		{"ipv4 set explicitly", api.UpdateDomainConfigInput{Sections: obj{"IPAddressType": "ipv4"}}, false, nil, []string{"ADV_DUALSTACK_RECOMMENDED/Advisory"}},
+		{"dualstack back to ipv4", api.UpdateDomainConfigInput{Sections: obj{"IPAddressType": "ipv4"}}, false,
 			&search.DomainSpec{DomainName: "dual", IPAddressType: "dualstack"},
 			[]string{"ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK/Advisory", "ADV_DUALSTACK_RECOMMENDED/Advisory", "CRIT_DUALSTACK_IRREVERSIBLE/Critical"}},
-		{"snapshot pause", api.UpdateDomainConfigInput{AutomatedSnapshotPauseOptions: &api.AutomatedSnapshotPauseInput{Enabled: ptr(true), StartTime: ptr(api.Epoch(now)), EndTime: ptr(api.Epoch(now.Add(48 * time.Hour)))}}, false, nil, []string{"ADV_SNAPSHOT_PAUSE_NO_RESTORE/Advisory"}},
-		{"snapshot pause past 3 days", api.UpdateDomainConfigInput{AutomatedSnapshotPauseOptions: &api.AutomatedSnapshotPauseInput{Enabled: ptr(true), StartTime: ptr(api.Epoch(now)), EndTime: ptr(api.Epoch(now.Add(80 * time.Hour)))}}, false, nil, []string{"ADV_SNAPSHOT_PAUSE_NO_RESTORE/Advisory", "CRIT_SNAPSHOT_PAUSE_TOO_LONG/Critical"}},
-		{"several, sorted by code", api.UpdateDomainConfigInput{EngineMode: ptr("OPTIMIZED"), ClusterConfig: &api.ClusterConfig{InstanceCount: ptr(int64(4)), DedicatedMasterEnabled: ptr(false)}}, true, nil,
+		{"snapshot pause", api.UpdateDomainConfigInput{Sections: obj{"AutomatedSnapshotPauseOptions": obj{"Enabled": true, "StartTime": api.Epoch(now), "EndTime": api.Epoch(now.Add(48 * time.Hour))}}}, false, nil, []string{"ADV_SNAPSHOT_PAUSE_NO_RESTORE/Advisory"}},
+		{"snapshot pause past 3 days", api.UpdateDomainConfigInput{Sections: obj{"AutomatedSnapshotPauseOptions": obj{"Enabled": true, "StartTime": api.Epoch(now), "EndTime": api.Epoch(now.Add(80 * time.Hour))}}}, false, nil, []string{"ADV_SNAPSHOT_PAUSE_NO_RESTORE/Advisory", "CRIT_SNAPSHOT_PAUSE_TOO_LONG/Critical"}},
+		{"several, sorted by code", api.UpdateDomainConfigInput{Sections: obj{"EngineMode": "OPTIMIZED", "ClusterConfig": obj{"InstanceCount": 4, "DedicatedMasterEnabled": false}}}, true, nil,
 			[]string{"ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK/Advisory", "ADV_NO_DEDICATED_MASTERS/Advisory", "CRIT_ENGINE_MODE_IMMUTABLE/Critical", "CRIT_INSTANCE_COUNT_ZONE_MISMATCH/Critical"}},
 	}
 	for _, tc := range cases {
@@ -185,7 +188,7 @@ func TestVerboseDryRunProgress(t *testing.T) {
 	before, _ := env.e.Search.Domain("demo")
 	out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{
 		DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr("Verbose"), AcceptedWarnings: []string{"ADV_X"},
-		ClusterConfig: &api.ClusterConfig{InstanceType: ptr("r6g.xlarge.search"), DedicatedMasterEnabled: ptr(false)},
+		Sections: obj{"ClusterConfig": obj{"InstanceType": "r6g.xlarge.search", "DedicatedMasterEnabled": false}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -227,8 +230,10 @@ func TestVerboseDryRunProgress(t *testing.T) {
 			t.Errorf("accepted warnings (-want +got):\n%s", d)
 		}
 		cfg := got.DryRunConfig
-		if cfg == nil || deref(cfg.ClusterConfig.InstanceType) != "r6g.xlarge.search" || deref(cfg.ClusterConfig.InstanceCount) != 3 || deref(cfg.DomainName) != "demo" || deref(cfg.ARN) == "" {
-			t.Errorf("DryRunConfig is not the domain as it would be: %+v", cfg)
+		if cfg == nil {
+			t.Errorf("no DryRunConfig, want the domain as it would be")
+		} else if cc := member[clusterConfig](t, cfg, "ClusterConfig"); deref(cc.InstanceType) != "r6g.xlarge.search" || deref(cc.InstanceCount) != 3 || member[string](t, cfg, "DomainName") != "demo" || member[string](t, cfg, "ARN") == "" {
+			t.Errorf("DryRunConfig is not the domain as it would be: ClusterConfig %s, DomainName %s, ARN %s", cfg.Members["ClusterConfig"], cfg.Members["DomainName"], cfg.Members["ARN"])
 		}
 	}
 	// Without dryRunId: the most recent dry run.

@@ -6,8 +6,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	api "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
 // deploymentRules decide how a changed property is deployed; the first
@@ -17,31 +15,31 @@ var deploymentRules = []struct {
 	path []string
 	kind string
 }{
-	{[]string{"AdvancedOptions", api.AdvancedOptionAllowExplicitIndex}, api.DeploymentTypeDynamic},
-	{[]string{"AdvancedOptions"}, api.DeploymentTypeBlueGreen},
-	{[]string{"AdvancedSecurityOptions", "Enabled"}, api.DeploymentTypeBlueGreen},
-	{[]string{"AdvancedSecurityOptions", "InternalUserDatabaseEnabled"}, api.DeploymentTypeBlueGreen},
-	{[]string{"AdvancedSecurityOptions"}, api.DeploymentTypeDynamic},
-	{[]string{"ClusterConfig"}, api.DeploymentTypeBlueGreen},
-	{[]string{"BlockVolumeOptions"}, api.DeploymentTypeBlueGreen},
-	{[]string{"EncryptionAtRestOptions"}, api.DeploymentTypeBlueGreen},
-	{[]string{"NodeToNodeEncryptionOptions"}, api.DeploymentTypeBlueGreen},
-	{[]string{"VPCOptions"}, api.DeploymentTypeBlueGreen},
-	{[]string{"IPAddressType"}, api.DeploymentTypeBlueGreen},
-	{[]string{"EngineMode"}, api.DeploymentTypeBlueGreen},
-	{[]string{"UserPoolAuthOptions"}, api.DeploymentTypeBlueGreen},
-	{[]string{"AccessPolicies"}, api.DeploymentTypeDynamic},
-	{[]string{"SnapshotOptions"}, api.DeploymentTypeDynamic},
-	{[]string{"OffPeakWindowOptions"}, api.DeploymentTypeDynamic},
-	{[]string{"AutoTuneOptions"}, api.DeploymentTypeDynamic},
-	{[]string{"LogPublishingOptions"}, api.DeploymentTypeDynamic},
-	{[]string{"SoftwareUpdateOptions"}, api.DeploymentTypeDynamic},
-	{[]string{"AutomatedSnapshotPauseOptions"}, api.DeploymentTypeDynamic},
-	{[]string{"DeploymentStrategyOptions"}, api.DeploymentTypeDynamic},
-	{[]string{"DomainEndpointOptions"}, api.DeploymentTypeDynamic},
-	{[]string{"AIMLOptions"}, api.DeploymentTypeDynamic},
-	{[]string{"WorkforceIdentityOptions"}, api.DeploymentTypeDynamic},
-	{[]string{"UseCase"}, api.DeploymentTypeDynamic},
+	{[]string{"AdvancedOptions", advancedOptionAllowExplicitIndex}, deploymentDynamic},
+	{[]string{"AdvancedOptions"}, deploymentBlueGreen},
+	{[]string{"AdvancedSecurityOptions", "Enabled"}, deploymentBlueGreen},
+	{[]string{"AdvancedSecurityOptions", "InternalUserDatabaseEnabled"}, deploymentBlueGreen},
+	{[]string{"AdvancedSecurityOptions"}, deploymentDynamic},
+	{[]string{"ClusterConfig"}, deploymentBlueGreen},
+	{[]string{"BlockVolumeOptions"}, deploymentBlueGreen},
+	{[]string{"EncryptionAtRestOptions"}, deploymentBlueGreen},
+	{[]string{"NodeToNodeEncryptionOptions"}, deploymentBlueGreen},
+	{[]string{"VPCOptions"}, deploymentBlueGreen},
+	{[]string{"IPAddressType"}, deploymentBlueGreen},
+	{[]string{"EngineMode"}, deploymentBlueGreen},
+	{[]string{"UserPoolAuthOptions"}, deploymentBlueGreen},
+	{[]string{"AccessPolicies"}, deploymentDynamic},
+	{[]string{"SnapshotOptions"}, deploymentDynamic},
+	{[]string{"OffPeakWindowOptions"}, deploymentDynamic},
+	{[]string{"AutoTuneOptions"}, deploymentDynamic},
+	{[]string{"LogPublishingOptions"}, deploymentDynamic},
+	{[]string{"SoftwareUpdateOptions"}, deploymentDynamic},
+	{[]string{"AutomatedSnapshotPauseOptions"}, deploymentDynamic},
+	{[]string{"DeploymentStrategyOptions"}, deploymentDynamic},
+	{[]string{"DomainEndpointOptions"}, deploymentDynamic},
+	{[]string{"AIMLOptions"}, deploymentDynamic},
+	{[]string{"WorkforceIdentityOptions"}, deploymentDynamic},
+	{[]string{"UseCase"}, deploymentDynamic},
 }
 
 func deploymentFor(path []string) string {
@@ -50,19 +48,19 @@ func deploymentFor(path []string) string {
 			return r.kind
 		}
 	}
-	return api.DeploymentTypeBlueGreen
+	return deploymentBlueGreen
 }
 
 // deploymentType is the heaviest deployment any changed property needs;
 // none when nothing changes.
 func deploymentType(props []propChange) string {
-	kind := api.DeploymentTypeNone
+	kind := deploymentNone
 	for _, p := range props {
 		switch deploymentFor(p.path) {
-		case api.DeploymentTypeBlueGreen:
-			return api.DeploymentTypeBlueGreen
-		case api.DeploymentTypeDynamic:
-			kind = api.DeploymentTypeDynamic
+		case deploymentBlueGreen:
+			return deploymentBlueGreen
+		case deploymentDynamic:
+			kind = deploymentDynamic
 		}
 	}
 	return kind
@@ -77,9 +75,9 @@ func deploymentMessage(kind string, props []propChange) string {
 		}
 	}
 	switch kind {
-	case api.DeploymentTypeBlueGreen:
+	case deploymentBlueGreen:
 		return "This change requires a blue/green deployment because it modifies " + strings.Join(names, ", ") + "."
-	case api.DeploymentTypeDynamic:
+	case deploymentDynamic:
 		return "This change is applied dynamically, without a blue/green deployment: " + strings.Join(names, ", ") + "."
 	}
 	return "This change does not modify the domain's configuration."
@@ -118,10 +116,10 @@ const offPeakLength = 10 * time.Hour
 func analyse(cur, next map[string]any, req *request, kind string, now time.Time) []finding {
 	var out []finding
 	crit := func(code, format string, args ...any) {
-		out = append(out, finding{code, fmt.Sprintf(format, args...), api.SeverityCritical})
+		out = append(out, finding{code, fmt.Sprintf(format, args...), severityCritical})
 	}
 	adv := func(code, format string, args ...any) {
-		out = append(out, finding{code, fmt.Sprintf(format, args...), api.SeverityAdvisory})
+		out = append(out, finding{code, fmt.Sprintf(format, args...), severityAdvisory})
 	}
 	in := &req.typed
 
@@ -129,10 +127,10 @@ func analyse(cur, next map[string]any, req *request, kind string, now time.Time)
 		crit(CritEngineModeImmutable, "EngineMode cannot be changed after the domain is created (it is %s, the change asks for %s).", lookupString(cur, "EngineMode"), *in.EngineMode)
 	}
 	if in.IPAddressType != nil {
-		if *in.IPAddressType == api.IPAddressTypeIPv4 && lookupString(cur, "IPAddressType") == api.IPAddressTypeDualstack {
+		if *in.IPAddressType == ipv4 && lookupString(cur, "IPAddressType") == dualstack {
 			crit(CritDualstackIrreversible, "IPAddressType cannot go back from dualstack to ipv4.")
 		}
-		if *in.IPAddressType == api.IPAddressTypeIPv4 {
+		if *in.IPAddressType == ipv4 {
 			adv(AdvDualstackRecommended, "IPAddressType dualstack is recommended over ipv4.")
 		}
 	}
@@ -170,12 +168,12 @@ func analyse(cur, next map[string]any, req *request, kind string, now time.Time)
 		crit(CritNodeToNodeDisable, "NodeToNodeEncryptionOptions cannot be disabled once enabled.")
 	}
 	if in.AdvancedOptions != nil {
-		switch v := lookupString(next, "AdvancedOptions", api.AdvancedOptionFielddataCacheSize); v {
+		switch v := lookupString(next, "AdvancedOptions", advancedOptionFielddataCacheSize); v {
 		case "", "unbounded", "100", "100%":
-			adv(AdvFielddataCacheUnbounded, "AdvancedOptions[%q] is unbounded; set it (for example \"40\") so field data cannot exhaust the heap.", api.AdvancedOptionFielddataCacheSize)
+			adv(AdvFielddataCacheUnbounded, "AdvancedOptions[%q] is unbounded; set it (for example \"40\") so field data cannot exhaust the heap.", advancedOptionFielddataCacheSize)
 		}
 	}
-	if kind == api.DeploymentTypeBlueGreen && !inOffPeak(cur, now) {
+	if kind == deploymentBlueGreen && !inOffPeak(cur, now) {
 		// The message names the window, not the time of the request: a
 		// repeat dry run of the same change a minute later must give the
 		// same findings (Terraform plans the same change again at apply).
@@ -216,7 +214,7 @@ func inOffPeak(cfg map[string]any, now time.Time) bool {
 func blocking(fs []finding, accepted []string) []finding {
 	var out []finding
 	for _, f := range fs {
-		if f.Severity == api.SeverityAdvisory && slices.Contains(accepted, f.Code) {
+		if f.Severity == severityAdvisory && slices.Contains(accepted, f.Code) {
 			continue
 		}
 		out = append(out, f)

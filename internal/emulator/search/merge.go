@@ -1,7 +1,6 @@
 package search
 
 import (
-	"encoding/json"
 	"reflect"
 	"sort"
 	"strings"
@@ -40,10 +39,18 @@ func merge(base, patch any) any {
 	return out
 }
 
-// diff lists the leaves that differ between a and b, sorted by path.
+// diff lists the leaves that differ between a and b, sorted by path. An
+// object on one side only is compared with an empty one, so each of its
+// leaves is a property of its own (arrays are leaves: they replace).
 func diff(path []string, a, b any, out *[]propChange) {
 	am, aok := a.(map[string]any)
 	bm, bok := b.(map[string]any)
+	if aok && b == nil {
+		bm, bok = map[string]any{}, true
+	}
+	if bok && a == nil {
+		am, aok = map[string]any{}, true
+	}
 	if aok && bok {
 		keys := map[string]bool{}
 		for k := range am {
@@ -111,13 +118,4 @@ func lookupNumber(v any, keys ...string) (float64, bool) {
 func lookupString(v any, keys ...string) string {
 	s, _ := lookup(v, keys...).(string)
 	return s
-}
-
-// displayValue renders a property value for ModifyingProperties.
-func displayValue(v any) (string, string) {
-	if s, ok := v.(string); ok {
-		return s, "PLAIN_TEXT"
-	}
-	b, _ := json.Marshal(v)
-	return string(b), "STRINGIFIED_JSON"
 }

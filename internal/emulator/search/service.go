@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 
-	api "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 )
 
@@ -41,7 +40,7 @@ func New(clock *core.Clock, account, region string) *Service {
 func (s *Service) Name() string { return "search" }
 
 // SigningName implements core.Service.
-func (s *Service) SigningName() string { return api.SigningName }
+func (s *Service) SigningName() string { return SigningName }
 
 // Protocol implements core.Service.
 func (s *Service) Protocol() core.Protocol { return core.JSON }
@@ -133,18 +132,25 @@ func limitExceeded(format string, args ...any) *apiError {
 	return errorf(http.StatusConflict, "LimitExceededException", format, args...)
 }
 
+func internalError(format string, args ...any) *apiError {
+	return errorf(http.StatusInternalServerError, "InternalException", format, args...)
+}
+
 func disabledOperation(format string, args ...any) *apiError {
 	return errorf(http.StatusConflict, "DisabledOperationException", format, args...)
 }
 
 // ServeHTTP answers one request.
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Answers carry the emulator's clock in Date, as the identity service's
+	// do: clients judge the age of a dry run by the service's clock.
+	w.Header().Set("Date", s.clock.Now().UTC().Format(http.TimeFormat))
 	name, op := route(r)
 	if op == "Unknown" {
 		core.WriteJSONError(w, http.StatusNotFound, "UnknownOperationException", fmt.Sprintf("No operation answers %s %s.", r.Method, r.URL.Path))
 		return
 	}
-	if err := api.ValidDomainName(name); err != nil {
+	if err := validDomainName(name); err != nil {
 		core.WriteJSONError(w, http.StatusBadRequest, "ValidationException", "DomainName: "+err.Error())
 		return
 	}

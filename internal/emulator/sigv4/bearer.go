@@ -14,15 +14,24 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
-// Short-term bearer keys of the model runtime (DESIGN.md, "Wire protocols").
+// Short-term bearer keys of the model runtime (the design guide,
+// docs/guides/design.md, "Wire protocols").
 const (
 	BearerPrefix      = "models-api-key-" //nolint:gosec // a format prefix, not a credential
 	BearerService     = "models"
 	BearerAction      = "CallWithBearerToken"
 	MaxBearerLifetime = 43200 // seconds
 	bearerSuffix      = "&Version=1"
-	unsignedPayload   = "UNSIGNED-PAYLOAD"
 )
+
+// bearerPayloadHashes are the payload hashes a short-term key may be signed
+// with: the empty body's SHA-256, as the official token generators sign
+// it, and UNSIGNED-PAYLOAD, as presigned URLs of some libraries are. The
+// token does not say which, so each is tried.
+var bearerPayloadHashes = []string{
+	"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+	"UNSIGNED-PAYLOAD",
+}
 
 // BearerToken is a verified short-term key. It holds no secret.
 type BearerToken struct {
@@ -107,15 +116,18 @@ func (s *Store) VerifyBearer(token string, now time.Time) (*BearerToken, *Error)
 		return nil, &Error{"malformed", "The short-term API key's URL cannot be parsed."}
 	}
 	creds := aws.Credentials{AccessKeyID: cred.AccessKeyID, SecretAccessKey: cred.SecretAccessKey, SessionToken: cred.SessionToken}
-	signed, _, serr := signer.PresignHTTP(context.Background(), creds, req, unsignedPayload, svc, region, signedAt)
-	if serr != nil {
-		return nil, &Error{"signature", "The short-term API key cannot be signed again for verification."}
+	matched := false
+	for _, payload := range bearerPayloadHashes {
+		signed, _, serr := newSigner().PresignHTTP(context.Background(), creds, req, payload, svc, region, signedAt)
+		if serr != nil {
+			return nil, &Error{"signature", "The short-term API key cannot be signed again for verification."}
+		}
+		if su, err := url.Parse(signed); err == nil {
+			want := su.Query().Get("X-Amz-Signature")
+			matched = matched || (want != "" && subtle.ConstantTimeCompare([]byte(want), []byte(sig)) == 1)
+		}
 	}
-	want := ""
-	if su, err := url.Parse(signed); err == nil {
-		want = su.Query().Get("X-Amz-Signature")
-	}
-	if want == "" || subtle.ConstantTimeCompare([]byte(want), []byte(sig)) != 1 {
+	if !matched {
 		return nil, &Error{"signature", "The signature of the short-term API key does not match the one we calculated."}
 	}
 	return &BearerToken{

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -84,8 +85,13 @@ const MaxSkew = 15 * time.Minute
 var (
 	authRe   = regexp.MustCompile(`^AWS4-HMAC-SHA256 Credential=([^/,\s]+)/(\d{8})/([^/,\s]+)/([^/,\s]+)/aws4_request,\s*SignedHeaders=([^,\s]+),\s*Signature=([0-9a-f]{64})$`)
 	regionRe = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
-	signer   = v4.NewSigner()
 )
+
+// newSigner is a signer for one verification. A signer caches the keys it
+// derives by key id, region, service and day, not by secret: a shared one
+// would go on accepting a key's old secret after the key was added again
+// with a new one (POST /_admin/credentials), and refuse the new secret.
+func newSigner() *v4.Signer { return v4.NewSigner() }
 
 // Verify checks the request's SigV4 signature for service. now is the
 // emulator's clock, against which temporary credentials expire.
@@ -130,7 +136,14 @@ func (s *Store) Verify(r *http.Request, body []byte, service string, now time.Ti
 		return nil, &Error{"signature", "The provided X-Amz-Content-Sha256 header does not match what was computed."}
 	}
 
-	// Sign a copy holding only the signed headers, at the same time.
+	// Sign a copy holding exactly the headers the client signed, at the
+	// same time. Clients differ in what they sign: this provider signs
+	// content-length, botocore and the AWS CLI do not, and send no
+	// X-Amz-Content-Sha256 (the body is hashed here either way).
+	listed := strings.Split(signedHeaders, ";")
+	if !slices.Contains(listed, "host") {
+		return nil, &Error{"signature", "SignedHeaders must include host."}
+	}
 	u := *r.URL
 	u.Scheme, u.Host = "http", r.Host
 	// The copy is never sent: it only feeds the signer.
@@ -139,20 +152,28 @@ func (s *Store) Verify(r *http.Request, body []byte, service string, now time.Ti
 		return nil, &Error{"malformed", "The request URL cannot be parsed."}
 	}
 	cp.Host = r.Host
-	cp.ContentLength = int64(len(body))
-	for _, h := range strings.Split(signedHeaders, ";") {
-		if h == "host" || h == "content-length" {
-			continue
-		}
-		for _, v := range r.Header.Values(h) {
-			cp.Header.Add(h, v)
+	cp.ContentLength = 0 // the signer signs content-length whenever it is set
+	for _, h := range listed {
+		switch h {
+		case "host":
+		case "content-length":
+			cp.ContentLength = int64(len(body))
+		default:
+			for _, v := range r.Header.Values(h) {
+				cp.Header.Add(h, v)
+			}
 		}
 	}
 	creds := aws.Credentials{AccessKeyID: cred.AccessKeyID, SecretAccessKey: cred.SecretAccessKey, SessionToken: cred.SessionToken}
-	if err := signer.SignHTTP(context.Background(), creds, cp, hash, svc, region, t); err != nil {
+	if err := newSigner().SignHTTP(context.Background(), creds, cp, hash, svc, region, t); err != nil {
 		return nil, &Error{"signature", "The request cannot be signed again for verification."}
 	}
 	want := authRe.FindStringSubmatch(cp.Header.Get("Authorization"))
+	if want != nil && want[5] != signedHeaders {
+		// A header the library never signs (user-agent, expect), or one
+		// listed but not sent, cannot be verified.
+		return nil, &Error{"signature", fmt.Sprintf("SignedHeaders %s cannot be verified: the headers the request carries sign as %s.", signedHeaders, want[5])}
+	}
 	if want == nil || subtle.ConstantTimeCompare([]byte(want[6]), []byte(signature)) != 1 {
 		return nil, &Error{"signature", "The request signature we calculated does not match the signature you provided. Check your Secret Access Key and signing method."}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 )
 
 func TestValidatorPatterns(t *testing.T) {
@@ -90,7 +91,7 @@ func TestFlattenCredential(t *testing.T) {
 			serviceSpecificCredentialModel{
 				ID: types.StringValue("alice/ACCAABCDEFGHIJKLMNOPQ"), UserName: types.StringValue("alice"), ServiceName: types.StringValue("models.cloud.example"),
 				ServiceSpecificCredentialID: types.StringValue("ACCAABCDEFGHIJKLMNOPQ"), Status: types.StringValue("Inactive"),
-				CreateDate: types.StringValue("2026-01-02T03:04:05Z"), ExpirationDate: types.StringValue("2026-04-02T03:04:05Z"), CredentialAgeDays: types.Int64Value(90),
+				CreateDate: types.StringValue("2026-01-02T03:04:05Z"), ExpirationDate: types.StringValue("2026-04-02T03:04:05Z"), CredentialAgeDays: customtypes.NewInt64Value(90),
 				ResetTriggers: types.MapNull(types.StringType),
 			},
 		},
@@ -100,7 +101,7 @@ func TestFlattenCredential(t *testing.T) {
 			serviceSpecificCredentialModel{
 				ID: types.StringValue("bob/ACCAABCDEFGHIJKLMNOPQ"), UserName: types.StringValue("bob"), ServiceName: types.StringValue("models.cloud.example"),
 				ServiceSpecificCredentialID: types.StringValue("ACCAABCDEFGHIJKLMNOPQ"), Status: types.StringValue("Active"),
-				CreateDate: types.StringValue("2026-01-02T03:04:05Z"), ExpirationDate: types.StringNull(), CredentialAgeDays: types.Int64Null(),
+				CreateDate: types.StringValue("2026-01-02T03:04:05Z"), ExpirationDate: types.StringNull(), CredentialAgeDays: customtypes.NewInt64Null(),
 				ResetTriggers: types.MapNull(types.StringType),
 			},
 		},

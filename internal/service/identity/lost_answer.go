@@ -6,6 +6,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
 )
 
 // lostAnswerPoll is how often a resource looks again for what a request
@@ -23,22 +24,53 @@ func lateWindow(c *conns.Clients) time.Duration {
 	return c.Config.AttemptTimeout
 }
 
-// untilSeen calls look until it reports found, returns an error, or window
-// runs out; it reports whether look found something.
-func untilSeen(ctx context.Context, window time.Duration, look func() (bool, error)) (bool, error) {
-	deadline := time.Now().Add(window)
-	for {
-		found, err := look()
-		if found || err != nil {
-			return found, err
-		}
-		if time.Now().After(deadline) {
-			return false, nil
-		}
-		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case <-time.After(lostAnswerPoll):
-		}
+// createWindow is how long after a create starts a key from it can still
+// land: the client may send it up to max_retries+1 times (a retry follows
+// only an answered error or a request that never left, so at most one
+// attempt is applied), each attempt up to its timeout with the longest
+// backoff before it, and the service may apply the last one up to
+// lateWindow after the client gave up on it.
+func createWindow(c *conns.Clients) time.Duration {
+	timeout, retries := lateWindow(c), client.DefaultMaxRetries
+	if c != nil {
+		retries = max(c.Config.MaxRetries, 0)
 	}
+	base, maxDelay := client.DefaultRetryBaseDelay, client.DefaultRetryMaxDelay
+	if c != nil && c.Config.RetryBaseDelay > 0 {
+		base = c.Config.RetryBaseDelay
+	}
+	if c != nil && c.Config.RetryMaxDelay > 0 {
+		maxDelay = c.Config.RetryMaxDelay
+	}
+	w := time.Duration(retries+2) * timeout
+	for i := 0; i < retries; i++ {
+		d := base << i
+		if d <= 0 || d > maxDelay {
+			d = maxDelay
+		}
+		w += d
+	}
+	return w
+}
+
+// untilSeen calls look every interval until it reports found, returns an
+// error, or window runs out (look is called at least once); it reports
+// whether look found something. A look in progress when the window ends
+// is let finish: only ctx cuts it short.
+func untilSeen(ctx context.Context, window, every time.Duration, look func() (bool, error)) (bool, error) {
+	wctx, cancel := context.WithTimeout(ctx, window)
+	defer cancel()
+	found := false
+	var lookErr error
+	err := poll.Until(wctx, func(context.Context) (bool, time.Duration, error) {
+		found, lookErr = look()
+		return found, every, lookErr
+	})
+	switch {
+	case lookErr != nil:
+		return found, lookErr
+	case err != nil && ctx.Err() == nil:
+		return found, nil // the window ran out
+	}
+	return found, err
 }

@@ -27,6 +27,8 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/keyjournal"
 )
 
 var (
@@ -63,18 +65,18 @@ type serviceSpecificCredentialResource struct {
 }
 
 type serviceSpecificCredentialModel struct {
-	ID                          types.String `tfsdk:"id"`
-	UserName                    types.String `tfsdk:"user_name"`
-	ServiceName                 types.String `tfsdk:"service_name"`
-	CredentialAgeDays           types.Int64  `tfsdk:"credential_age_days"`
-	Status                      types.String `tfsdk:"status"`
-	ResetTriggers               types.Map    `tfsdk:"reset_triggers"`
-	RenewBeforeDays             types.Int64  `tfsdk:"renew_before_days"`
-	ServiceSpecificCredentialID types.String `tfsdk:"service_specific_credential_id"`
-	ServiceAPIKeyValue          types.String `tfsdk:"service_api_key_value"`
-	CreateDate                  types.String `tfsdk:"create_date"`
-	ExpirationDate              types.String `tfsdk:"expiration_date"`
-	Region                      types.String `tfsdk:"region"`
+	ID                          types.String      `tfsdk:"id"`
+	UserName                    types.String      `tfsdk:"user_name"`
+	ServiceName                 types.String      `tfsdk:"service_name"`
+	CredentialAgeDays           customtypes.Int64 `tfsdk:"credential_age_days"`
+	Status                      types.String      `tfsdk:"status"`
+	ResetTriggers               types.Map         `tfsdk:"reset_triggers"`
+	RenewBeforeDays             customtypes.Int64 `tfsdk:"renew_before_days"`
+	ServiceSpecificCredentialID types.String      `tfsdk:"service_specific_credential_id"`
+	ServiceAPIKeyValue          types.String      `tfsdk:"service_api_key_value"`
+	CreateDate                  types.String      `tfsdk:"create_date"`
+	ExpirationDate              types.String      `tfsdk:"expiration_date"`
+	Region                      types.String      `tfsdk:"region"`
 }
 
 func (r *serviceSpecificCredentialResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -115,7 +117,8 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"credential_age_days": schema.Int64Attribute{
-				Optional: true,
+				CustomType: customtypes.Int64Type{},
+				Optional:   true,
 				MarkdownDescription: fmt.Sprintf("Days from creation until the key expires, %d to %d. Without it the key never expires "+
 					"(a policy that caps the age, such as the documented 90-day cap, then refuses the key). Changing it replaces the key.", minCredentialAgeDays, maxCredentialAgeDays),
 				Validators:    []validator.Int64{int64validator.Between(minCredentialAgeDays, maxCredentialAgeDays)},
@@ -135,7 +138,8 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 					"it gets a new `service_api_key_value`, the old value stops working, and the id, status and expiry stay. Use it to rotate a compromised key.",
 			},
 			"renew_before_days": schema.Int64Attribute{
-				Optional: true,
+				CustomType: customtypes.Int64Type{},
+				Optional:   true,
 				MarkdownDescription: "When set, a plan made this many days or fewer before `expiration_date` (or after it) replaces the key with a new one, " +
 					"and says so in a warning. Days are counted against the service's clock as seen at the last refresh. Needs `credential_age_days`, and must be smaller than it.",
 				Validators: []validator.Int64{int64validator.Between(1, maxCredentialAgeDays-1)},
@@ -205,6 +209,9 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// The key is in a state: no interrupted create may take it, even in a
+	// run that does not refresh (-refresh=false).
+	r.confirm(ctx, &state)
 	addr := fmt.Sprintf("%s/%s", state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString())
 
 	if !state.Region.IsNull() && state.Region.ValueString() != r.clients.Region {
@@ -275,6 +282,9 @@ func sameTriggers(a, b types.Map) bool {
 	return true
 }
 
+// Create creates the key, or adopts the key an interrupted create left
+// behind (see orphan.go). The creates of one user and service are
+// serialised, so that one's recovery never takes another's key.
 func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan serviceSpecificCredentialModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -286,27 +296,25 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 		ServiceName:       plan.ServiceName.ValueString(),
 		CredentialAgeDays: int(plan.CredentialAgeDays.ValueInt64()),
 	}
-	// The ids before, to tell a key a lost answer created from older ones.
-	var before map[string]bool
-	if out, err := r.clients.Identity.ListServiceSpecificCredentials(ctx, in.UserName, in.ServiceName); err == nil {
-		before = map[string]bool{}
-		for _, k := range out.Credentials {
-			before[k.ServiceSpecificCredentialID] = true
-		}
+	region := r.clients.Identity.Region()
+	c := &keyCreate{
+		r: r, j: r.clients.KeyJournal, scope: r.journalScope(in.UserName, in.ServiceName, region), in: in, diags: &resp.Diagnostics,
+		want: wantKey{ageDays: plan.CredentialAgeDays.ValueInt64(), renewBefore: plan.RenewBeforeDays.ValueInt64(), status: plan.Status.ValueString()},
 	}
-	cred, err := r.clients.Identity.CreateServiceSpecificCredential(ctx, in)
-	if err != nil {
-		r.createError(ctx, &resp.Diagnostics, in, before, err)
+	defer keyjournal.Lock(c.scope)()
+	cred := c.run(ctx)
+	if cred == nil {
 		return
 	}
 	flattenCredential(cred, &plan)
 	plan.ServiceAPIKeyValue = types.StringValue(cred.ServiceAPIKeyValue)
-	plan.Region = types.StringValue(r.clients.Identity.Region())
-	if want := plan.Status.ValueString(); want != cred.Status {
-		// A key is created Active; an Inactive one is deactivated at once.
+	plan.Region = types.StringValue(region)
+	if want := c.want.status; want != cred.Status {
+		// A new key starts Active (an adopted one may be either): set the
+		// planned status now, so the key is never in use as another.
 		if err := r.clients.Identity.UpdateServiceSpecificCredential(ctx, in.UserName, cred.ServiceSpecificCredentialID, want); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("status"), "Unable to Create Identity Service Specific Credential",
-				fmt.Sprintf("Key %s was created, but setting its status to %s failed; it is saved as %s and the next apply tries again.\n\n%s", cred.ServiceSpecificCredentialID, want, cred.Status, err))
+			resp.Diagnostics.AddAttributeError(path.Root("status"), createSummary,
+				fmt.Sprintf("Key %s was created, but setting its status to %s failed, so it is %s. Terraform saves it as tainted: the next apply replaces it with a new key, created and set to %s, and deletes this one.\n\n%s", cred.ServiceSpecificCredentialID, want, cred.Status, want, err))
 		} else {
 			plan.Status = types.StringValue(want)
 		}
@@ -314,53 +322,11 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// createError explains a failed CreateServiceSpecificCredential. For a lost
-// answer it lists the user's keys: a key that appeared cannot be used
-// (its value was in the lost answer), and creating another could exceed
-// the limit or leave a stray key, so the user decides.
-func (r *serviceSpecificCredentialResource) createError(ctx context.Context, diags *diag.Diagnostics, in identityclient.CreateServiceSpecificCredentialInput, before map[string]bool, err error) {
-	const summary = "Unable to Create Identity Service Specific Credential"
+// createError explains a CreateServiceSpecificCredential the service
+// refused.
+func (r *serviceSpecificCredentialResource) createError(diags *diag.Diagnostics, in identityclient.CreateServiceSpecificCredentialInput, err error) {
+	const summary = createSummary
 	switch {
-	case errors.Is(err, client.ErrOutcomeUnknown):
-		tflog.Warn(ctx, "CreateServiceSpecificCredential answer lost, listing the user's keys to learn the outcome", map[string]any{"user_name": in.UserName})
-		// The service may still be applying the request: look for a new
-		// key for up to one attempt's timeout before saying there is none.
-		var out *identityclient.ListServiceSpecificCredentialsOutput
-		window := lateWindow(r.clients)
-		_, lerr := untilSeen(ctx, window, func() (bool, error) {
-			var err error
-			out, err = r.clients.Identity.ListServiceSpecificCredentials(ctx, in.UserName, in.ServiceName)
-			if err != nil || before == nil {
-				return false, err
-			}
-			for _, k := range out.Credentials {
-				if !before[k.ServiceSpecificCredentialID] {
-					return true, nil
-				}
-			}
-			return false, nil
-		})
-		if lerr != nil || before == nil {
-			diags.AddError(summary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost, and the user's keys could not be listed to learn whether a key was created. "+
-				"Check the user's keys for %s: delete any key you do not recognise, or import it with terraform import <address> %s/<credential id> (its value cannot be recovered), then apply again.\n\n%v",
-				in.UserName, in.ServiceName, in.UserName, errors.Join(err, lerr)))
-			return
-		}
-		var fresh []string
-		for _, k := range out.Credentials {
-			if !before[k.ServiceSpecificCredentialID] {
-				fresh = append(fresh, k.ServiceSpecificCredentialID)
-			}
-		}
-		if len(fresh) == 0 {
-			diags.AddError(summary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost. No new key appeared within %s, so most likely nothing was created: apply again. "+
-				"If a key you do not recognise shows up later, delete it or import it with terraform import <address> %s/<credential id>.\n\n%s", in.UserName, window, in.UserName, err))
-			return
-		}
-		diags.AddError(summary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost. The service did create key %s, but its value was only in the lost answer and can never be read again, "+
-			"so Terraform did not record it and did not create another one. Either delete that key (for example with the identity CLI: delete-service-specific-credential --user-name %s --service-specific-credential-id %s) and apply again, "+
-			"or keep it with: terraform import <address> %s/%s (service_api_key_value stays null; reset it with reset_triggers to obtain a value).\n\n%s",
-			in.UserName, strings.Join(fresh, ", "), in.UserName, fresh[0], in.UserName, fresh[0], err))
 	case errors.Is(err, client.ErrAccessDenied):
 		age := "no credential_age_days (a key that never expires)"
 		if in.CredentialAgeDays > 0 {
@@ -372,7 +338,8 @@ func (r *serviceSpecificCredentialResource) createError(ctx context.Context, dia
 	case errors.Is(err, client.ErrLimitExceeded):
 		diags.AddAttributeError(path.Root("user_name"), summary,
 			fmt.Sprintf("User %q already holds the most keys the service allows for %s (2 per user per service). "+
-				"Delete a key the user no longer needs, or bring it under Terraform with terraform import, before creating another.\n\n%s", in.UserName, in.ServiceName, err))
+				"Delete a key the user no longer needs, or bring it under Terraform with terraform import, before creating another. "+
+				"A key left by a create interrupted on another machine, or before the key journal was cleared, counts too: the provider cannot recognise it.\n\n%s", in.UserName, in.ServiceName, err))
 	case errors.Is(err, client.ErrNotFound):
 		diags.AddAttributeError(path.Root("user_name"), summary,
 			fmt.Sprintf("User %q does not exist. Create it first (for example reference cloud_identity_user.<name>.user_name so Terraform orders the two).\n\n%s", in.UserName, err))
@@ -411,6 +378,9 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	}
 	if found == nil {
 		tflog.Warn(ctx, "Key is gone, removing it from state", map[string]any{"user_name": user, "service_specific_credential_id": id})
+		if err := r.clients.KeyJournal.Forget(r.stateScope(&state), id); err != nil {
+			tflog.Warn(ctx, "The key journal could not be updated", map[string]any{"error": err.Error()})
+		}
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -420,12 +390,21 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		// the provider's, where the import found it.
 		state.Region = types.StringValue(r.clients.Region)
 	}
+	// The key is in a state (this Read also follows an import, once the
+	// service name is known).
+	r.confirm(ctx, &state)
 	if state.ServiceAPIKeyValue.IsUnknown() {
 		state.ServiceAPIKeyValue = types.StringNull()
 	}
+	// The offset matters at the scale of days (renew_before_days): it is
+	// recorded only when it moved by more than a minute, so that the Date
+	// header's one-second rounding does not change the private state on
+	// every refresh (plan -refresh-only -detailed-exitcode would report it).
 	if !out.ServerTime.IsZero() {
-		offset, _ := json.Marshal(math.Round(time.Until(out.ServerTime).Seconds()))
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateClockOffset, offset)...)
+		if moved := time.Until(out.ServerTime) - clockOffset(ctx, req.Private); moved > time.Minute || moved < -time.Minute {
+			offset, _ := json.Marshal(math.Round(time.Until(out.ServerTime).Seconds()))
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateClockOffset, offset)...)
+		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -438,6 +417,7 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 		return
 	}
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
+	r.confirm(ctx, &state)
 	// Computed values stay as they are unless a call below changes them.
 	plan.ID, plan.ServiceSpecificCredentialID = state.ID, state.ServiceSpecificCredentialID
 	plan.CreateDate, plan.ExpirationDate, plan.Region = state.CreateDate, state.ExpirationDate, state.Region
@@ -452,16 +432,19 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 		}
 	}
 	if !sameTriggers(plan.ResetTriggers, state.ResetTriggers) {
+		// The client repeats a reset whose answer was lost; when every
+		// attempt fails, one of them may still have landed and the value
+		// in state may no longer work. The old reset_triggers are saved
+		// with the rest, so the next plan resets again.
 		cred, err := r.clients.Identity.ResetServiceSpecificCredential(ctx, user, id)
 		if err != nil {
-			detail := fmt.Sprintf("Resetting key %s of user %q failed; the key keeps its current value.\n\n%s", id, user, err)
-			if errors.Is(err, client.ErrOutcomeUnknown) {
-				detail = fmt.Sprintf("The reset of key %s of user %q was sent but its answer was lost: the key may now have a new value that cannot be read, and the value in the state may no longer work. "+
-					"Change reset_triggers again and apply to reset it once more and record the new value.\n\n%s", id, user, err)
-				// Record the status change, not the triggers, so the next plan resets again.
-				plan.ResetTriggers = state.ResetTriggers
-				resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			detail := fmt.Sprintf("Resetting key %s of user %q failed. The service may have reset it anyway, so the value in state may no longer work: "+
+				"reset_triggers keep their old values in state, and the next apply resets the key again and records the new value.\n\n%s", id, user, err)
+			if errors.Is(err, client.ErrNotFound) {
+				detail = fmt.Sprintf("Key %s of user %q no longer exists. Refresh (terraform plan) to drop it from state, then apply to create a new one.\n\n%s", id, user, err)
 			}
+			plan.ResetTriggers = state.ResetTriggers
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 			resp.Diagnostics.AddAttributeError(path.Root("reset_triggers"), "Unable to Reset Identity Service Specific Credential", detail)
 			return
 		}
@@ -485,6 +468,10 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 	if err != nil && !errors.Is(err, client.ErrNotFound) {
 		resp.Diagnostics.AddError("Unable to Delete Identity Service Specific Credential",
 			fmt.Sprintf("Deleting key %s of user %q failed: %s", id, user, err))
+		return
+	}
+	if err := r.clients.KeyJournal.Forget(r.stateScope(&state), id); err != nil {
+		tflog.Warn(ctx, "The key journal could not be updated", map[string]any{"error": err.Error()})
 	}
 }
 
@@ -513,9 +500,37 @@ func flattenCredential(c *identityclient.ServiceSpecificCredential, m *serviceSp
 	m.CreateDate = types.StringValue(c.CreateDate.UTC().Format(time.RFC3339))
 	if c.ExpirationDate.IsZero() {
 		m.ExpirationDate = types.StringNull()
-		m.CredentialAgeDays = types.Int64Null()
+		m.CredentialAgeDays = customtypes.NewInt64Null()
 	} else {
 		m.ExpirationDate = types.StringValue(c.ExpirationDate.UTC().Format(time.RFC3339))
-		m.CredentialAgeDays = types.Int64Value(int64(math.Round(c.ExpirationDate.Sub(c.CreateDate).Hours() / 24)))
+		m.CredentialAgeDays = customtypes.NewInt64Value(int64(math.Round(c.ExpirationDate.Sub(c.CreateDate).Hours() / 24)))
+	}
+}
+
+// journalScope is the key journal's scope of a user's keys for a service,
+// as this provider's identity endpoint and a region see them.
+func (r *serviceSpecificCredentialResource) journalScope(user, service, region string) keyjournal.Scope {
+	return keyjournal.Scope{Endpoint: r.clients.Endpoints.Identity, Region: region, UserName: user, ServiceName: service}
+}
+
+// stateScope is the journal scope of a key in state: the region it was
+// created in, else the provider's.
+func (r *serviceSpecificCredentialResource) stateScope(m *serviceSpecificCredentialModel) keyjournal.Scope {
+	region := m.Region.ValueString()
+	if region == "" {
+		region = r.clients.Region
+	}
+	return r.journalScope(m.UserName.ValueString(), m.ServiceName.ValueString(), region)
+}
+
+// confirm tells the key journal that a key is in a Terraform state, so no
+// recovery of an interrupted create ever takes it. A journal that cannot
+// be written only costs that protection, with a warning.
+func (r *serviceSpecificCredentialResource) confirm(ctx context.Context, m *serviceSpecificCredentialModel) {
+	if r.clients == nil || m.ServiceName.ValueString() == "" {
+		return
+	}
+	if err := r.clients.KeyJournal.Confirm(r.stateScope(m), m.ServiceSpecificCredentialID.ValueString()); err != nil {
+		tflog.Warn(ctx, "The key journal could not be updated", map[string]any{"error": err.Error()})
 	}
 }

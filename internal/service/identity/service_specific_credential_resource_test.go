@@ -90,7 +90,7 @@ func TestAccServiceSpecificCredential_lifecycle(t *testing.T) {
 	valueChanges := statecheck.CompareValue(compare.ValuesDiffer())
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		CheckDestroy:             checkNothingLeft(emu),
 		Steps: []resource.TestStep{
 			{
@@ -192,7 +192,7 @@ func TestAccServiceSpecificCredential_renewBeforeExpiry(t *testing.T) {
   renew_before_days   = 7`)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		CheckDestroy:             checkNothingLeft(emu),
 		Steps: []resource.TestStep{
 			{
@@ -235,7 +235,7 @@ func TestAccServiceSpecificCredential_regionChangeReplaces(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		CheckDestroy:             checkNothingLeft(emu),
 		Steps: []resource.TestStep{
 			{Config: keyConfig(emu.ProviderConfig(), "frank", `credential_age_days = 30`)},
@@ -270,7 +270,7 @@ func TestAccServiceSpecificCredential_disappears(t *testing.T) {
 	cfg := keyConfig(emu.ProviderConfig(), "gina", `credential_age_days = 30`)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		CheckDestroy:             checkNothingLeft(emu),
 		Steps: []resource.TestStep{
 			{
@@ -301,7 +301,7 @@ func TestAccServiceSpecificCredential_policyCapRefusesLongKey(t *testing.T) {
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		CheckDestroy:             checkNothingLeft(emu),
 		Steps: []resource.TestStep{
 			{
@@ -322,7 +322,7 @@ func TestAccServiceSpecificCredential_limitOfTwoPerService(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		CheckDestroy:             checkNothingLeft(emu),
 		Steps: []resource.TestStep{
 			{
@@ -343,20 +343,32 @@ resource "cloud_identity_service_specific_credential" "k" {
 	})
 }
 
-func TestAccServiceSpecificCredential_lostCreateAnswer(t *testing.T) {
-	emu := acctest.NewEmulator(t)
-	if err := emu.InjectFault(emulator.Fault{Service: "identity", Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse}); err != nil {
-		t.Fatal(err)
+// checkOneWorkingKey: user holds exactly one key, the one in state, and
+// the state's value is the key's current value (the runtime accepts it).
+func checkOneWorkingKey(emu *acctest.Emulator, user string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		ids := emu.Identity.CredentialIDs(user)
+		if len(ids) != 1 {
+			return fmt.Errorf("user %s holds keys %v, want exactly 1", user, ids)
+		}
+		rs := s.RootModule().Resources[keyAddr]
+		if rs == nil {
+			return fmt.Errorf("no %s in state", keyAddr)
+		}
+		if got := rs.Primary.Attributes["service_specific_credential_id"]; got != ids[0] {
+			return fmt.Errorf("state holds key %s, the service %s", got, ids[0])
+		}
+		info, ok := emu.Identity.LookupServiceAPIKey(rs.Primary.Attributes["service_api_key_value"])
+		if !ok || info.CredentialID != ids[0] {
+			return fmt.Errorf("the state's service_api_key_value is not the current value of key %s", ids[0])
+		}
+		return nil
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				Config: emu.ProviderConfig() + `
+}
+
+const lostAnswerConfig = `
 resource "cloud_identity_user" "test" {
-  user_name     = "judy"
+  user_name     = %q
   force_destroy = true
 }
 
@@ -364,27 +376,93 @@ resource "cloud_identity_service_specific_credential" "test" {
   user_name           = cloud_identity_user.test.user_name
   credential_age_days = 30
 }
-`,
-				ExpectError: regexp.MustCompile(`(?s)The\s+service\s+did\s+create\s+key\s+ACCA\w+.*did\s+not\s+create\s+another\s+one.*terraform\s+import`),
-				Check: func(*terraform.State) error {
-					if ids := emu.Identity.CredentialIDs("judy"); len(ids) != 1 {
-						return fmt.Errorf("keys after a lost answer: %v, want exactly 1", ids)
-					}
-					return nil
+`
+
+// A lost create answer: the same apply finds the key the request made and
+// adopts it (a reset gives it a value), with no second create.
+func TestAccServiceSpecificCredential_lostCreateAnswer(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	if err := emu.InjectFault(emulator.Fault{Service: "identity", Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse}); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: providerFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{
+				Config: emu.ProviderConfig() + fmt.Sprintf(lostAnswerConfig, "judy"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("credential_age_days"), knownvalue.Int64Exact(30)),
+					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("status"), knownvalue.StringExact("Active")),
 				},
+				Check: checkOneWorkingKey(emu, "judy"),
 			},
 		},
 	})
-	if n := emu.CountCalls("CreateServiceSpecificCredential", false); n > 1 {
-		t.Errorf("CreateServiceSpecificCredential succeeded %d times, want at most 1", n)
+	if n := len(callsOf(emu, "CreateServiceSpecificCredential")); n != 1 {
+		t.Errorf("CreateServiceSpecificCredential sent %d times, want 1", n)
 	}
+}
+
+// A lost create answer whose key cannot be found in that apply (the list
+// fails throughout): the apply fails and creates nothing more, and the
+// next apply adopts the key before creating anything.
+func TestAccServiceSpecificCredential_lostCreateAnswerAdoptedNextApply(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	cfg := emu.ProviderConfig() + fmt.Sprintf(lostAnswerConfig, "kate")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: providerFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					for _, f := range []emulator.Fault{
+						{Service: "identity", Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse},
+						{Service: "identity", Operation: "ListServiceSpecificCredentials", Kind: emulator.FaultError, Times: -1},
+					} {
+						if err := emu.InjectFault(f); err != nil {
+							t.Fatal(err)
+						}
+					}
+				},
+				Config:      cfg,
+				ExpectError: acctest.ErrorRe(`answer was lost, and listing the user's keys to find the key failed.*the next apply looks for the key again and adopts it`),
+			},
+			{
+				PreConfig: func() {
+					emu.ClearFaults()
+					if ids := emu.Identity.CredentialIDs("kate"); len(ids) != 1 {
+						t.Errorf("after the failed apply the user holds keys %v, want the 1 the lost answer made", ids)
+					}
+				},
+				Config: cfg,
+				Check:  checkOneWorkingKey(emu, "kate"),
+			},
+		},
+	})
+	if n := len(callsOf(emu, "CreateServiceSpecificCredential")); n != 1 {
+		t.Errorf("CreateServiceSpecificCredential sent %d times, want 1", n)
+	}
+}
+
+// callsOf are the requests of an operation, answered or not.
+func callsOf(emu *acctest.Emulator, op string) []emulator.Call {
+	var out []emulator.Call
+	for _, c := range emu.Calls() {
+		if c.Operation == op {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{
 			{
 				Config:      keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 0`),
@@ -398,6 +476,15 @@ func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 			{
 				Config:      keyConfig(emu.ProviderConfig(), "kim", `renew_before_days = 3`),
 				ExpectError: regexp.MustCompile(`renew_before_days needs credential_age_days`),
+			},
+			{
+				Config:      keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 1.5`),
+				ExpectError: acctest.ErrorRe(`Invalid Whole Number.*credential_age_days must be a whole number, such as 1 or 30; got 1.5\.`),
+			},
+			{
+				Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
+  renew_before_days = 2.5`),
+				ExpectError: acctest.ErrorRe(`renew_before_days must be a whole number, such as 1 or 30; got 2.5\.`),
 			},
 			{
 				Config:      keyConfig(emu.ProviderConfig(), "kim", `status = "Disabled"`),

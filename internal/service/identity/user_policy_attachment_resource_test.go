@@ -29,7 +29,7 @@ func TestAccUserPolicyAttachment_basic(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		CheckDestroy:             checkNothingLeft(emu),
 		Steps: []resource.TestStep{
 			{Config: attachmentConfig(emu, "lena", limitedAccess)},
@@ -60,7 +60,7 @@ func TestAccUserPolicyAttachment_disappears(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		CheckDestroy:             checkNothingLeft(emu),
 		Steps: []resource.TestStep{
 			{
@@ -87,7 +87,7 @@ func TestAccUserPolicyAttachment_errors(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		CheckDestroy:             checkNothingLeft(emu),
 		Steps: []resource.TestStep{
 			{
@@ -106,7 +106,7 @@ func TestAccUser_forceDestroyRemovesOutOfBandAttachmentsAndKeys(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		CheckDestroy:             checkNothingLeft(emu),
 		Steps: []resource.TestStep{
 			{

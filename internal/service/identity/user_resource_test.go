@@ -1,6 +1,7 @@
 package identity_test
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"testing"
@@ -14,6 +15,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
 func userConfig(emu *acctest.Emulator, name, extra string) string {
@@ -40,7 +44,7 @@ func TestAccUser_basic(t *testing.T) {
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		CheckDestroy:             checkNoUsers(emu),
 		Steps: []resource.TestStep{
 			{
@@ -90,7 +94,7 @@ func TestAccUser_renameReplaces(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		CheckDestroy:             checkNoUsers(emu),
 		Steps: []resource.TestStep{
 			{Config: userConfig(emu, "bob", "")},
@@ -114,7 +118,7 @@ func TestAccUser_disappears(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		CheckDestroy:             checkNoUsers(emu),
 		Steps: []resource.TestStep{
 			{
@@ -141,7 +145,7 @@ func TestAccUser_invalidName(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{
 			{
 				Config:      userConfig(emu, "no spaces allowed", ""),
@@ -162,7 +166,7 @@ func TestAccUser_alreadyExists(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: providerFactories,
 		Steps: []resource.TestStep{
 			{
 				Config: emu.ProviderConfig() + `
@@ -178,4 +182,74 @@ resource "cloud_identity_user" "b" {
 			},
 		},
 	})
+}
+
+// A CreateUser that took effect but whose outcome the apply could not learn
+// (the answer lost, the user unreadable): the apply fails, and the next
+// one (another provider instance, as each Terraform command is) adopts the
+// user instead of failing with EntityAlreadyExists.
+func TestAccUser_interruptedCreateAdoptedNextApply(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	cfg := userConfig(emu, "ivan", "")
+	var orphanID string
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: providerFactories,
+		CheckDestroy:             checkNoUsers(emu),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					for _, f := range []emulator.Fault{
+						{Service: "identity", Operation: "CreateUser", Kind: emulator.FaultLostResponse},
+						{Service: "identity", Operation: "GetUser", Kind: emulator.FaultError, Times: -1},
+					} {
+						if err := emu.InjectFault(f); err != nil {
+							t.Fatal(err)
+						}
+					}
+				},
+				Config:      cfg,
+				ExpectError: acctest.ErrorRe(`no answer arrived.*reading the user to learn the outcome also failed.*the next apply adopts it`),
+			},
+			{
+				PreConfig: func() {
+					emu.ClearFaults()
+					if names := emu.Identity.UserNames(); len(names) != 1 {
+						t.Errorf("after the failed apply: users %v, want the 1 the lost answer made", names)
+					}
+					orphanID = userID(t, emu, "ivan")
+				},
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("user_name"), knownvalue.StringExact("ivan")),
+				},
+				Check: func(s *terraform.State) error {
+					if got := s.RootModule().Resources["cloud_identity_user.test"].Primary.Attributes["user_id"]; got != orphanID {
+						return fmt.Errorf("state holds user id %s, want the orphan %s adopted", got, orphanID)
+					}
+					if names := emu.Identity.UserNames(); len(names) != 1 {
+						return fmt.Errorf("users %v, want 1", names)
+					}
+					return nil
+				},
+			},
+		},
+	})
+	if n := len(callsOf(emu, "CreateUser")); n != 2 {
+		t.Errorf("CreateUser sent %d times, want 2 (the lost one, then the one refused with EntityAlreadyExists)", n)
+	}
+}
+
+// userID reads a user's id from the emulator, as any API client would.
+func userID(t *testing.T, emu *acctest.Emulator, name string) string {
+	t.Helper()
+	c, err := identityclient.New(client.Config{Region: emu.Region(), Credentials: client.Credentials{AccessKeyID: emu.AccessKeyID(), SecretAccessKey: emu.SecretAccessKey()}}, emu.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := c.GetUser(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.UserID
 }

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
@@ -13,7 +14,7 @@ import (
 // benchConfig is a domain configuration with most sections set.
 const benchConfig = `{"DomainConfig":{
 "ClusterConfig":{"Options":{"InstanceType":"r6g.large.search","InstanceCount":3,"DedicatedMasterEnabled":true,"DedicatedMasterType":"m6g.large.search","DedicatedMasterCount":3,"ZoneAwarenessEnabled":true,"ZoneAwarenessConfig":{"AvailabilityZoneCount":3}},"Status":{"CreationDate":1700000000,"UpdateDate":1700000000,"UpdateVersion":1,"State":"Active"}},
-"EBSOptions":{"Options":{"EBSEnabled":true,"VolumeType":"gp3","VolumeSize":100},"Status":{"State":"Active"}},
+"BlockVolumeOptions":{"Options":{"BlockVolumeEnabled":true,"VolumeType":"gp3","VolumeSize":100},"Status":{"State":"Active"}},
 "SnapshotOptions":{"Options":{"AutomatedSnapshotStartHour":0},"Status":{"State":"Active"}},
 "AdvancedOptions":{"Options":{"rest.action.multi.allow_explicit_index":"true"},"Status":{"State":"Active"}},
 "EncryptionAtRestOptions":{"Options":{"Enabled":true},"Status":{"State":"Active"}},
@@ -32,8 +33,20 @@ func benchDomainConfig(b *testing.B) *sc.DomainConfig {
 	return out.DomainConfig
 }
 
-func benchModel() domainConfigModel {
-	return newModel(settings{DomainName: types.StringValue("demo"), AcceptedWarnings: types.SetNull(types.StringType)})
+// benchState is a state object with every attribute null.
+func benchState(b *testing.B) tftypes.Value {
+	b.Helper()
+	var sr resource.SchemaResponse
+	NewDomainConfigResource().Schema(context.Background(), resource.SchemaRequest{}, &sr)
+	typ, ok := sr.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
+	if !ok {
+		b.Fatal("the schema is not an object")
+	}
+	attrs := make(map[string]tftypes.Value, len(typ.AttributeTypes))
+	for name, t := range typ.AttributeTypes {
+		attrs[name] = tftypes.NewValue(t, nil)
+	}
+	return tftypes.NewValue(typ, attrs)
 }
 
 // BenchmarkDecodeDomainConfig is the JSON decoding of DescribeDomainConfig's answer.
@@ -47,27 +60,36 @@ func BenchmarkDecodeDomainConfig(b *testing.B) {
 	}
 }
 
-func BenchmarkFlattenDomainConfig(b *testing.B) {
+// BenchmarkReadSections turns the answer into Terraform values (refresh).
+func BenchmarkReadSections(b *testing.B) {
 	cfg := benchDomainConfig(b)
+	prior := benchState(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		m := benchModel()
-		flattenDomainConfig(cfg, &m)
+		if _, err := readSections(cfg, prior); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
-func BenchmarkExpandRequest(b *testing.B) {
-	m := benchModel()
-	flattenDomainConfig(benchDomainConfig(b), &m)
+// BenchmarkRequestSections builds a request of every set section.
+func BenchmarkRequestSections(b *testing.B) {
+	secs, err := readSections(benchDomainConfig(b), benchState(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := withAttributes(benchState(b), secs)
+	if err != nil {
+		b.Fatal(err)
+	}
 	names := map[string]bool{}
 	for _, n := range []string{"cluster_config", "block_volume_options", "snapshot_options", "advanced_options", "encryption_at_rest_options", "node_to_node_encryption_options", "domain_endpoint_options", "off_peak_window_options", "ip_address_type"} {
 		names[n] = true
 	}
-	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if in := expandRequest(ctx, &m, names); in == nil {
-			b.Fatal("nil request")
+		if _, err := requestSections(raw, names); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -152,11 +152,11 @@ func flattenChangeProgress(p *searchclient.ChangeProgressStatus, m *changeProgre
 	m.ChangeProgressStages = make([]changeProgressStageModel, 0, len(p.ChangeProgressStages))
 	for _, s := range p.ChangeProgressStages {
 		m.ChangeProgressStages = append(m.ChangeProgressStages, changeProgressStageModel{
-			Description: s.Description, LastUpdated: dsEpochString(s.LastUpdated), Name: s.Name, Status: s.Status,
+			Description: s.Description, LastUpdated: epochString(s.LastUpdated), Name: s.Name, Status: s.Status,
 		})
 	}
 	m.ConfigChangeStatus, m.InitiatedBy, m.Status = p.ConfigChangeStatus, p.InitiatedBy, p.Status
-	m.LastUpdatedTime, m.StartTime = dsEpochString(p.LastUpdatedTime), dsEpochString(p.StartTime)
+	m.LastUpdatedTime, m.StartTime = epochString(p.LastUpdatedTime), epochString(p.StartTime)
 	m.TotalNumberOfStages = p.TotalNumberOfStages
 	m.ValidationFailures = flattenValidationFailures(p.ValidationFailures)
 }

@@ -56,8 +56,8 @@ func TestAccChangeProgressDataSource_blueGreen(t *testing.T) {
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
 	inOffPeak(emu)
 	out, err := searchClient(t, emu).UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{
-		DomainName:    "demo",
-		ClusterConfig: &searchclient.ClusterConfig{InstanceType: ptr("r6g.xlarge.search")},
+		DomainName: "demo",
+		Sections:   map[string]any{"ClusterConfig": map[string]any{"InstanceType": "r6g.xlarge.search"}},
 	})
 	if err != nil {
 		t.Fatal(err)

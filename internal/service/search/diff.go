@@ -14,15 +14,15 @@ import (
 // a configured value is unknown.
 func changedSections(config, current tftypes.Value) (changed map[string]bool, unknown bool) {
 	changed = map[string]bool{}
-	cfg := attrs(config)
-	cur := attrs(current)
+	cfg := attributes(config)
+	cur := attributes(current)
 	for _, s := range sections {
 		c, ok := cfg[s.name]
 		if !ok {
 			continue
 		}
 		var equal, known bool
-		if s.name == "access_policies" {
+		if s.kind == kPolicy {
 			equal, known = sameJSON(c, cur[s.name])
 		} else {
 			equal, known = subset(c, cur[s.name])
@@ -35,16 +35,6 @@ func changedSections(config, current tftypes.Value) (changed map[string]bool, un
 		}
 	}
 	return changed, unknown
-}
-
-// attrs returns an object's attributes; none for null or unknown.
-func attrs(v tftypes.Value) map[string]tftypes.Value {
-	out := map[string]tftypes.Value{}
-	if !v.IsKnown() || v.IsNull() {
-		return out
-	}
-	_ = v.As(&out)
-	return out
 }
 
 // subset reports whether every non-null value in c equals the value at the
@@ -131,4 +121,19 @@ func fillUnknown(planned, actual tftypes.Value) (tftypes.Value, error) {
 		}
 		return tftypes.NewValue(v.Type(), nil), nil
 	})
+}
+
+// fillSections fills the unknown values of the planned sections from secs
+// (fillUnknown, section by section); the other attributes stay as planned.
+func fillSections(planned tftypes.Value, secs map[string]tftypes.Value) (tftypes.Value, error) {
+	attrs := attributes(planned)
+	filled := make(map[string]tftypes.Value, len(secs))
+	for name, v := range secs {
+		f, err := fillUnknown(attrs[name], v)
+		if err != nil {
+			return tftypes.Value{}, err
+		}
+		filled[name] = f
+	}
+	return withAttributes(planned, filled)
 }

@@ -2,11 +2,11 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -20,21 +20,11 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 )
 
 // dryRunTimeout bounds the plan-time wait for a dry run.
 const dryRunTimeout = 5 * time.Minute
-
-// lastDryRun holds, per domain, the id of the latest dry run this process
-// planned. Create gets no planned private state from the framework, so the
-// id travels from plan to apply this way.
-var lastDryRun sync.Map
-
-// adoptedConfig holds, per domain, the configuration the plan of a creation
-// read. Terraform plans again in the apply's provider process just before
-// Create, so Create takes it from there instead of reading it a second
-// time; it is used once.
-var adoptedConfig sync.Map
 
 // ModifyPlan runs the spec's rules that need no call, then a dry run of the
 // planned change, and puts what the service says into the plan.
@@ -47,8 +37,6 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if r.clients == nil || r.clients.Search == nil {
 		return // the provider is not configured yet (validation)
 	}
-	var config domainConfigModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	set, diags := readSettings(ctx, req.Plan)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() || set.DomainName.IsUnknown() {
@@ -59,10 +47,12 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 	// What the configuration is compared with: the state, or at creation
 	// the domain's configuration as the service has it now.
 	current := req.State.Raw
-	state := newModel(set)
+	var changeID, status types.String
+	diags = req.State.GetAttribute(ctx, path.Root("change_id"), &changeID)
+	diags.Append(req.State.GetAttribute(ctx, path.Root("config_change_status"), &status)...)
 	if req.State.Raw.IsNull() {
-		cfg, err := r.clients.Search.DescribeDomainConfig(ctx, domain)
-		if errors.Is(err, client.ErrNotFound) {
+		ds, err := findDomainConfig(ctx, r.clients.Search, domain, req.Plan.Raw)
+		if errors.Is(err, errDomainNotFound) {
 			resp.Diagnostics.AddAttributeError(path.Root("domain_name"), "Search Domain Not Found",
 				fmt.Sprintf("There is no search domain %q. cloud_search_domain_config manages the configuration of an existing domain; check domain_name.", domain))
 			return
@@ -72,71 +62,84 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 				fmt.Sprintf("The plan cannot compare the configuration with domain %q or run a dry run, so dry_run is unknown: %s", domain, err))
 			return
 		}
-		adoptedConfig.Store(domain, cfg)
-		// The master user is never returned, so it is always sent when set.
-		flattenDomainConfig(cfg, &state)
-		raw, diags := modelToRaw(ctx, req.Plan, &state)
-		resp.Diagnostics.Append(diags...)
-		if diags.HasError() {
-			return
+		raw, err := withAttributes(req.Plan.Raw, ds.sections)
+		if err == nil {
+			// Sections the configuration leaves out are not unknown: they
+			// are what the domain has now, and stay so.
+			resp.Plan.Raw, err = fillSections(req.Plan.Raw, ds.sections)
 		}
-		current = raw
-		// Sections the configuration leaves out are not unknown: they are
-		// what the domain has now, and stay so.
-		filled, err := fillUnknown(req.Plan.Raw, raw)
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to Plan Search Domain Config", "Filling the plan from the domain's configuration failed; this is a bug in the provider: "+err.Error())
 			return
 		}
-		resp.Plan.Raw = filled
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), domain)...)
+		current = raw
+		changeID, status = nullIfEmpty(ds.latestChange), nullIfEmpty(ds.latestStatus)
 	} else {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		resp.Diagnostics.Append(diags...)
 	}
-	checkImmutable(&config, &state, &resp.Diagnostics)
+	checkImmutable(req.Config.Raw, current, domain, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
 	changed, unknown := changedSections(req.Config.Raw, current)
-	// At creation Create sends a write-only password whenever its version
-	// is set (the model built from the domain copies the version, so the
-	// comparison alone would miss it).
-	woChanged := !set.WOVersion.IsNull() && (req.State.Raw.IsNull() || !set.WOVersion.Equal(state.MasterUserPasswordWOVersion))
+	// The write-only password is sent whenever its version changes (at
+	// creation, whenever it is set).
+	woChanged := !set.WOVersion.IsNull() && req.State.Raw.IsNull()
+	if !req.State.Raw.IsNull() {
+		var prior customtypes.Int64
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("master_user_password_wo_version"), &prior)...)
+		woChanged = !set.WOVersion.IsNull() && !set.WOVersion.Equal(prior)
+	}
 	if woChanged {
 		changed["advanced_security_options"] = true
 	}
+
+	running := sc.ChangeRunning(status.ValueString())
+	if running {
+		// Apply follows the change before anything else: a change a killed
+		// or timed-out apply left running is adopted, never sent again.
+		resp.Diagnostics.AddWarning("Search Domain Change Still Running",
+			fmt.Sprintf("Change %s on domain %q is still running (%s). Apply follows it to its end before anything else, and nothing is sent again: the values it is applying are already in the plan.", changeID.ValueString(), domain, status.ValueString()))
+	}
 	if len(changed) == 0 && !unknown {
-		dryRun, status := state.DryRun, state.ConfigChangeStatus
-		if dryRun.IsNull() || dryRun.IsUnknown() {
-			dryRun = dryRunNull()
-		}
-		if changeInFlight(state.ConfigChangeStatus) && set.WaitForCompletion.ValueBool() {
-			// Apply waits for the change a previous apply left running.
+		if running && set.WaitForCompletion.ValueBool() {
 			status = types.StringUnknown()
-			resp.Diagnostics.AddWarning("Search Domain Change Still Running",
-				fmt.Sprintf("Change %s on domain %q is still running (%s). Apply waits for it to finish; nothing is sent again.", state.ChangeID.ValueString(), domain, state.ConfigChangeStatus.ValueString()))
 		}
-		setComputed(ctx, resp, dryRun, state.ChangeID, status)
+		// Nothing to change: the dry run in state stays (refresh clears it).
+		dryRun := dryRunCleared()
+		if !req.State.Raw.IsNull() {
+			resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("dry_run"), &dryRun)...)
+		}
+		setComputed(ctx, resp, dryRun, changeID, status)
 		return
 	}
 
 	mode := set.DryRunMode.ValueString()
-	if unknown || mode == "Off" || set.DryRunMode.IsUnknown() {
-		if unknown && mode != "Off" {
-			resp.Diagnostics.AddWarning("Dry Run Skipped",
-				fmt.Sprintf("Some configured values of domain %q are known only after apply, so the plan cannot run a dry run of the change; dry_run is unknown.", domain))
-		}
+	switch {
+	case set.DryRunMode.IsUnknown():
+		setComputed(ctx, resp, types.ObjectUnknown(dryRunAttrTypes), types.StringUnknown(), types.StringUnknown())
+		return
+	case mode == dryRunModeOff:
+		setComputed(ctx, resp, dryRunOff(), types.StringUnknown(), types.StringUnknown())
+		return
+	case unknown:
+		resp.Diagnostics.AddWarning("Dry Run Skipped",
+			fmt.Sprintf("Some configured values of domain %q are known only after apply, so the plan cannot run a dry run of the change; dry_run is unknown.", domain))
 		setComputed(ctx, resp, types.ObjectUnknown(dryRunAttrTypes), types.StringUnknown(), types.StringUnknown())
 		return
 	}
 
-	in := expandRequest(ctx, &config, changed)
-	withWriteOnlyPassword(in, &config, woChanged)
+	in, err := updateRequest(ctx, req.Config, set, changed, woChanged)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Plan Search Domain Config", "Building the dry run's request failed; this is a bug in the provider: "+err.Error())
+		return
+	}
 	in.DryRun, in.DryRunMode = ptr(true), ptr(mode)
-	in.AcceptedWarnings = stringSlice(ctx, set.AcceptedWarnings)
 	dctx, cancel := context.WithTimeout(ctx, dryRunTimeout)
 	defer cancel()
-	dr, err := r.dryRun(dctx, domain, in)
+	dr, err := r.dryRun(dctx, in, changeID.ValueString())
 	if err != nil {
 		if isRefusal(err) {
 			resp.Diagnostics.AddError("Search Domain Change Refused",
@@ -149,13 +152,21 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	tflog.Info(ctx, "Search domain dry run", map[string]any{
-		"domain_name": domain, "dry_run_id": dr.id, "deployment_type": dr.deploymentType, "status": dr.status,
+		"domain_name": domain, "dry_run_id": dr.id, "reused": dr.reused, "deployment_type": dr.deploymentType, "status": dr.status,
 		"sections": sortedKeys(changed), "validation_failures": len(dr.failures),
 	})
 	reportDryRun(dr, set, domain, &resp.Diagnostics)
-	lastDryRun.Store(domain, dr.id)
+	resp.Diagnostics.AddWarning("Dry Run of the Planned Change", dr.summary(domain, set.acceptedCodes()))
 	setComputed(ctx, resp, dr.object(types.StringUnknown()), types.StringUnknown(), types.StringUnknown())
+	// The plan holds the id as unknown (a repeat dry run gets a new one);
+	// Update records it from the planned private state.
+	id, _ := json.Marshal(dr.id)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateDryRunID, id)...)
 }
+
+// privateDryRunID is the planned private state's key for the id of the
+// plan's dry run.
+const privateDryRunID = "dry_run_id"
 
 // setComputed sets the plan's computed results.
 func setComputed(ctx context.Context, resp *resource.ModifyPlanResponse, dryRun types.Object, changeID, status types.String) {
@@ -164,21 +175,63 @@ func setComputed(ctx context.Context, resp *resource.ModifyPlanResponse, dryRun 
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("config_change_status"), status)...)
 }
 
-// checkImmutable applies the spec's rules that need no call.
-func checkImmutable(config, state *domainConfigModel, diags *diag.Diagnostics) {
-	if v, cur := config.EngineMode, state.EngineMode; known(v) && known(cur) && v.ValueString() != cur.ValueString() {
-		diags.AddAttributeError(path.Root("engine_mode"), "Engine Mode Cannot Change",
-			fmt.Sprintf("Domain %q was created with engine_mode %s, and the engine mode cannot be changed after a domain is created. Set engine_mode = %q or remove it.",
-				state.DomainName.ValueString(), cur.ValueString(), cur.ValueString()))
+// updateRequest is UpdateDomainConfig of the changed sections as the
+// configuration sets them, with the accepted warnings, and the write-only
+// password when its version changed.
+func updateRequest(ctx context.Context, config tfsdk.Config, set settings, changed map[string]bool, woChanged bool) (*sc.UpdateDomainConfigInput, error) {
+	secs, err := requestSections(config.Raw, changed)
+	if err != nil {
+		return nil, err
 	}
-	if v, cur := config.IPAddressType, state.IPAddressType; known(v) && known(cur) && cur.ValueString() == sc.IPAddressTypeDualstack && v.ValueString() != sc.IPAddressTypeDualstack {
+	if woChanged {
+		var pw types.String
+		if diags := config.GetAttribute(ctx, path.Root("master_user_password_wo"), &pw); diags.HasError() {
+			return nil, fmt.Errorf("reading master_user_password_wo: %v", diags)
+		}
+		if !pw.IsNull() && !pw.IsUnknown() {
+			aso, _ := secs["AdvancedSecurityOptions"].(map[string]any)
+			if aso == nil {
+				aso = map[string]any{}
+			}
+			mu, _ := aso["MasterUserOptions"].(map[string]any)
+			if mu == nil {
+				mu = map[string]any{}
+			}
+			mu["MasterUserPassword"] = pw.ValueString()
+			aso["MasterUserOptions"] = mu
+			secs["AdvancedSecurityOptions"] = aso
+		}
+	}
+	return &sc.UpdateDomainConfigInput{
+		DomainName:       set.DomainName.ValueString(),
+		Sections:         secs,
+		AcceptedWarnings: stringList(ctx, set.AcceptedWarnings),
+	}, nil
+}
+
+// checkImmutable applies the spec's rules that need no call.
+func checkImmutable(config, current tftypes.Value, domain string, diags *diag.Diagnostics) {
+	cfg, cur := attributes(config), attributes(current)
+	v, now := knownString(cfg["engine_mode"]), knownString(cur["engine_mode"])
+	if v != "" && now != "" && v != now {
+		diags.AddAttributeError(path.Root("engine_mode"), "Engine Mode Cannot Change",
+			fmt.Sprintf("Domain %q was created with engine_mode %s, and the engine mode cannot be changed after a domain is created. Set engine_mode = %q or remove it.", domain, now, now))
+	}
+	v, now = knownString(cfg["ip_address_type"]), knownString(cur["ip_address_type"])
+	if v != "" && now == sc.IPAddressTypeDualstack && v != sc.IPAddressTypeDualstack {
 		diags.AddAttributeError(path.Root("ip_address_type"), "IP Address Type Cannot Go Back",
-			fmt.Sprintf("Domain %q uses dualstack, and a domain set to dualstack cannot be changed back to %s. Set ip_address_type = \"dualstack\" or remove it.",
-				state.DomainName.ValueString(), v.ValueString()))
+			fmt.Sprintf("Domain %q uses dualstack, and a domain set to dualstack cannot be changed back to %s. Set ip_address_type = \"dualstack\" or remove it.", domain, v))
 	}
 }
 
-func known(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
+// knownString is a known string value, else "".
+func knownString(v tftypes.Value) string {
+	var s string
+	if v.Type() == nil || !v.IsKnown() || v.IsNull() || v.As(&s) != nil {
+		return ""
+	}
+	return s
+}
 
 // isRefusal tells an answer that refuses the request itself (the change is
 // wrong) from a failure to get an answer (network, permissions, outage).
@@ -193,26 +246,74 @@ func isRefusal(err error) bool {
 
 // dryRunResult is what a finished dry run says.
 type dryRunResult struct {
-	id, status, deploymentType, message string
-	failures                            []sc.ValidationFailure
+	id, mode, status, deploymentType, message string
+	failures                                  []sc.ValidationFailure
+	properties                                []sc.ModifyingProperty
+	// reused: the verdict was read back from an earlier dry run of the same
+	// change rather than run again.
+	reused bool
 }
 
-func (r *domainConfigResource) dryRun(ctx context.Context, domain string, in *sc.UpdateDomainConfigInput) (*dryRunResult, error) {
+// dryRun gets the service's verdict on in: read back from the domain's
+// latest dry run when that one analysed the same change (see
+// findReusableDryRun), else from a new dry run, waited for.
+func (r *domainConfigResource) dryRun(ctx context.Context, in *sc.UpdateDomainConfigInput, latestChange string) (*dryRunResult, error) {
+	mode := sc.Deref(in.DryRunMode)
+	if out := findReusableDryRun(ctx, r.clients.Search, in, latestChange); out != nil {
+		dr := newDryRunResult(mode, out.DryRunProgressStatus, out.DryRunResults, out.DryRunConfig.ModifyingProperties)
+		dr.reused = true
+		return dr, nil
+	}
 	submitted := time.Now()
-	out, err := r.clients.Search.UpdateDomainConfig(ctx, in)
+	up, err := r.clients.Search.UpdateDomainConfig(ctx, in)
 	if err != nil {
 		return nil, err
 	}
-	status, results, err := waitForDryRun(ctx, r.clients.Search, domain, out, submitted)
-	if err != nil {
-		return nil, err
+	status, results := up.DryRunProgressStatus, up.DryRunResults
+	if status == nil || status.DryRunId == nil {
+		return nil, errors.New("the service's answer to the dry run has no DryRunId")
 	}
-	dr := &dryRunResult{id: deref(status.DryRunId), status: deref(status.DryRunStatus), failures: append([]sc.ValidationFailure(nil), status.ValidationFailures...)}
+	var props []sc.ModifyingProperty
+	if up.DomainConfig != nil {
+		props = up.DomainConfig.ModifyingProperties
+	}
+	if dryRunRunning(status) || (props == nil && mode == sc.DryRunModeVerbose) {
+		// The planned configuration (with ModifyingProperties) is kept for
+		// Verbose dry runs only.
+		load := mode == sc.DryRunModeVerbose
+		var started time.Time
+		if dryRunRunning(status) {
+			started = submitted
+		}
+		out, err := waitForDryRun(ctx, r.clients.Search, sc.DescribeDryRunProgressInput{DomainName: in.DomainName, DryRunID: *status.DryRunId, LoadDryRunConfig: load}, started, dryRunTimeout)
+		if err != nil {
+			return nil, err
+		}
+		if out.DryRunProgressStatus != nil {
+			status = out.DryRunProgressStatus
+		}
+		if out.DryRunResults != nil {
+			results = out.DryRunResults
+		}
+		if out.DryRunConfig != nil {
+			props = out.DryRunConfig.ModifyingProperties
+		}
+	}
+	return newDryRunResult(mode, status, results, props), nil
+}
+
+func newDryRunResult(mode string, status *sc.DryRunProgressStatus, results *sc.DryRunResults, props []sc.ModifyingProperty) *dryRunResult {
+	dr := &dryRunResult{
+		mode: mode, id: sc.Deref(status.DryRunId), status: sc.Deref(status.DryRunStatus),
+		failures:   append([]sc.ValidationFailure(nil), status.ValidationFailures...),
+		properties: append([]sc.ModifyingProperty(nil), props...),
+	}
 	if results != nil {
-		dr.deploymentType, dr.message = deref(results.DeploymentType), deref(results.Message)
+		dr.deploymentType, dr.message = sc.Deref(results.DeploymentType), sc.Deref(results.Message)
 	}
-	sort.SliceStable(dr.failures, func(i, j int) bool { return deref(dr.failures[i].Code) < deref(dr.failures[j].Code) })
-	return dr, nil
+	sort.SliceStable(dr.failures, func(i, j int) bool { return sc.Deref(dr.failures[i].Code) < sc.Deref(dr.failures[j].Code) })
+	sort.SliceStable(dr.properties, func(i, j int) bool { return sc.Deref(dr.properties[i].Name) < sc.Deref(dr.properties[j].Name) })
+	return dr
 }
 
 // object is the dry_run attribute; the id is passed in because the plan
@@ -221,15 +322,90 @@ func (dr *dryRunResult) object(id types.String) types.Object {
 	failures := make([]attr.Value, 0, len(dr.failures))
 	for _, f := range dr.failures {
 		failures = append(failures, types.ObjectValueMust(failureAttrTypes, map[string]attr.Value{
-			"code": types.StringValue(deref(f.Code)), "message": types.StringValue(deref(f.Message)), "severity": types.StringValue(deref(f.Severity)),
+			"code": types.StringValue(sc.Deref(f.Code)), "message": types.StringValue(sc.Deref(f.Message)), "severity": types.StringValue(sc.Deref(f.Severity)),
+		}))
+	}
+	props := make([]attr.Value, 0, len(dr.properties))
+	for _, p := range dr.properties {
+		name := sc.Deref(p.Name)
+		active, pending := types.StringPointerValue(p.ActiveValue), types.StringPointerValue(p.PendingValue)
+		if sensitiveProperty(name) {
+			active, pending = types.StringValue("(sensitive value)"), types.StringValue("(sensitive value)")
+		}
+		props = append(props, types.ObjectValueMust(propertyAttrTypes, map[string]attr.Value{
+			"name": types.StringValue(name), "active_value": active, "pending_value": pending, "value_type": types.StringPointerValue(p.ValueType),
 		}))
 	}
 	return types.ObjectValueMust(dryRunAttrTypes, map[string]attr.Value{
-		"id":                  id,
-		"status":              types.StringValue(dr.status),
-		"deployment_type":     types.StringValue(dr.deploymentType),
-		"message":             types.StringValue(dr.message),
-		"validation_failures": types.ListValueMust(types.ObjectType{AttrTypes: failureAttrTypes}, failures),
+		"id":                   id,
+		"mode":                 types.StringValue(dr.mode),
+		"status":               types.StringValue(dr.status),
+		"deployment_type":      types.StringValue(dr.deploymentType),
+		"message":              types.StringValue(dr.message),
+		"validation_failures":  types.ListValueMust(types.ObjectType{AttrTypes: failureAttrTypes}, failures),
+		"modifying_properties": types.ListValueMust(types.ObjectType{AttrTypes: propertyAttrTypes}, props),
+	})
+}
+
+// summary is the dry run in a few lines, shown as a warning with every
+// plan of a change: the plan's diff shows only what differs from the
+// previous dry run (a dynamic change after a dynamic change hides the
+// deployment type as unchanged), and a reviewer must see the verdict.
+func (dr *dryRunResult) summary(domain string, accepted map[string]bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Dry run %s (%s) of the change to domain %q: deployment type %s", dr.id, dr.mode, domain, dr.deploymentType)
+	switch {
+	case dr.mode == sc.DryRunModeBasic:
+		b.WriteString("; nothing validated (dry_run_mode Basic).")
+	case len(dr.failures) == 0:
+		b.WriteString("; no validation failures.")
+	default:
+		b.WriteString("; validation failures:")
+		for i, f := range dr.failures {
+			code := sc.Deref(f.Code)
+			note := ""
+			if accepted[code] {
+				note = ", accepted"
+			}
+			sep := ","
+			if i == 0 {
+				sep = ""
+			}
+			fmt.Fprintf(&b, "%s %s (%s%s)", sep, code, sc.Deref(f.Severity), note)
+		}
+		b.WriteString(".")
+	}
+	for _, p := range dr.properties {
+		name := sc.Deref(p.Name)
+		switch {
+		case sensitiveProperty(name):
+			fmt.Fprintf(&b, "\n  %s: (sensitive value)", name)
+		case p.ActiveValue == nil && p.PendingValue == nil:
+			fmt.Fprintf(&b, "\n  %s: (value not shown by the service)", name)
+		default:
+			fmt.Fprintf(&b, "\n  %s: %q -> %q", name, clip(sc.Deref(p.ActiveValue)), clip(sc.Deref(p.PendingValue)))
+		}
+	}
+	return b.String()
+}
+
+// clip shortens a long value (a policy document) for a diagnostic; the
+// plan's dry_run holds it whole.
+func clip(s string) string {
+	const most = 120
+	if r := []rune(s); len(r) > most {
+		return string(r[:most]) + "…"
+	}
+	return s
+}
+
+// dryRunOff is dry_run when dry_run_mode is Off: the mode, and no verdict.
+func dryRunOff() types.Object {
+	return types.ObjectValueMust(dryRunAttrTypes, map[string]attr.Value{
+		"id": types.StringNull(), "mode": types.StringValue(dryRunModeOff), "status": types.StringNull(),
+		"deployment_type": types.StringNull(), "message": types.StringNull(),
+		"validation_failures":  types.ListNull(types.ObjectType{AttrTypes: failureAttrTypes}),
+		"modifying_properties": types.ListNull(types.ObjectType{AttrTypes: propertyAttrTypes}),
 	})
 }
 
@@ -241,7 +417,7 @@ func reportDryRun(dr *dryRunResult, set settings, domain string, diags *diag.Dia
 		diags.AddWarning("Dry Run Failed", fmt.Sprintf("%s finished with status failed: %s", ref, dr.message))
 	}
 	for _, f := range dr.failures {
-		code, msg, sev := deref(f.Code), deref(f.Message), deref(f.Severity)
+		code, msg, sev := sc.Deref(f.Code), sc.Deref(f.Message), sc.Deref(f.Severity)
 		switch {
 		case sev == sc.SeverityAdvisory && accepted[code]:
 			diags.AddWarning("Accepted Dry Run Warning",
@@ -277,30 +453,6 @@ func reportDryRun(dr *dryRunResult, set settings, domain string, diags *diag.Dia
 	}
 }
 
-// withWriteOnlyPassword adds the write-only master user password to a
-// request when its version changed.
-func withWriteOnlyPassword(in *sc.UpdateDomainConfigInput, config *domainConfigModel, changed bool) {
-	if !changed || config.MasterUserPasswordWO.IsNull() || config.MasterUserPasswordWO.IsUnknown() {
-		return
-	}
-	if in.AdvancedSecurityOptions == nil {
-		in.AdvancedSecurityOptions = &sc.AdvancedSecurityOptionsInput{}
-	}
-	if in.AdvancedSecurityOptions.MasterUserOptions == nil {
-		in.AdvancedSecurityOptions.MasterUserOptions = &sc.MasterUserOptions{}
-	}
-	in.AdvancedSecurityOptions.MasterUserOptions.MasterUserPassword = ptr(config.MasterUserPasswordWO.ValueString())
-}
-
-// changeInFlight reports a ConfigChangeStatus of a change still running.
-func changeInFlight(s types.String) bool {
-	switch s.ValueString() {
-	case sc.ConfigChangeStatusPending, sc.ConfigChangeStatusInitializing, sc.ConfigChangeStatusValidating, sc.ConfigChangeStatusApplyingChanges:
-		return true
-	}
-	return false
-}
-
 func sortedKeys(m map[string]bool) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -310,11 +462,11 @@ func sortedKeys(m map[string]bool) string {
 	return strings.Join(keys, ",")
 }
 
-func ptr[T any](v T) *T { return &v }
-
-// modelToRaw converts a model to the resource's raw value, for comparison.
-func modelToRaw(ctx context.Context, like tfsdk.Plan, m *domainConfigModel) (tftypes.Value, diag.Diagnostics) {
-	st := tfsdk.State{Schema: like.Schema, Raw: like.Raw.Copy()}
-	diags := st.Set(ctx, m)
-	return st.Raw, diags
+func nullIfEmpty(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -11,11 +12,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
 )
 
 var (
@@ -57,94 +61,92 @@ func (r *domainConfigResource) Configure(_ context.Context, req resource.Configu
 // Create adopts the domain: it applies the configured sections that differ
 // from the domain's configuration, and waits for the change.
 func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var config domainConfigModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	set, diags := readSettings(ctx, req.Plan)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	domain := set.DomainName.ValueString()
-	// The plan made just before in this process read the domain's
-	// configuration; read it only when that plan could not.
-	var current *sc.DomainConfig
-	if v, ok := adoptedConfig.LoadAndDelete(domain); ok {
-		current = v.(*sc.DomainConfig) //nolint:forcetypeassert // only configs are stored
-	} else {
-		cfg, err := r.clients.Search.DescribeDomainConfig(ctx, domain)
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("domain_name"), "Unable to Create Search Domain Config", readError(domain, err))
-			return
-		}
-		current = cfg
-	}
-	cur := newModel(set)
-	flattenDomainConfig(current, &cur)
-	curRaw, diags := modelToRaw(ctx, req.Plan, &cur)
-	resp.Diagnostics.Append(diags...)
-	if diags.HasError() {
+	ds, err := findDomainConfig(ctx, r.clients.Search, domain, req.Plan.Raw)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("domain_name"), "Unable to Create Search Domain Config", readError(domain, err))
 		return
 	}
-	changed, _ := changedSections(req.Config.Raw, curRaw)
 	timeout, d := set.Timeouts.Create(ctx, defaultCreateTimeout)
 	resp.Diagnostics.Append(d...)
-	r.apply(ctx, applyRequest{
-		config: &config, set: set, plan: req.Plan, current: current, changed: changed, woChanged: !set.WOVersion.IsNull(),
-		timeout: timeout, creating: true,
-	}, &resp.State, &resp.Diagnostics)
+	ar := applyRequest{config: req.Config, set: set, plan: req.Plan, timeout: timeout, creating: true, woChanged: !set.WOVersion.IsNull()}
+	if err := ar.compare(ds); err != nil {
+		resp.Diagnostics.AddError("Unable to Create Search Domain Config", "Comparing the configuration with the domain failed; this is a bug in the provider: "+err.Error())
+		return
+	}
+	r.apply(ctx, ar, result{changeID: ds.latestChange, status: ds.latestStatus, actual: ds}, &resp.State, &resp.Diagnostics)
 }
 
+// Read refreshes the sections from DescribeDomainConfig, with the pending
+// values of a running change, and records the domain's latest change.
 func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state domainConfigModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	var domain types.String
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("domain_name"), &domain)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	domain := state.DomainName.ValueString()
-	cfg, err := r.clients.Search.DescribeDomainConfig(ctx, domain)
-	if errors.Is(err, client.ErrNotFound) {
-		tflog.Warn(ctx, "Search domain is gone, removing its configuration from state", map[string]any{"domain_name": domain})
+	ds, err := findDomainConfig(ctx, r.clients.Search, domain.ValueString(), req.State.Raw)
+	if errors.Is(err, errDomainNotFound) {
+		tflog.Warn(ctx, "Search domain is gone, removing its configuration from state", map[string]any{"domain_name": domain.ValueString()})
 		resp.State.RemoveResource(ctx)
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Unable to Read Search Domain Config", readError(domain, err))
+		resp.Diagnostics.AddError("Unable to Read Search Domain Config", readError(domain.ValueString(), err))
 		return
 	}
-	// While a change this resource made is still running, the service
-	// reports the old values as active: keep the submitted ones, so the plan
-	// neither shows the change again nor sends it twice.
-	if d := cfg.ChangeProgressDetails; d != nil && d.ChangeId != nil && *d.ChangeId == state.ChangeID.ValueString() {
-		state.ConfigChangeStatus = types.StringValue(deref(d.ConfigChangeStatus))
+	raw, err := withAttributes(req.State.Raw, ds.sections)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Read Search Domain Config", "Building the state failed; this is a bug in the provider: "+err.Error())
+		return
 	}
-	if !changeInFlight(state.ConfigChangeStatus) {
-		flattenDomainConfig(cfg, &state)
+	resp.State.Raw = raw
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), domain)...)
+	// The last applied change's dry run stays: a refresh that cleared it
+	// would be reported as drift by plan -refresh-only. After an import
+	// there is none.
+	var dryRun types.Object
+	resp.Diagnostics.Append(resp.State.GetAttribute(ctx, path.Root("dry_run"), &dryRun)...)
+	if dryRun.IsNull() || dryRun.IsUnknown() {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("dry_run"), dryRunCleared())...)
 	}
-	state.ID = state.DomainName
-	if state.ChangeID.IsNull() && cfg.ChangeProgressDetails != nil && cfg.ChangeProgressDetails.ChangeId != nil {
-		// After import: the domain's latest change.
-		state.ChangeID = types.StringValue(*cfg.ChangeProgressDetails.ChangeId)
-		state.ConfigChangeStatus = types.StringValue(deref(cfg.ChangeProgressDetails.ConfigChangeStatus))
+	if ds.latestChange != "" {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("change_id"), ds.latestChange)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("config_change_status"), ds.latestStatus)...)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	if ds.running != "" {
+		tflog.Info(ctx, "Search domain change running", map[string]any{"domain_name": domain.ValueString(), "change_id": ds.running, "config_change_status": ds.latestStatus})
+	}
 }
 
 func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var config, state domainConfigModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	set, diags := readSettings(ctx, req.Plan)
 	resp.Diagnostics.Append(diags...)
+	var changeID, status types.String
+	var priorVersion customtypes.Int64
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("change_id"), &changeID)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("config_change_status"), &status)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("master_user_password_wo_version"), &priorVersion)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	changed, _ := changedSections(req.Config.Raw, req.State.Raw)
-	woChanged := !set.WOVersion.IsNull() && !set.WOVersion.Equal(state.MasterUserPasswordWOVersion)
 	timeout, d := set.Timeouts.Update(ctx, defaultUpdateTimeout)
 	resp.Diagnostics.Append(d...)
-	r.apply(ctx, applyRequest{
-		config: &config, set: set, plan: req.Plan, prior: &state, changed: changed, woChanged: woChanged, timeout: timeout,
-	}, &resp.State, &resp.Diagnostics)
+	ar := applyRequest{
+		config: req.Config, set: set, plan: req.Plan, prior: &req.State, changed: changed, timeout: timeout,
+		woChanged: !set.WOVersion.IsNull() && !set.WOVersion.Equal(priorVersion),
+	}
+	if b, d := req.Private.GetKey(ctx, privateDryRunID); !d.HasError() && len(b) > 0 {
+		_ = json.Unmarshal(b, &ar.dryRunID)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateDryRunID, nil)...)
+	}
+	r.apply(ctx, ar, result{changeID: changeID.ValueString(), status: status.ValueString()}, &resp.State, &resp.Diagnostics)
 }
 
 // Delete stops managing the configuration; it changes nothing remotely.
@@ -163,150 +165,170 @@ func (r *domainConfigResource) ImportState(ctx context.Context, req resource.Imp
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("domain_name"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("allow_blue_green"), true)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("dry_run_mode"), "Verbose")...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("dry_run_mode"), sc.DryRunModeVerbose)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("wait_for_completion"), true)...)
 }
 
 // applyRequest is what Create and Update hand to apply.
 type applyRequest struct {
-	config    *domainConfigModel
+	config    tfsdk.Config
 	set       settings
 	plan      tfsdk.Plan
-	prior     *domainConfigModel // nil at creation
-	current   *sc.DomainConfig   // the domain's configuration, at creation
+	prior     *tfsdk.State // nil at creation
 	changed   map[string]bool
 	woChanged bool
 	timeout   time.Duration
 	creating  bool
+	// dryRunID is the id of the plan's dry run when the plan could hand it
+	// over (Update gets the planned private state; Create does not).
+	dryRunID string
+}
+
+// compare sets the sections to send: those whose configured values differ
+// from the domain's.
+func (ar *applyRequest) compare(ds *domainState) error {
+	current, err := withAttributes(ar.plan.Raw, ds.sections)
+	if err != nil {
+		return err
+	}
+	ar.changed, _ = changedSections(ar.config.Raw, current)
+	return nil
 }
 
 // result is what apply learned, to be written into the state.
 type result struct {
 	changeID, status string
-	actual           *sc.DomainConfig
+	actual           *domainState
 }
 
-// apply sends the changed sections, waits for the change, and writes the
-// state. When the wait is cut short the state is still written, with the
-// submitted values and the change id, so nothing is lost and the next plan
-// sees the change in flight.
-func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, state *tfsdk.State, diags *diag.Diagnostics) {
+// apply follows a change found running (it is adopted, never sent again),
+// sends the sections that still differ, waits for the change, and writes
+// the state. When the wait is cut short the state is still written, with
+// the submitted values and the change id, so nothing is lost and the next
+// plan sees the change in flight.
+func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, res result, state *tfsdk.State, diags *diag.Diagnostics) {
 	domain := ar.set.DomainName.ValueString()
 	summary := "Unable to Update Search Domain Config"
 	if ar.creating {
 		summary = "Unable to Create Search Domain Config"
 	}
-	res := result{actual: ar.current}
-	if ar.prior != nil {
-		res.changeID, res.status = ar.prior.ChangeID.ValueString(), ar.prior.ConfigChangeStatus.ValueString()
-	}
-	inFlight := ar.prior != nil && changeInFlight(ar.prior.ConfigChangeStatus)
 	var submitted time.Time // when this apply sent a change
-
-	if len(ar.changed) > 0 || ar.woChanged {
-		if inFlight {
-			// The service takes one change at a time: let the running one end.
+	for adopted := false; ; adopted = true {
+		send := len(ar.changed) > 0 || ar.woChanged
+		if sc.ChangeRunning(res.status) && (send || ar.set.WaitForCompletion.ValueBool()) {
+			// The service takes one change at a time: follow the running one
+			// to its end, then compare again with where it left the domain.
+			tflog.Info(ctx, "Following a running search domain change", map[string]any{"domain_name": domain, "change_id": res.changeID})
 			p, err := r.wait(ctx, domain, res.changeID, time.Time{}, ar.timeout)
 			if err != nil {
 				r.stopped(ctx, ar, res, p, err, state, diags, summary)
 				return
 			}
+			ds, err := findDomainConfig(ctx, r.clients.Search, domain, ar.plan.Raw)
+			if err == nil {
+				err = ar.compare(ds)
+			}
+			if err != nil {
+				diags.AddError(summary, readError(domain, err))
+				return
+			}
+			res = result{changeID: ds.latestChange, status: ds.latestStatus, actual: ds}
+			send = len(ar.changed) > 0 || ar.woChanged
 		}
-		in := expandRequest(ctx, ar.config, ar.changed)
-		withWriteOnlyPassword(in, ar.config, ar.woChanged)
-		in.AcceptedWarnings = stringSlice(ctx, ar.set.AcceptedWarnings)
+		if !send {
+			break
+		}
+		in, err := updateRequest(ctx, ar.config, ar.set, ar.changed, ar.woChanged)
+		if err != nil {
+			diags.AddError(summary, "Building the request failed; this is a bug in the provider: "+err.Error())
+			return
+		}
 		submitted = time.Now()
-		upd, err := r.clients.Search.UpdateDomainConfig(ctx, in)
-		out := updateOutcome{UpdateDomainConfigOutput: upd}
+		out, err := r.clients.Search.UpdateDomainConfig(ctx, in)
 		if errors.Is(err, client.ErrOutcomeUnknown) {
-			out, err = r.recoverLostUpdate(ctx, domain, previousChangeID(ar), err)
+			var ds *domainState
+			if ds, err = r.recoverLostUpdate(ctx, domain, res.changeID, err, ar.plan.Raw); err == nil {
+				res = result{changeID: ds.latestChange, status: ds.latestStatus, actual: ds}
+				break
+			}
+		}
+		if errors.Is(err, client.ErrLimitExceeded) && !adopted {
+			// A change started since the plan (another apply, the console):
+			// follow it first, then send what is still different.
+			if ds, ferr := findDomainConfig(ctx, r.clients.Search, domain, ar.plan.Raw); ferr == nil && ds.running != "" {
+				tflog.Warn(ctx, "Another search domain change is running; following it before sending this one", map[string]any{"domain_name": domain, "change_id": ds.running})
+				res = result{changeID: ds.running, status: ds.latestStatus, actual: ds}
+				continue
+			}
 		}
 		if err != nil {
 			diags.AddError(summary, updateError(domain, err))
 			return
 		}
-		res.actual = out.DomainConfig
-		res.changeID, res.status = "", ""
-		if d := out.DomainConfig; d != nil && d.ChangeProgressDetails != nil {
-			res.changeID, res.status = deref(d.ChangeProgressDetails.ChangeId), deref(d.ChangeProgressDetails.ConfigChangeStatus)
+		ds, err := newDomainState(out.DomainConfig, ar.plan.Raw)
+		if err != nil {
+			diags.AddError(summary, fmt.Sprintf("The change to domain %q was sent, but its answer could not be read: %s. Run terraform plan: it reads the domain and shows what is left to do.", domain, err))
+			return
 		}
-		if out.recovered {
-			// The domain's sections still show the old values while the
-			// change runs; the wait and the read after it settle them.
-			res.actual = nil
-		}
-		inFlight = res.changeID != ""
+		res = result{changeID: ds.latestChange, status: ds.latestStatus, actual: ds}
 		tflog.Info(ctx, "Search domain change submitted", map[string]any{"domain_name": domain, "change_id": res.changeID, "sections": sortedKeys(ar.changed)})
+		break
 	}
-	if inFlight && ar.set.WaitForCompletion.ValueBool() {
+	if sc.ChangeRunning(res.status) && ar.set.WaitForCompletion.ValueBool() {
 		p, err := r.wait(ctx, domain, res.changeID, submitted, ar.timeout)
 		if err != nil {
 			r.stopped(ctx, ar, res, p, err, state, diags, summary)
 			return
 		}
-		res.status = deref(p.ConfigChangeStatus)
+		res.status = sc.Deref(p.ConfigChangeStatus)
 	}
 	if res.actual == nil {
-		cfg, err := r.clients.Search.DescribeDomainConfig(ctx, domain)
+		ds, err := findDomainConfig(ctx, r.clients.Search, domain, ar.plan.Raw)
 		if err != nil {
 			diags.AddError(summary, readError(domain, err))
 			return
 		}
-		res.actual = cfg
+		res.actual = ds
 	}
 	r.writeState(ctx, ar, res, state, diags)
-}
-
-// previousChangeID is the id of the domain's latest change before this
-// apply sent its own.
-func previousChangeID(ar applyRequest) string {
-	if ar.prior != nil {
-		return ar.prior.ChangeID.ValueString()
-	}
-	if ar.current != nil && ar.current.ChangeProgressDetails != nil {
-		return deref(ar.current.ChangeProgressDetails.ChangeId)
-	}
-	return ""
-}
-
-// updateOutcome is an UpdateDomainConfig answer, or what a read taught
-// after the answer was lost.
-type updateOutcome struct {
-	*sc.UpdateDomainConfigOutput
-	recovered bool
 }
 
 // recoverLostUpdate learns what became of a change whose answer was lost:
 // the service starts a change with a new id for every change it accepts, so
 // a new latest change is this one (the service takes one change at a time,
-// and the plan's dry run checked none was running). No new change means
-// nothing was applied, and the next apply sends it again. The service may
-// still be handling the request, so the read is repeated for up to one
-// attempt's timeout.
-func (r *domainConfigResource) recoverLostUpdate(ctx context.Context, domain, before string, lost error) (updateOutcome, error) {
+// and a running change was followed to its end before sending). No new
+// change means nothing was applied, and the next apply sends it again. The
+// service may still be handling the request, so the read is repeated for up
+// to one attempt's timeout.
+func (r *domainConfigResource) recoverLostUpdate(ctx context.Context, domain, before string, lost error, prior tftypes.Value) (*domainState, error) {
 	window := r.clients.Config.AttemptTimeout
 	if window <= 0 {
 		window = client.DefaultAttemptTimeout
 	}
-	deadline := time.Now().Add(window)
-	for {
-		cfg, err := r.clients.Search.DescribeDomainConfig(ctx, domain)
+	wctx, cancel := context.WithTimeout(ctx, window)
+	defer cancel()
+	var found *domainState
+	err := poll.Until(wctx, func(ctx context.Context) (bool, time.Duration, error) {
+		ds, err := findDomainConfig(ctx, r.clients.Search, domain, prior)
 		if err != nil {
-			return updateOutcome{}, fmt.Errorf("%w; reading the domain to learn the outcome also failed: %w", lost, err)
+			return false, 0, err
 		}
-		if d := cfg.ChangeProgressDetails; d != nil && deref(d.ChangeId) != "" && deref(d.ChangeId) != before {
-			tflog.Warn(ctx, "UpdateDomainConfig answer lost; the domain shows the change, following it", map[string]any{"domain_name": domain, "change_id": deref(d.ChangeId)})
-			return updateOutcome{UpdateDomainConfigOutput: &sc.UpdateDomainConfigOutput{DomainConfig: cfg}, recovered: true}, nil
+		if ds.latestChange != "" && ds.latestChange != before {
+			found = ds
+			return true, 0, nil
 		}
-		if time.Now().After(deadline) {
-			return updateOutcome{}, fmt.Errorf("%w; the domain shows no new change %s after the request, so nothing was applied: apply again", lost, window)
-		}
-		select {
-		case <-ctx.Done():
-			return updateOutcome{}, fmt.Errorf("%w: %w", lost, ctx.Err())
-		case <-time.After(250 * time.Millisecond):
-		}
+		return false, 250 * time.Millisecond, nil
+	})
+	switch {
+	case found != nil:
+		tflog.Warn(ctx, "UpdateDomainConfig answer lost; the domain shows the change, following it", map[string]any{"domain_name": domain, "change_id": found.latestChange})
+		return found, nil
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("%w: %w", lost, ctx.Err())
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, fmt.Errorf("%w; the domain shows no new change %s after the request, so nothing was applied: apply again", lost, window)
 	}
+	return nil, fmt.Errorf("%w; reading the domain to learn the outcome also failed: %w", lost, err)
 }
 
 // wait follows a change within timeout.
@@ -327,21 +349,22 @@ func (r *domainConfigResource) stopped(ctx context.Context, ar applyRequest, res
 	if errors.As(err, &failed) {
 		// ChangeProgressStatus has no message; the domain's change details do.
 		why := ""
-		if cfg, rerr := r.clients.Search.DescribeDomainConfig(ctx, domain); rerr == nil && cfg.ChangeProgressDetails != nil &&
-			deref(cfg.ChangeProgressDetails.ChangeId) == res.changeID && deref(cfg.ChangeProgressDetails.Message) != "" {
-			why = "\n\nThe service says: " + deref(cfg.ChangeProgressDetails.Message)
+		if dc, rerr := r.clients.Search.DescribeDomainConfig(ctx, domain); rerr == nil && changeID(dc.ChangeProgressDetails) == res.changeID {
+			if m := sc.Deref(dc.ChangeProgressDetails.Message); m != "" {
+				why = "\n\nThe service says: " + m
+			}
 		}
 		diags.AddError(summary, fmt.Sprintf("Change %s on domain %q failed: %s%s\n\nNothing of the change was applied. Fix the cause, then apply again to send the change anew.", res.changeID, domain, failed, why))
 		if ar.prior != nil {
 			// The failed change applied nothing: keep the previous values,
 			// with the failed change's id and status.
-			prior := *ar.prior
-			prior.ChangeID, prior.ConfigChangeStatus = types.StringValue(res.changeID), types.StringValue(res.status)
-			diags.Append(state.Set(ctx, &prior)...)
+			*state = tfsdk.State{Schema: ar.prior.Schema, Raw: ar.prior.Raw.Copy()}
+			diags.Append(state.SetAttribute(ctx, path.Root("change_id"), res.changeID)...)
+			diags.Append(state.SetAttribute(ctx, path.Root("config_change_status"), res.status)...)
 		}
 		return
 	}
-	if !changeInFlight(types.StringValue(res.status)) {
+	if !sc.ChangeRunning(res.status) {
 		res.status = sc.ConfigChangeStatusPending
 	}
 	progress := ""
@@ -370,72 +393,61 @@ func (r *domainConfigResource) writeState(ctx context.Context, ar applyRequest, 
 	var dryRun types.Object
 	diags.Append(planned.GetAttribute(ctx, path.Root("dry_run"), &dryRun)...)
 	diags.Append(planned.SetAttribute(ctx, path.Root("id"), domain)...)
-	diags.Append(planned.SetAttribute(ctx, path.Root("dry_run"), withDryRunID(dryRun, domain, &diags))...)
+	diags.Append(planned.SetAttribute(ctx, path.Root("dry_run"), r.appliedDryRun(ctx, domain, dryRun, ar.dryRunID))...)
 	diags.Append(planned.SetAttribute(ctx, path.Root("change_id"), nullIfEmpty(res.changeID))...)
 	diags.Append(planned.SetAttribute(ctx, path.Root("config_change_status"), nullIfEmpty(res.status))...)
-
-	got := newModel(ar.set)
-	if ar.prior != nil {
-		got.AdvancedSecurityOptions = ar.prior.AdvancedSecurityOptions
-	}
-	if res.actual != nil {
-		flattenDomainConfig(res.actual, &got)
-	}
-	actual, d := modelToRaw(ctx, ar.plan, &got)
-	diags.Append(d...)
 	if diags.HasError() {
 		return
+	}
+	actual := planned.Raw
+	if res.actual != nil {
+		var err error
+		if actual, err = withAttributes(planned.Raw, res.actual.sections); err != nil {
+			diags.AddError("Unable to Save Search Domain Config", "Building the new state failed; this is a bug in the provider: "+err.Error())
+			return
+		}
 	}
 	merged, err := fillUnknown(planned.Raw, actual)
 	if err != nil {
 		diags.AddError("Unable to Save Search Domain Config", "Building the new state failed; this is a bug in the provider: "+err.Error())
 		return
 	}
-	state.Raw = merged
+	*state = tfsdk.State{Schema: planned.Schema, Raw: merged}
 }
 
-func nullIfEmpty(s string) types.String {
-	if s == "" {
-		return types.StringNull()
+// appliedDryRun is the planned dry_run with its id: the plan holds it as
+// unknown (a repeat dry run gets a new id). It is the one the plan handed
+// over (known), or else read back from the domain's latest dry run when
+// that one carries the planned verdict, or null.
+func (r *domainConfigResource) appliedDryRun(ctx context.Context, domain string, planned types.Object, known string) types.Object {
+	if planned.IsNull() || planned.IsUnknown() {
+		return dryRunCleared()
 	}
-	return types.StringValue(s)
-}
-
-// withDryRunID fills in dry_run.id with the id of the dry run that the
-// plan made in this provider process (Terraform plans again just before it
-// applies, so that is the dry run of exactly what is applied).
-func withDryRunID(dr types.Object, domain string, diags *diag.Diagnostics) types.Object {
-	if dr.IsNull() || dr.IsUnknown() {
-		return dryRunNull()
+	attrs := planned.Attributes()
+	if id, ok := attrs["id"]; !ok || !id.IsUnknown() {
+		return planned
 	}
-	attrs := dr.Attributes()
-	if v, ok := attrs["id"]; ok && v.IsUnknown() {
-		attrs["id"] = types.StringNull()
-		if id, ok := lastDryRun.Load(domain); ok {
-			attrs["id"] = types.StringValue(id.(string)) //nolint:forcetypeassert // only strings are stored
+	attrs["id"] = types.StringNull()
+	if known != "" {
+		attrs["id"] = types.StringValue(known)
+	} else if out, err := r.clients.Search.DescribeDryRunProgress(ctx, sc.DescribeDryRunProgressInput{DomainName: domain}); err == nil && out.DryRunProgressStatus != nil && out.DryRunResults != nil {
+		got := newDryRunResult(attrString(attrs["mode"]), out.DryRunProgressStatus, out.DryRunResults, nil)
+		if got.status == attrString(attrs["status"]) && got.deploymentType == attrString(attrs["deployment_type"]) && got.message == attrString(attrs["message"]) {
+			attrs["id"] = types.StringValue(got.id)
 		}
 	}
-	obj, d := types.ObjectValue(dryRunAttrTypes, attrs)
-	diags.Append(d...)
+	obj, diags := types.ObjectValue(dryRunAttrTypes, attrs)
+	if diags.HasError() {
+		return planned
+	}
 	return obj
 }
 
-func progressSummary(p *sc.ChangeProgressStatus) string {
-	done := 0
-	current := ""
-	for _, s := range p.ChangeProgressStages {
-		switch deref(s.Status) {
-		case sc.ChangeStatusCompleted:
-			done++
-		case sc.ChangeStatusProcessing:
-			current = deref(s.Name)
-		}
+func attrString(v any) string {
+	if s, ok := v.(types.String); ok {
+		return s.ValueString()
 	}
-	out := fmt.Sprintf("after %d of %d stages", done, derefInt(p.TotalNumberOfStages))
-	if current != "" {
-		out += ", in stage " + current
-	}
-	return out
+	return ""
 }
 
 func errMessage(err error) string {
@@ -449,7 +461,7 @@ func errMessage(err error) string {
 }
 
 func readError(domain string, err error) string {
-	if errors.Is(err, client.ErrNotFound) {
+	if errors.Is(err, errDomainNotFound) {
 		return fmt.Sprintf("There is no search domain %q. cloud_search_domain_config manages the configuration of an existing domain; check domain_name.\n\n%s", domain, err)
 	}
 	return fmt.Sprintf("Reading the configuration of domain %q failed: %s", domain, err)

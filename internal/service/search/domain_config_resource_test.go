@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 )
 
@@ -367,5 +369,191 @@ func TestAccDomainConfig_verdictChangedSincePlan(t *testing.T) {
 	})
 	if n := updates(emu); n != 0 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 0: nothing but the reviewed change may be applied", n)
+	}
+}
+
+// The plan shows what each changed property is now and will be (the dry
+// run's ModifyingProperties) and the dry run's mode; a second change of the
+// same deployment type has its verdict in the plan too.
+func TestAccDomainConfig_planShowsEveryChange(t *testing.T) {
+	emu := newDomainEmulator(t)
+	hour := func(h int) string {
+		return fmt.Sprintf("  snapshot_options = { automated_snapshot_start_hour = %d }", h)
+	}
+	change := func(from, to string) knownvalue.Check {
+		return knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"name":          knownvalue.StringExact("SnapshotOptions.AutomatedSnapshotStartHour"),
+			"active_value":  knownvalue.StringExact(from),
+			"pending_value": knownvalue.StringExact(to),
+			"value_type":    knownvalue.NotNull(),
+		})})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: domainConfig(emu, hour(5)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(domainRes, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("mode"), knownvalue.StringExact("Verbose")),
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("modifying_properties"), change("0", "5")),
+				}},
+			},
+			{
+				Config: domainConfig(emu, hour(6)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(domainRes, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("modifying_properties"), change("5", "6")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(6)),
+				},
+			},
+		},
+	})
+}
+
+// Plan and apply read the reviewed dry run back instead of running it a
+// second time (Terraform plans again at apply).
+func TestAccDomainConfig_reusesTheReviewedDryRun(t *testing.T) {
+	emu := newDomainEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: func() { emu.ClearCalls() },
+			Config:    domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 4 }`),
+			Check: func(*terraform.State) error {
+				if n := emu.CountCalls("UpdateDomainConfig", true); n != 1 {
+					return fmt.Errorf("dry runs = %d for one plan and apply, want 1", n)
+				}
+				if n := updates(emu); n != 1 {
+					return fmt.Errorf("real UpdateDomainConfig calls = %d, want 1", n)
+				}
+				return nil
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(domainRes, dryRunValue("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f-]{36}$`))),
+			},
+		}},
+	})
+}
+
+// dry_run.mode tells a reviewer (or a policy) what the dry run checked.
+func TestAccDomainConfig_dryRunModes(t *testing.T) {
+	emu := newDomainEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: domainConfig(emu, `  dry_run_mode = "Basic"
+  snapshot_options = { automated_snapshot_start_hour = 2 }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("mode"), knownvalue.StringExact("Basic")),
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("validation_failures"), knownvalue.ListSizeExact(0)),
+				}},
+			},
+			{
+				Config: domainConfig(emu, `  dry_run_mode = "Off"
+  snapshot_options = { automated_snapshot_start_hour = 3 }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("mode"), knownvalue.StringExact("Off")),
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.Null()),
+				}},
+			},
+		},
+	})
+}
+
+// A change someone else started is followed to its end, then the planned
+// change is sent: the apply neither fails with "A change is already in
+// progress" nor loses either change. Found running at plan time, the plan
+// says so; started between plan and apply (with dry_run_mode Off, so that
+// nothing of the reviewed plan depends on the domain's state), the refusal
+// of the send is what finds it.
+func TestAccDomainConfig_followsAnotherChange(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		atPlan  bool
+		setting string
+	}{
+		{"running at plan", true, ""},
+		{"started between plan and apply", false, "\n  dry_run_mode = \"Off\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			emu := newDomainEmulator(t)
+			c := searchClient(t, emu)
+			other := func() {
+				setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 2 * time.Second})
+				_, err := c.UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{
+					DomainName: "demo",
+					Sections:   map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}},
+				})
+				if err != nil {
+					t.Errorf("starting the other change: %v", err)
+				}
+			}
+			second := resource.TestStep{
+				Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 9 }`+tc.setting),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(9)),
+					statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("config_change_status"), knownvalue.StringExact("Completed")),
+				},
+				Check: func(*terraform.State) error {
+					// Ours twice (steps 1 and 2) and the other one.
+					if n := updates(emu); n != 3 {
+						return fmt.Errorf("real UpdateDomainConfig calls that succeeded = %d, want 3", n)
+					}
+					if d, _ := emu.Search.Domain("demo"); d.SoftwareUpdateOptions == nil || d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled == nil || !*d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled {
+						return fmt.Errorf("the other change was lost")
+					}
+					return nil
+				},
+			}
+			if tc.atPlan {
+				second.PreConfig = other
+			} else {
+				second.ConfigPlanChecks = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planHook(other)}}
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { acctest.PreCheck(t) },
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 1 }`+tc.setting)},
+					second,
+				},
+			})
+		})
+	}
+}
+
+// Mistakes the spec's rules catch are refused at validate time, naming the
+// attribute, before any call.
+func TestAccDomainConfig_refusedBeforeAnyCall(t *testing.T) {
+	emu := newDomainEmulator(t)
+	steps := []resource.TestStep{}
+	for _, tc := range []struct{ body, want string }{
+		{`  access_policies = jsonencode(["not", "an", "object"])`, `Invalid Policy Document.*access_policies must be a JSON policy document, an object.*got an array`},
+		{`  access_policies = "\"just a string\""`, `Invalid Policy Document.*got a string`},
+		{`  automated_snapshot_pause_options = { enabled = true }`, `Incomplete Snapshot Suspension.*start_time is not set`},
+		{`  cluster_config = { instance_count = 1.5 }`, `Invalid Whole Number.*cluster_config.instance_count must be a whole number.*got 1.5`},
+		{`  off_peak_window_options = { off_peak_window = { window_start_time = { hours = 2.25 } } }`, `off_peak_window_options.off_peak_window.window_start_time.hours must be a whole number`},
+	} {
+		steps = append(steps, resource.TestStep{Config: domainConfig(emu, tc.body), ExpectError: acctest.ErrorRe(tc.want), PlanOnly: true})
+	}
+	emu.ClearCalls()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+	for _, c := range emu.Calls() {
+		if strings.HasPrefix(c.Operation, "UpdateDomainConfig") || c.Operation == "DescribeDryRunProgress" {
+			t.Errorf("a refused configuration made call %s", c.Operation)
+		}
 	}
 }

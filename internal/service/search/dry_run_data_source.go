@@ -8,12 +8,14 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
@@ -48,7 +50,7 @@ type dryRunDataSourceModel struct {
 	ValidationFailures []validationFailureModel `tfsdk:"validation_failures"`
 	DeploymentType     *string                  `tfsdk:"deployment_type"`
 	Message            *string                  `tfsdk:"message"`
-	DryRunConfig       *plannedDomainModel      `tfsdk:"dry_run_config"`
+	DryRunConfig       types.Object             `tfsdk:"dry_run_config"`
 }
 
 type validationFailureModel struct {
@@ -119,7 +121,11 @@ func (d *dryRunDataSource) Schema(ctx context.Context, _ datasource.SchemaReques
 			"validation_failures": validationFailuresSchema("dry run (Verbose dry runs only, once completed)"),
 			"deployment_type":     dsString("How the change would be deployed: `blue/green`, `dynamic` or `none`. Any other value is reported as the service sent it."),
 			"message":             dsString("The service's explanation of the deployment type."),
-			"dry_run_config":      plannedDomainSchema(),
+			"dry_run_config": schema.SingleNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The domain as the change would leave it (the service's `DryRunConfig`), set when `load_dry_run_config` is `true`, otherwise null. Sections use the names and nesting of `cloud_search_domain_config`; `modifying_properties` lists each property the change modifies with its value now and after. A field the service does not return is null.",
+				Attributes:          dataSourceAttributes(dryRunConfigFields),
+			},
 		},
 		Blocks: map[string]schema.Block{"timeouts": tb},
 	}
@@ -150,7 +156,7 @@ func (d *dryRunDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		out, err = waitForDryRunResult(ctx, d.clients.Search, in, timeout)
+		out, err = waitForDryRun(ctx, d.clients.Search, in, time.Time{}, timeout)
 	} else {
 		out, err = d.clients.Search.DescribeDryRunProgress(ctx, in)
 	}
@@ -159,7 +165,51 @@ func (d *dryRunDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 	flattenDryRunOutput(out, &m)
+	m.DryRunConfig = types.ObjectNull(dryRunConfigAttrTypes(ctx, resp.State.Schema))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	if out.DryRunConfig != nil {
+		cfg, err := dryRunConfigValue(ctx, resp.State.Schema, out.DryRunConfig)
+		if err != nil {
+			resp.Diagnostics.AddError(dryRunReadSummary, fmt.Sprintf("The service's DryRunConfig of dry run %s could not be read: %s", in.DryRunID, err))
+			return
+		}
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("dry_run_config"), cfg)...)
+	}
+}
+
+// dryRunConfigAttrTypes is the attribute types of dry_run_config.
+func dryRunConfigAttrTypes(ctx context.Context, s fwschema) map[string]attr.Type {
+	t, _ := s.TypeAtPath(ctx, path.Root("dry_run_config"))
+	if ot, ok := t.(types.ObjectType); ok {
+		return ot.AttrTypes
+	}
+	return nil
+}
+
+// fwschema is what this file needs of a schema.
+type fwschema interface {
+	TypeAtPath(context.Context, path.Path) (attr.Type, diag.Diagnostics)
+}
+
+// dryRunConfigValue is a DryRunConfig as the dry_run_config attribute.
+func dryRunConfigValue(ctx context.Context, s fwschema, dc *searchclient.DomainStatus) (attr.Value, error) {
+	members := make(map[string]any, len(dc.Members))
+	for k, raw := range dc.Members {
+		v, err := decodeJSON(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		members[k] = v
+	}
+	tv, err := objectFromWire(dryRunConfigFields, members, tftypes.Value{}, answerView)
+	if err != nil {
+		return nil, err
+	}
+	t, diags := s.TypeAtPath(ctx, path.Root("dry_run_config"))
+	if diags.HasError() {
+		return nil, fmt.Errorf("no dry_run_config in the schema")
+	}
+	return t.ValueFromTerraform(ctx, tv)
 }
 
 // readError turns a failed read into a diagnostic on the input to blame.
@@ -202,7 +252,6 @@ func flattenDryRunOutput(out *searchclient.DescribeDryRunProgressOutput, m *dryR
 	if r := out.DryRunResults; r != nil {
 		m.DeploymentType, m.Message = r.DeploymentType, r.Message
 	}
-	m.DryRunConfig = flattenPlannedDomain(out.DryRunConfig)
 }
 
 func flattenValidationFailures(fs []searchclient.ValidationFailure) []validationFailureModel {

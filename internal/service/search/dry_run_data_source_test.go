@@ -35,10 +35,10 @@ func startDryRun(t *testing.T, emu *acctest.Emulator, mode string) string {
 		DomainName: "demo",
 		DryRun:     ptr(true),
 		DryRunMode: ptr(mode),
-		ClusterConfig: &searchclient.ClusterConfig{
-			InstanceType:           ptr("r6g.xlarge.search"),
-			DedicatedMasterEnabled: ptr(false),
-		},
+		Sections: map[string]any{"ClusterConfig": map[string]any{
+			"InstanceType":           "r6g.xlarge.search",
+			"DedicatedMasterEnabled": false,
+		}},
 	})
 	if err != nil {
 		t.Fatal(err)

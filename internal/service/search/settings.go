@@ -3,23 +3,26 @@ package search
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 )
 
-// settings are the plan's top-level arguments that steer plan and apply. A
-// plan's configuration sections may be wholly unknown (at creation), which
-// the section structs cannot hold, so plans are read field by field.
+// settings are the top-level arguments that steer plan and apply. The
+// configuration sections are handled as Terraform values (flex.go), since
+// at creation a plan's sections may be wholly unknown.
 type settings struct {
 	DomainName        types.String
 	AcceptedWarnings  types.Set
 	AllowBlueGreen    types.Bool
 	DryRunMode        types.String
 	WaitForCompletion types.Bool
-	WOVersion         types.Int64
+	WOVersion         customtypes.Int64
 	Timeouts          timeouts.Value
 }
 
@@ -51,26 +54,14 @@ func (s settings) acceptedCodes() map[string]bool {
 	return out
 }
 
-// newModel is a model of domain with every value null (and typed), to be
-// filled by flattenDomainConfig.
-func newModel(s settings) domainConfigModel {
-	return domainConfigModel{
-		ID:                          s.DomainName,
-		DomainName:                  s.DomainName,
-		AccessPolicies:              jsontypes.NewNormalizedNull(),
-		AdvancedOptions:             types.MapNull(types.StringType),
-		AcceptedWarnings:            s.AcceptedWarnings,
-		AllowBlueGreen:              s.AllowBlueGreen,
-		DryRunMode:                  s.DryRunMode,
-		WaitForCompletion:           s.WaitForCompletion,
-		MasterUserPasswordWO:        types.StringNull(),
-		MasterUserPasswordWOVersion: s.WOVersion,
-		DryRun:                      types.ObjectNull(dryRunAttrTypes),
-		ChangeID:                    types.StringNull(),
-		ConfigChangeStatus:          types.StringNull(),
-		Timeouts:                    s.Timeouts,
+// dryRunCleared is dry_run before any change was planned (at creation
+// without a change, after an import): every attribute null, so references
+// such as dry_run.deployment_type read null rather than fail.
+func dryRunCleared() types.Object {
+	attrs := make(map[string]attr.Value, len(dryRunAttrTypes))
+	for name, t := range dryRunAttrTypes {
+		v, _ := t.ValueFromTerraform(context.Background(), tftypes.NewValue(t.TerraformType(context.Background()), nil))
+		attrs[name] = v
 	}
+	return types.ObjectValueMust(dryRunAttrTypes, attrs)
 }
-
-// dryRunNull is a typed null dry_run.
-func dryRunNull() types.Object { return types.ObjectNull(dryRunAttrTypes) }

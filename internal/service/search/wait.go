@@ -13,6 +13,14 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
 )
 
+// Waiters: each follows one of the service's long-running operations with
+// poll.Until, at the pace package poll sets.
+
+// changeFailedError is a change the service reports as failed.
+type changeFailedError struct{ detail string }
+
+func (e *changeFailedError) Error() string { return e.detail }
+
 // clockOffset maps this machine's clock onto the service's, which stamps
 // the change's stages. For a change just submitted the anchor is exact (the
 // change started when it was sent); otherwise the clocks are taken as in
@@ -36,23 +44,6 @@ func (c *clockOffset) serviceNow(p *sc.ChangeProgressStatus, submitted time.Time
 	return now.Add(c.offset)
 }
 
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
-// changeFailedError is a change the service reports as failed.
-type changeFailedError struct{ detail string }
-
-func (e *changeFailedError) Error() string { return e.detail }
-
 // waitForChange follows DescribeDomainChangeProgress for changeID until the
 // change completes, fails or ctx ends. submitted is when this process sent
 // the change (zero for a change found running): the first poll then comes
@@ -68,53 +59,52 @@ func waitForChange(ctx context.Context, c *sc.Client, domain, changeID string, s
 		began = time.Now()
 	}
 	if !submitted.IsZero() {
-		if err := sleep(ctx, poll.Next(poll.Observation{Now: time.Now(), Start: submitted})); err != nil {
+		if err := poll.Sleep(ctx, poll.Share(submitted)); err != nil {
 			return nil, err
 		}
 	}
-	for {
+	err := poll.Until(ctx, func(ctx context.Context) (bool, time.Duration, error) {
 		p, err := c.DescribeDomainChangeProgress(ctx, domain, changeID)
 		if err != nil {
-			if ctx.Err() != nil {
-				return last, ctx.Err()
-			}
-			return last, err
+			return false, 0, err
 		}
 		last = p
 		logStages(ctx, domain, changeID, p, seen)
-		switch deref(p.Status) {
+		switch sc.Deref(p.Status) {
 		case sc.ChangeStatusCompleted:
-			return p, nil
+			return true, 0, nil
 		case sc.ChangeStatusFailed:
-			return p, &changeFailedError{detail: describeFailure(p)}
+			return false, 0, &changeFailedError{detail: describeFailure(p)}
 		}
-		switch deref(p.ConfigChangeStatus) {
+		switch sc.Deref(p.ConfigChangeStatus) {
 		case sc.ConfigChangeStatusValidationFailed, sc.ConfigChangeStatusCancelled:
-			return p, &changeFailedError{detail: describeFailure(p)}
+			return false, 0, &changeFailedError{detail: describeFailure(p)}
 		case sc.ConfigChangeStatusPendingUserInput:
-			return p, fmt.Errorf("the change is waiting for user input (ConfigChangeStatus PendingUserInput): finish it with the service, then apply again")
+			return false, 0, errors.New("the change is waiting for user input (ConfigChangeStatus PendingUserInput): finish it with the service, then apply again")
 		}
 		o := poll.FromChange(p, clock.serviceNow(p, submitted))
 		o.Waited = time.Since(began)
 		d := poll.Next(o)
 		tflog.Debug(ctx, "Search domain change still running", map[string]any{"domain_name": domain, "change_id": changeID, "next_poll": d.String()})
-		if err := sleep(ctx, d); err != nil {
-			return last, err
-		}
+		return false, d, nil
+	})
+	if err != nil && ctx.Err() != nil {
+		err = ctx.Err()
 	}
+	return last, err
 }
 
 // logStages logs each stage whose status changed since the last poll.
 func logStages(ctx context.Context, domain, changeID string, p *sc.ChangeProgressStatus, seen map[string]string) {
 	for _, s := range p.ChangeProgressStages {
-		name, status := deref(s.Name), deref(s.Status)
+		name, status := sc.Deref(s.Name), sc.Deref(s.Status)
 		if seen[name] == status {
 			continue
 		}
 		seen[name] = status
 		tflog.Info(ctx, "Search domain change stage", map[string]any{
 			"domain_name": domain, "change_id": changeID, "stage": name, "status": status,
-			"description": deref(s.Description), "config_change_status": deref(p.ConfigChangeStatus),
+			"description": sc.Deref(s.Description), "config_change_status": sc.Deref(p.ConfigChangeStatus),
 			"total_stages": derefInt(p.TotalNumberOfStages),
 		})
 	}
@@ -125,64 +115,115 @@ func describeFailure(p *sc.ChangeProgressStatus) string {
 	var b strings.Builder
 	stage := ""
 	for _, s := range p.ChangeProgressStages {
-		if deref(s.Status) == sc.ChangeStatusFailed {
-			stage = fmt.Sprintf("stage %s failed", deref(s.Name))
-			if d := deref(s.Description); d != "" {
+		if sc.Deref(s.Status) == sc.ChangeStatusFailed {
+			stage = fmt.Sprintf("stage %s failed", sc.Deref(s.Name))
+			if d := sc.Deref(s.Description); d != "" {
 				stage += " (" + strings.TrimSuffix(d, ".") + ")"
 			}
 			break
 		}
 	}
 	if stage == "" {
-		stage = "ConfigChangeStatus " + deref(p.ConfigChangeStatus)
+		stage = "ConfigChangeStatus " + sc.Deref(p.ConfigChangeStatus)
 	}
 	b.WriteString(stage)
 	for _, f := range p.ValidationFailures {
-		fmt.Fprintf(&b, "\n  - %s (%s): %s", deref(f.Code), deref(f.Severity), deref(f.Message))
+		fmt.Fprintf(&b, "\n  - %s (%s): %s", sc.Deref(f.Code), sc.Deref(f.Severity), sc.Deref(f.Message))
 	}
 	return b.String()
 }
 
-// waitForDryRun polls DescribeDryRunProgress until the dry run has finished.
-// submitted is when the dry run was sent. A dry run has no stages, so the
-// interval is a share of the time spent (see package poll): within a second
-// for a short dry run, within 3% of its length for a long one.
-func waitForDryRun(ctx context.Context, c *sc.Client, domain string, out *sc.UpdateDomainConfigOutput, submitted time.Time) (*sc.DryRunProgressStatus, *sc.DryRunResults, error) {
-	status, results := out.DryRunProgressStatus, out.DryRunResults
-	if status == nil || status.DryRunId == nil {
-		return nil, nil, errors.New("the service's answer to the dry run has no DryRunId")
-	}
-	for !dryRunDone(status) {
-		if err := sleep(ctx, poll.Next(poll.Observation{Now: time.Now(), Start: submitted, Waited: time.Since(submitted)})); err != nil {
-			return status, results, err
-		}
-		p, err := c.DescribeDryRunProgress(ctx, sc.DescribeDryRunProgressInput{DomainName: domain, DryRunID: *status.DryRunId})
-		if err != nil {
-			return status, results, err
-		}
-		if p.DryRunProgressStatus != nil {
-			status = p.DryRunProgressStatus
-		}
-		if p.DryRunResults != nil {
-			results = p.DryRunResults
+// progressSummary says how far a change got.
+func progressSummary(p *sc.ChangeProgressStatus) string {
+	done := 0
+	current := ""
+	for _, s := range p.ChangeProgressStages {
+		switch sc.Deref(s.Status) {
+		case sc.ChangeStatusCompleted:
+			done++
+		case sc.ChangeStatusProcessing:
+			current = sc.Deref(s.Name)
 		}
 	}
-	return status, results, nil
+	out := fmt.Sprintf("after %d of %d stages", done, derefInt(p.TotalNumberOfStages))
+	if current != "" {
+		out += ", in stage " + current
+	}
+	return out
 }
 
-func dryRunDone(s *sc.DryRunProgressStatus) bool {
-	switch deref(s.DryRunStatus) {
-	case sc.DryRunStatusCompleted, sc.DryRunStatusFailed:
+// dryRunTimeoutError is a dry-run wait that ran out of time.
+type dryRunTimeoutError struct {
+	status string
+	after  time.Duration
+}
+
+func (e *dryRunTimeoutError) Error() string {
+	return fmt.Sprintf("dry run still %q after %s", e.status, e.after)
+}
+
+// dryRunRunning reports whether a dry run may still change. Only the known
+// running states wait: an unknown status is reported as it is rather than
+// waited on until the timeout.
+func dryRunRunning(s *sc.DryRunProgressStatus) bool {
+	if s == nil {
+		return true
+	}
+	switch sc.Deref(s.DryRunStatus) {
+	case sc.DryRunStatusPending, sc.DryRunStatusInProgress:
 		return true
 	}
 	return false
 }
 
-func deref(p *string) string {
-	if p == nil {
-		return ""
+// waitForDryRun polls DescribeDryRunProgress until the dry run is no longer
+// running or timeout passes. started is when the dry run was sent (its
+// first poll then waits a share of the time spent, see package poll); zero
+// polls at once. A dry run has no stages, so the interval is a share of the
+// time spent: within a second for a short dry run, within 3% of its length
+// for a long one.
+func waitForDryRun(parent context.Context, c *sc.Client, in sc.DescribeDryRunProgressInput, started time.Time, timeout time.Duration) (*sc.DescribeDryRunProgressOutput, error) {
+	ctx, cancel := context.WithTimeout(parent, timeout)
+	defer cancel()
+	if started.IsZero() {
+		started = time.Now()
+	} else if err := poll.Sleep(ctx, poll.Share(started)); err != nil {
+		return nil, waitError(parent, err, "", timeout)
 	}
-	return *p
+	var out *sc.DescribeDryRunProgressOutput
+	err := poll.Until(ctx, func(ctx context.Context) (bool, time.Duration, error) {
+		o, err := c.DescribeDryRunProgress(ctx, in)
+		if err != nil {
+			return false, 0, err
+		}
+		out = o
+		if !dryRunRunning(o.DryRunProgressStatus) {
+			return true, 0, nil
+		}
+		d := poll.Share(started)
+		tflog.Debug(ctx, "Dry run still running", map[string]any{"domain_name": in.DomainName, "dry_run_id": in.DryRunID, "next_poll": d.String()})
+		return false, d, nil
+	})
+	if err != nil {
+		status := ""
+		if out != nil && out.DryRunProgressStatus != nil {
+			status = sc.Deref(out.DryRunProgressStatus.DryRunStatus)
+		}
+		return nil, waitError(parent, err, status, timeout)
+	}
+	return out, nil
+}
+
+// waitError is an interrupted wait as it is, and a timed-out one as a
+// dryRunTimeoutError.
+func waitError(parent context.Context, err error, status string, timeout time.Duration) error {
+	if parent.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		if status == "" {
+			status = sc.DryRunStatusPending
+		}
+		return &dryRunTimeoutError{status: status, after: timeout}
+	}
+	return err
 }
 
 func derefInt(p *int64) int64 {

@@ -1,29 +1,12 @@
 package search
 
-import (
-	"math"
-	"time"
-)
-
-// Sections whose shape is the same in requests and responses. Every field
-// is a pointer (or a nil-able slice/map) with omitempty, so a request
-// carries exactly what the caller set.
-
-// EpochSeconds is the wire's "number (timestamp)": seconds since the epoch.
-type EpochSeconds float64
-
-// Time converts to time.Time (UTC).
-func (e EpochSeconds) Time() time.Time {
-	sec, frac := math.Modf(float64(e))
-	return time.Unix(int64(sec), int64(frac*1e9)).UTC()
-}
-
-// Epoch converts a time to EpochSeconds (millisecond precision).
-func Epoch(t time.Time) EpochSeconds { return EpochSeconds(float64(t.UnixMilli()) / 1000) }
+// Sections (and parts of sections) whose shape is the same in requests and
+// responses, from the spec's section table. Counts, hours, sizes and
+// minutes are whole numbers (int64); timestamps are EpochSeconds.
 
 // ClusterConfig is the cluster's nodes and zones.
 type ClusterConfig struct {
-	ColdStorageOptions        *ColdStorageOptions  `json:"ColdStorageOptions,omitempty"`
+	ColdStorageOptions        *EnabledOption       `json:"ColdStorageOptions,omitempty"`
 	DedicatedMasterCount      *int64               `json:"DedicatedMasterCount,omitempty"`
 	DedicatedMasterEnabled    *bool                `json:"DedicatedMasterEnabled,omitempty"`
 	DedicatedMasterType       *string              `json:"DedicatedMasterType,omitempty"`
@@ -38,8 +21,9 @@ type ClusterConfig struct {
 	ZoneAwarenessEnabled      *bool                `json:"ZoneAwarenessEnabled,omitempty"`
 }
 
-// ColdStorageOptions of ClusterConfig.
-type ColdStorageOptions struct {
+// EnabledOption is a section part holding only Enabled (cold storage,
+// node-to-node encryption, the AIML engines).
+type EnabledOption struct {
 	Enabled *bool `json:"Enabled,omitempty"`
 }
 
@@ -61,7 +45,7 @@ type ZoneAwarenessConfig struct {
 	AvailabilityZoneCount *int64 `json:"AvailabilityZoneCount,omitempty"`
 }
 
-// AutoTuneOptions as sent and as returned in DomainConfig.
+// AutoTuneOptions as sent, and as DomainConfig returns it in Options.
 type AutoTuneOptions struct {
 	DesiredState         *string                       `json:"DesiredState,omitempty"`
 	MaintenanceSchedules []AutoTuneMaintenanceSchedule `json:"MaintenanceSchedules,omitempty"`
@@ -125,11 +109,6 @@ type LogPublishingOption struct {
 	Enabled         *bool   `json:"Enabled,omitempty"`
 }
 
-// NodeToNodeEncryptionOptions of the cluster's internal traffic.
-type NodeToNodeEncryptionOptions struct {
-	Enabled *bool `json:"Enabled,omitempty"`
-}
-
 // OffPeakWindowOptions is the daily window for blue/green changes.
 type OffPeakWindowOptions struct {
 	Enabled       *bool          `json:"Enabled,omitempty"`
@@ -178,14 +157,4 @@ type JWTOptions struct {
 type SAMLIdp struct {
 	EntityId        *string `json:"EntityId,omitempty"` //nolint:revive // the wire name
 	MetadataContent *string `json:"MetadataContent,omitempty"`
-}
-
-// ServerlessVectorAcceleration of AIMLOptions.
-type ServerlessVectorAcceleration struct {
-	Enabled *bool `json:"Enabled,omitempty"`
-}
-
-// ObjectStoreVectorsEngine of AIMLOptions.
-type ObjectStoreVectorsEngine struct {
-	Enabled *bool `json:"Enabled,omitempty"`
 }

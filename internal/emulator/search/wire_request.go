@@ -1,11 +1,14 @@
 package search
 
-// UpdateDomainConfigInput is the request of UpdateDomainConfig. Every member
-// is optional; a nil member is not sent.
-type UpdateDomainConfigInput struct {
-	// DomainName is the path parameter, not part of the body.
-	DomainName string `json:"-"`
+// The request shape of UpdateDomainConfig, member by member from the spec's
+// section table (every member optional). strict.go decodes bodies against
+// these types: a member they lack is refused, and a member of the response
+// shape (wire_status.go) that they lack is named as response-only. A member
+// they have that the response shape lacks is write-only: stored nowhere
+// readable and never returned.
 
+// UpdateDomainConfigRequest is the body of UpdateDomainConfig.
+type UpdateDomainConfigRequest struct {
 	AcceptedWarnings              []string                       `json:"AcceptedWarnings,omitempty"`
 	AccessPolicies                *string                        `json:"AccessPolicies,omitempty"`
 	AdvancedOptions               map[string]string              `json:"AdvancedOptions,omitempty"`
@@ -25,19 +28,16 @@ type UpdateDomainConfigInput struct {
 	WorkforceIdentityOptions      *WorkforceIdentityOptionsInput `json:"WorkforceIdentityOptions,omitempty"`
 	IPAddressType                 *string                        `json:"IPAddressType,omitempty"`
 	LogPublishingOptions          map[string]LogPublishingOption `json:"LogPublishingOptions,omitempty"`
-	NodeToNodeEncryptionOptions   *NodeToNodeEncryptionOptions   `json:"NodeToNodeEncryptionOptions,omitempty"`
+	NodeToNodeEncryptionOptions   *EnabledOption                 `json:"NodeToNodeEncryptionOptions,omitempty"`
 	OffPeakWindowOptions          *OffPeakWindowOptions          `json:"OffPeakWindowOptions,omitempty"`
 	SnapshotOptions               *SnapshotOptions               `json:"SnapshotOptions,omitempty"`
 	SoftwareUpdateOptions         *SoftwareUpdateOptions         `json:"SoftwareUpdateOptions,omitempty"`
 	UseCase                       *string                        `json:"UseCase,omitempty"`
-	VPCOptions                    *VPCOptions                    `json:"VPCOptions,omitempty"`
+	VPCOptions                    *VPCOptionsInput               `json:"VPCOptions,omitempty"`
 }
 
-// carriesSecret reports whether the request holds a master user password.
-func (in *UpdateDomainConfigInput) carriesSecret() bool {
-	a := in.AdvancedSecurityOptions
-	return a != nil && a.MasterUserOptions != nil && a.MasterUserOptions.MasterUserPassword != nil
-}
+// controlMembers steer the request; they are not configuration.
+var controlMembers = map[string]bool{"AcceptedWarnings": true, "DryRun": true, "DryRunMode": true}
 
 // AdvancedSecurityOptionsInput is fine-grained access control as sent.
 type AdvancedSecurityOptionsInput struct {
@@ -50,14 +50,15 @@ type AdvancedSecurityOptionsInput struct {
 	SAMLOptions                 *SAMLOptionsInput          `json:"SAMLOptions,omitempty"`
 }
 
-// MasterUserOptions exists in requests only: the service never returns it.
+// MasterUserOptions is write-only: responses omit it.
 type MasterUserOptions struct {
 	MasterUserARN      *string `json:"MasterUserARN,omitempty"`
 	MasterUserName     *string `json:"MasterUserName,omitempty"`
 	MasterUserPassword *string `json:"MasterUserPassword,omitempty"`
 }
 
-// SAMLOptionsInput is SAML sign-in as sent.
+// SAMLOptionsInput is SAML sign-in as sent; MasterBackendRole and
+// MasterUserName are write-only.
 type SAMLOptionsInput struct {
 	Enabled               *bool    `json:"Enabled,omitempty"`
 	Idp                   *SAMLIdp `json:"Idp,omitempty"`
@@ -71,11 +72,11 @@ type SAMLOptionsInput struct {
 // AIMLOptionsInput as sent.
 type AIMLOptionsInput struct {
 	NaturalLanguageQueryGenerationOptions *NaturalLanguageQueryGenerationInput `json:"NaturalLanguageQueryGenerationOptions,omitempty"`
-	ObjectStoreVectorsEngine              *ObjectStoreVectorsEngine            `json:"ObjectStoreVectorsEngine,omitempty"`
-	ServerlessVectorAcceleration          *ServerlessVectorAcceleration        `json:"ServerlessVectorAcceleration,omitempty"`
+	ObjectStoreVectorsEngine              *EnabledOption                       `json:"ObjectStoreVectorsEngine,omitempty"`
+	ServerlessVectorAcceleration          *EnabledOption                       `json:"ServerlessVectorAcceleration,omitempty"`
 }
 
-// NaturalLanguageQueryGenerationInput as sent.
+// NaturalLanguageQueryGenerationInput as sent (no CurrentState).
 type NaturalLanguageQueryGenerationInput struct {
 	DesiredState *string `json:"DesiredState,omitempty"`
 }
@@ -96,8 +97,8 @@ type WorkforceIdentityOptionsInput struct {
 	SubjectKey                      *string `json:"SubjectKey,omitempty"`
 }
 
-// VPCOptions as sent.
-type VPCOptions struct {
+// VPCOptionsInput as sent.
+type VPCOptionsInput struct {
 	EgressEnabled    *bool    `json:"EgressEnabled,omitempty"`
 	SecurityGroupIds []string `json:"SecurityGroupIds,omitempty"` //nolint:revive // the wire name
 	SubnetIds        []string `json:"SubnetIds,omitempty"`        //nolint:revive // the wire name

@@ -1,0 +1,289 @@
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// Strict decoding of UpdateDomainConfig bodies against the request shape
+// (wire_request.go). Every refusal is a ValidationException whose message
+// starts with the member's path, e.g. "ClusterConfig.InstanceCount:
+// expected a number, not a string". Map keys and array indexes are part of
+// the path ("AdvancedOptions.indices.fielddata.cache.size",
+// "ClusterConfig.NodeOptions[0].NodeType").
+
+var (
+	requestType  = reflect.TypeFor[UpdateDomainConfigRequest]()
+	responseType = reflect.TypeFor[DomainStatus]()
+	epochType    = reflect.TypeFor[EpochSeconds]()
+)
+
+// writeOnlyMembers are the request members responses omit (the spec's
+// "Sections in responses"): never stored, never returned, never shown.
+var writeOnlyMembers = [][]string{
+	{"AdvancedSecurityOptions", "MasterUserOptions"},
+	{"AdvancedSecurityOptions", "SAMLOptions", "MasterBackendRole"},
+	{"AdvancedSecurityOptions", "SAMLOptions", "MasterUserName"},
+}
+
+// decoded is a strictly decoded body.
+type decoded struct {
+	// value is the body as plain JSON values (numbers as float64), null
+	// members dropped.
+	value map[string]any
+	// writeOnly lists the leaves the body sets under write-only members.
+	writeOnly [][]string
+}
+
+// stripWriteOnly removes the write-only members from a configuration.
+func stripWriteOnly(cfg map[string]any) {
+	for _, path := range writeOnlyMembers {
+		if parent, ok := lookup(cfg, path[:len(path)-1]...).(map[string]any); ok {
+			delete(parent, path[len(path)-1])
+		}
+	}
+}
+
+// decodeStrict parses body and checks it member by member.
+func decodeStrict(body []byte) (*decoded, *apiError) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var raw any
+	if err := dec.Decode(&raw); err != nil {
+		return nil, baseError("The request body is not valid JSON: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, baseError("The request body is not valid JSON: data after the top-level object")
+	}
+	if _, ok := raw.(map[string]any); !ok {
+		return nil, validationError("The request body must be a JSON object.")
+	}
+	w := &walker{}
+	v, aerr := w.check(nil, raw, requestType, responseType, false)
+	if aerr != nil {
+		return nil, aerr
+	}
+	m, _ := v.(map[string]any)
+	return &decoded{value: m, writeOnly: w.writeOnly}, nil
+}
+
+type walker struct{ writeOnly [][]string }
+
+// check returns v as plain JSON values when it fits req; resp is the same
+// member's type in the response shape (nil when it has none), which names
+// response-only members; wo is true under a write-only member.
+func (w *walker) check(path []string, v any, req, resp reflect.Type, wo bool) (any, *apiError) {
+	req, resp = indirect(req), indirect(resp)
+	if req.Kind() != reflect.Struct && req.Kind() != reflect.Map && wo {
+		w.writeOnly = append(w.writeOnly, slices.Clone(path))
+	}
+	switch req.Kind() {
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, mismatch(path, req, v)
+		}
+		out := map[string]any{}
+		for _, k := range sortedKeys(m) {
+			p := append(slices.Clone(path), k)
+			f, ok := jsonField(req, k)
+			if !ok {
+				return nil, notAMember(p, resp)
+			}
+			if m[k] == nil {
+				continue // null is the same as absent
+			}
+			var rt reflect.Type
+			if rf, ok := jsonField(resp, k); ok {
+				rt = rf.Type
+			}
+			isWO := wo || slices.ContainsFunc(writeOnlyMembers, func(m []string) bool { return slices.Equal(m, p) })
+			x, aerr := w.check(p, m[k], f.Type, rt, isWO)
+			if aerr != nil {
+				return nil, aerr
+			}
+			out[k] = x
+		}
+		return out, nil
+	case reflect.Map:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, mismatch(path, req, v)
+		}
+		var rt reflect.Type
+		if resp != nil && resp.Kind() == reflect.Map {
+			rt = resp.Elem()
+		}
+		out := map[string]any{}
+		for _, k := range sortedKeys(m) {
+			if m[k] == nil {
+				continue
+			}
+			x, aerr := w.check(append(slices.Clone(path), k), m[k], req.Elem(), rt, wo)
+			if aerr != nil {
+				return nil, aerr
+			}
+			out[k] = x
+		}
+		return out, nil
+	case reflect.Slice:
+		a, ok := v.([]any)
+		if !ok {
+			return nil, mismatch(path, req, v)
+		}
+		var rt reflect.Type
+		if resp != nil && resp.Kind() == reflect.Slice {
+			rt = resp.Elem()
+		}
+		out := make([]any, len(a))
+		for i, x := range a {
+			p := slices.Clone(path)
+			p[len(p)-1] += fmt.Sprintf("[%d]", i)
+			if x == nil {
+				return nil, mismatch(p, req.Elem(), x)
+			}
+			// An element is part of its array's value: never a leaf of its own.
+			y, aerr := w.check(p, x, req.Elem(), rt, false)
+			if aerr != nil {
+				return nil, aerr
+			}
+			out[i] = y
+		}
+		return out, nil
+	case reflect.String:
+		if _, ok := v.(string); !ok {
+			return nil, mismatch(path, req, v)
+		}
+		return v, nil
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			return nil, mismatch(path, req, v)
+		}
+		return v, nil
+	case reflect.Int64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil, mismatch(path, req, v)
+		}
+		i, err := n.Int64()
+		if err != nil {
+			return nil, validationError("%s: expected a whole number, not %s", pathName(path), n)
+		}
+		return float64(i), nil
+	case reflect.Float64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil, mismatch(path, req, v)
+		}
+		f, err := n.Float64()
+		if err != nil {
+			return nil, validationError("%s: %s is out of range", pathName(path), n)
+		}
+		return f, nil
+	}
+	panic("search emulator: no JSON rule for " + req.String())
+}
+
+// notAMember explains why a member is refused: the response shape has it,
+// it is the response's {Options, Status} wrapper, or it is unknown.
+func notAMember(p []string, resp reflect.Type) *apiError {
+	name := pathName(p)
+	if _, ok := jsonField(resp, p[len(p)-1]); ok {
+		return validationError("%s: a response-only member; the service sets it, a request cannot", name)
+	}
+	if last := p[len(p)-1]; len(p) == 2 && (last == "Options" || last == "Status") {
+		return validationError("%s: a request sends the section's members, not the response's {Options, Status} wrapper", name)
+	}
+	if len(p) == 1 {
+		return validationError("%s: not a member of the UpdateDomainConfig request", name)
+	}
+	return validationError("%s: not a member of %s", name, pathName(p[:len(p)-1]))
+}
+
+// mismatch is a wrong JSON type; an AdvancedOptions value also says how to
+// send it (values are strings, never booleans or numbers).
+func mismatch(path []string, want reflect.Type, v any) *apiError {
+	msg := fmt.Sprintf("%s: expected %s, not %s", pathName(path), describeType(want), describeValue(v))
+	if len(path) == 2 && path[0] == "AdvancedOptions" {
+		if b, err := json.Marshal(v); err == nil {
+			msg += fmt.Sprintf(`; AdvancedOptions values are strings, such as "%s"`, strings.Trim(string(b), `"`))
+		}
+	}
+	return validationError("%s", msg)
+}
+
+func describeType(t reflect.Type) string {
+	t = indirect(t)
+	switch {
+	case t == epochType:
+		return "a number (seconds since the epoch)"
+	case t.Kind() == reflect.Struct || t.Kind() == reflect.Map:
+		return "an object"
+	case t.Kind() == reflect.Slice:
+		return "an array"
+	case t.Kind() == reflect.String:
+		return "a string"
+	case t.Kind() == reflect.Bool:
+		return "a boolean"
+	}
+	return "a number"
+}
+
+// describeValue names a JSON value's type; it never repeats a string's
+// text, which may be a secret.
+func describeValue(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	}
+	return "null"
+}
+
+// pathName is the dotted member path used in messages and property names.
+func pathName(p []string) string { return strings.Join(p, ".") }
+
+func indirect(t reflect.Type) reflect.Type {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+// jsonField finds a struct field by its JSON name (exact case: the wire's
+// member names are case-sensitive, unlike encoding/json's matching).
+func jsonField(t reflect.Type, name string) (reflect.StructField, bool) {
+	t = indirect(t)
+	if t == nil || t.Kind() != reflect.Struct {
+		return reflect.StructField{}, false
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); tag == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,115 @@
+package search
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"time"
+)
+
+// The emulator's own wire constants, written from the spec and the design guide (docs/guides/design.md)
+// (which fixes the values the spec leaves "not shown"). They are not taken
+// from the client: a wrong constant there must not be mirrored here.
+
+// SigningName is the SigV4 service name of the search service.
+const SigningName = "search"
+
+const (
+	changeStatusPending    = "PENDING"
+	changeStatusProcessing = "PROCESSING"
+	changeStatusCompleted  = "COMPLETED"
+	changeStatusFailed     = "FAILED"
+
+	configChangePending          = "Pending"
+	configChangeValidating       = "Validating"
+	configChangeValidationFailed = "ValidationFailed"
+	configChangeApplyingChanges  = "ApplyingChanges"
+	configChangeCompleted        = "Completed"
+	configChangeCancelled        = "Cancelled"
+
+	dryRunStatusPending    = "pending"
+	dryRunStatusInProgress = "in-progress"
+	dryRunStatusCompleted  = "completed"
+
+	severityAdvisory = "Advisory"
+	severityCritical = "Critical"
+
+	deploymentBlueGreen = "blue/green"
+	deploymentDynamic   = "dynamic"
+	deploymentNone      = "none"
+
+	dryRunModeBasic   = "Basic"
+	dryRunModeVerbose = "Verbose"
+
+	engineModeGeneral   = "GENERAL"
+	engineModeOptimized = "OPTIMIZED"
+
+	ipv4      = "ipv4"
+	dualstack = "dualstack"
+
+	optionStateActive     = "Active"
+	optionStateProcessing = "Processing"
+
+	valueTypePlainText       = "PLAIN_TEXT"
+	valueTypeStringifiedJSON = "STRINGIFIED_JSON"
+
+	advancedOptionAllowExplicitIndex = "rest.action.multi.allow_explicit_index"
+	advancedOptionFielddataCacheSize = "indices.fielddata.cache.size"
+	advancedOptionMaxClauseCount     = "indices.query.bool.max_clause_count"
+)
+
+var (
+	engineModes        = []string{engineModeGeneral, engineModeOptimized}
+	ipAddressTypes     = []string{ipv4, dualstack}
+	useCases           = []string{"SEARCH", "VECTOR", "OBSERVABILITY", "MIXED"}
+	dryRunModes        = []string{dryRunModeBasic, dryRunModeVerbose}
+	logTypes           = []string{"INDEX_SLOW_LOGS", "SEARCH_SLOW_LOGS", "ES_APPLICATION_LOGS", "AUDIT_LOGS"}
+	advancedOptionKeys = []string{advancedOptionAllowExplicitIndex, advancedOptionFielddataCacheSize, advancedOptionMaxClauseCount}
+)
+
+// The spec's limits.
+const (
+	domainNameMinLength    = 3
+	domainNameMaxLength    = 28
+	maxAcceptedWarnings    = 25
+	maxAccessPoliciesChars = 102400
+	// maxSnapshotPause is the longest automated snapshot suspension.
+	maxSnapshotPause = 72 * time.Hour
+)
+
+var (
+	domainNameRegexp = regexp.MustCompile(`^[a-z][a-z0-9\-]+$`)
+	idRegexp         = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+)
+
+// validDomainName says which of the spec's rules a domain name breaks.
+func validDomainName(name string) error {
+	if n := len(name); n < domainNameMinLength || n > domainNameMaxLength {
+		return fmt.Errorf("domain name %q must be %d to %d characters long, it has %d", name, domainNameMinLength, domainNameMaxLength, n)
+	}
+	if !domainNameRegexp.MatchString(name) {
+		return fmt.Errorf("domain name %q must start with a lower-case letter and contain only lower-case letters, digits and hyphens", name)
+	}
+	return nil
+}
+
+// validID checks a DryRunId or ChangeId: 36 characters, 8-4-4-4-12 hex.
+func validID(id string) error {
+	if !idRegexp.MatchString(id) {
+		return fmt.Errorf("id %q must be 36 characters in hexadecimal groups 8-4-4-4-12", id)
+	}
+	return nil
+}
+
+// EpochSeconds is the wire's "number (timestamp)": seconds since the epoch,
+// a JSON number (never a string).
+type EpochSeconds float64
+
+// Time converts to time.Time (UTC).
+func (e EpochSeconds) Time() time.Time {
+	sec, frac := math.Modf(float64(e))
+	return time.Unix(int64(sec), int64(frac*1e9)).UTC()
+}
+
+// epoch is a time on the wire, with millisecond precision.
+func epoch(t time.Time) float64 { return float64(t.UnixMilli()) / 1000 }

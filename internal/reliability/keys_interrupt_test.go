@@ -1,0 +1,562 @@
+package reliability
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/keyjournal"
+)
+
+// The long-term key's create and reset, hit by lost answers, timeouts and
+// a kill -9 of the provider process, through the real CLI and binary. After
+// each, the emulator holds exactly one key for the user (no orphan, no
+// duplicate), the state holds it, and the state's value is the key's
+// current value.
+
+var keysHead = []string{"PATH", "FAULT", "APPLIES", "KEYS", "CREATES SENT", "RESETS SENT", "TOOK"}
+
+const keyAddr = "cloud_identity_service_specific_credential.k"
+
+// keysWorkdir is a working directory whose provider keeps its key journal
+// in a directory of the test's own.
+func keysWorkdir(t *testing.T) (*workdir, string) {
+	t.Helper()
+	w := newWorkdir(t)
+	dir := t.TempDir()
+	w.env = append(w.env, keyjournal.EnvDir+"="+dir)
+	return w, dir
+}
+
+// keysConfig is a user and one key; extra goes into the key's block.
+func keysConfig(e *emu, user, trigger, extra string) string {
+	return e.providerBlock("") + fmt.Sprintf(`
+resource "cloud_identity_user" "u" {
+  user_name     = %q
+  force_destroy = true
+}
+
+resource "cloud_identity_service_specific_credential" "k" {
+  user_name           = cloud_identity_user.u.user_name
+  credential_age_days = 30
+  reset_triggers      = { rotation = %q }
+%s}
+`, user, trigger, extra)
+}
+
+func arm(t *testing.T, e *emu, f emulator.Fault) {
+	t.Helper()
+	if f.Service == "" {
+		f.Service = "identity"
+	}
+	if err := e.InjectFault(f); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sent counts the requests of op the emulator received, answered or not.
+func sent(e *emu, op string) int {
+	n := 0
+	for _, c := range e.Calls() {
+		if c.Operation == op {
+			n++
+		}
+	}
+	return n
+}
+
+// oneWorkingKey checks that user holds exactly one key, the one in state,
+// and that the state's value is that key's current value; it returns the
+// key's id and value.
+func oneWorkingKey(t *testing.T, e *emu, w *workdir, user string) (id, value string) {
+	t.Helper()
+	ids := e.Identity.CredentialIDs(user)
+	if len(ids) != 1 {
+		t.Fatalf("user %s holds keys %v, want exactly 1 (an orphan or a duplicate)", user, ids)
+	}
+	st := w.state()[keyAddr]
+	if st == nil {
+		t.Fatalf("the state lost %s", keyAddr)
+	}
+	id, _ = st["service_specific_credential_id"].(string)
+	value, _ = st["service_api_key_value"].(string)
+	if id != ids[0] {
+		t.Fatalf("the state holds key %q, the service %s", id, ids[0])
+	}
+	info, ok := e.Identity.LookupServiceAPIKey(value)
+	if !ok || info.CredentialID != id || info.Status != "Active" {
+		t.Fatalf("the state's service_api_key_value is not the current value of key %s (found %v, %+v)", id, ok, info)
+	}
+	return id, value
+}
+
+// settled checks that a plan after recovery is empty and that the journal
+// holds nothing unresolved.
+func settled(t *testing.T, w *workdir, journalDir string) {
+	t.Helper()
+	if out, changes, err := w.plan(); err != nil || changes {
+		t.Fatalf("plan after recovery is not empty (err %v):\n%s", err, out)
+	}
+	files, _ := filepath.Glob(filepath.Join(journalDir, "*.json"))
+	for _, f := range files {
+		b, err := os.ReadFile(f) //nolint:gosec // the test's own journal directory
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Entries []keyjournal.Entry `json:"entries"`
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatalf("journal %s: %v", f, err)
+		}
+		for _, e := range doc.Entries {
+			if e.State != keyjournal.Confirmed {
+				t.Fatalf("journal %s still holds an unresolved entry: %+v", f, e)
+			}
+		}
+	}
+}
+
+// saysAdopted checks that the apply told the user which key it adopted.
+func saysAdopted(t *testing.T, out, id string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, "Warning: Identity Service Specific Credential Adopted") || !strings.Contains(flat, id) {
+		t.Errorf("the apply does not say that it adopted key %s:\n%s", id, out)
+	}
+}
+
+func mustApply(t *testing.T, w *workdir, what string) string {
+	t.Helper()
+	out, err := w.apply()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", what, err, out)
+	}
+	return out
+}
+
+// providerPIDs are the provider processes the CLI process parent started.
+func providerPIDs(parent int) []int {
+	dirs, _ := os.ReadDir("/proc")
+	var out []int
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat")) //nolint:gosec // procfs
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 || f[1] != strconv.Itoa(parent) {
+			continue
+		}
+		if exe, err := os.Readlink(filepath.Join("/proc", d.Name(), "exe")); err == nil && exe == providerBn {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// killProviderDuring runs `terraform apply`, holds the first request of op
+// in the emulator (a delay fault), and once the emulator has it sends
+// SIGKILL to the CLI's provider process. It returns the apply's output and
+// how long the kill took to end the apply. The held request then goes on,
+// as a service's would: the emulator applies it when the connection drops.
+func killProviderDuring(t *testing.T, e *emu, w *workdir, op string) (string, time.Duration) {
+	t.Helper()
+	return killDuring(t, e, w, op, false)
+}
+
+// killDuring is killProviderDuring, or with cli set, a SIGKILL of the
+// terraform process itself, after which it waits for the orphaned provider
+// process to end.
+func killDuring(t *testing.T, e *emu, w *workdir, op string, cli bool) (string, time.Duration) {
+	t.Helper()
+	arm(t, e, emulator.Fault{Operation: op, Kind: emulator.FaultDelay, Delay: 2 * time.Minute})
+	landed := func() bool {
+		for _, c := range e.Calls() {
+			if c.Operation == op && c.Fault == emulator.FaultDelay {
+				return true
+			}
+		}
+		return false
+	}
+	run := w.startApply()
+	cmd, out, done := run.cmd, run.out, run.done
+
+	held := func() bool { return len(e.Faults()) == 0 } // a Times: 1 fault leaves the list when it hits
+	deadline := time.Now().Add(time.Minute)
+	for !held() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the apply never sent %s:\n%s", op, out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	pids := providerPIDs(cmd.Process.Pid)
+	if len(pids) == 0 {
+		t.Fatalf("no provider process under terraform (pid %d)", cmd.Process.Pid)
+	}
+	start := time.Now()
+	victims := pids
+	if cli {
+		victims = []int{cmd.Process.Pid}
+	}
+	for _, pid := range victims {
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatalf("kill -9 %d: %v", pid, err)
+		}
+	}
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		t.Fatalf("the apply did not end after its provider was killed:\n%s", out.String())
+	}
+	if err == nil {
+		t.Fatalf("the apply whose provider was killed exited 0:\n%s", out.String())
+	}
+	if cli {
+		// The provider outlives terraform for a moment; its create
+		// completes or fails when it goes.
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+			if alive := syscall.Kill(pids[0], 0) == nil; !alive {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("provider %d still runs a minute after terraform was killed", pids[0])
+			}
+		}
+	}
+	took := time.Since(start)
+	for deadline := time.Now().Add(10 * time.Second); !landed(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the held %s never landed after the kill", op)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("kill -9 of %v (cli %v; providers %v) during %s ended the run in %s:\n%s", victims, cli, pids, op, took.Round(time.Millisecond), tail(out.String(), 12))
+	return out.String(), took
+}
+
+func needProc(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("finding the provider process uses /proc")
+	}
+}
+
+// TestKeys_lostCreateAnswer: the service creates the key and the answer is
+// lost; the same apply finds the key and adopts it.
+func TestKeys_lostCreateAnswer(t *testing.T) {
+	t.Parallel()
+	e := newEmu(t)
+	w, journal := keysWorkdir(t)
+	w.write(keysConfig(e, "lost-create", "1", ""))
+	arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse})
+	start := time.Now()
+	out := mustApply(t, w, "the apply with a lost create answer")
+	took := time.Since(start)
+	id, _ := oneWorkingKey(t, e, w, "lost-create")
+	saysAdopted(t, out, id)
+	if c, r := sent(e, "CreateServiceSpecificCredential"), sent(e, "ResetServiceSpecificCredential"); c != 1 || r != 1 {
+		t.Fatalf("creates sent %d, resets %d; want 1 create (adopted, not repeated) and 1 reset (for its value)", c, r)
+	}
+	settled(t, w, journal)
+	addRow("keys: fault -> keys in the service", keysHead, "create", "lost_response", "1", "1", "1", "1", took.Round(100*time.Millisecond).String())
+}
+
+// TestKeys_timedOutCreate: the create's answer takes longer than
+// http_timeout; the key lands after the provider gave up on the answer,
+// and the same apply adopts it.
+func TestKeys_timedOutCreate(t *testing.T) {
+	t.Parallel()
+	e := newEmu(t)
+	w, journal := keysWorkdir(t)
+	w.write(keysConfig(e, "slow-create", "1", ""))
+	arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultDelay, Delay: delayFault})
+	start := time.Now()
+	mustApply(t, w, "the apply with a timed-out create")
+	took := time.Since(start)
+	oneWorkingKey(t, e, w, "slow-create")
+	if c := sent(e, "CreateServiceSpecificCredential"); c != 1 {
+		t.Fatalf("creates sent %d, want 1", c)
+	}
+	settled(t, w, journal)
+	addRow("keys: fault -> keys in the service", keysHead, "create", fmt.Sprintf("delay %s > http_timeout %s", delayFault, attemptTimeout), "1", "1", "1",
+		strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+}
+
+// TestKeys_killDuringCreate: the provider, or terraform itself, is killed
+// (SIGKILL) while the create is in flight; the service creates the key
+// anyway. The next plain apply adopts it instead of creating a second.
+func TestKeys_killDuringCreate(t *testing.T) {
+	needProc(t)
+	for _, cli := range []bool{false, true} {
+		name := "kill -9 of the provider"
+		if cli {
+			name = "kill -9 of terraform"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			e := newEmu(t)
+			w, journal := keysWorkdir(t)
+			user := "killed-create"
+			if cli {
+				// Terraform killed loses the state of everything this apply
+				// made, so the user comes from an apply of its own.
+				user = "killed-cli"
+				w.write(keysConfig(e, user, "1", "  count = 0\n"))
+				mustApply(t, w, "the apply of the user")
+			}
+			w.write(keysConfig(e, user, "1", ""))
+			_, killTook := killDuring(t, e, w, "CreateServiceSpecificCredential", cli)
+			if ids := e.Identity.CredentialIDs(user); len(ids) != 1 {
+				t.Fatalf("after the kill the user holds keys %v, want the 1 the create made", ids)
+			}
+			orphan := e.Identity.CredentialIDs(user)[0]
+			if st := w.state()[keyAddr]; st != nil {
+				t.Fatalf("the killed apply saved the key in state: %v", st["service_specific_credential_id"])
+			}
+			start := time.Now()
+			out := mustApply(t, w, "the plain apply after the kill")
+			took := time.Since(start)
+			id, _ := oneWorkingKey(t, e, w, user)
+			if id != orphan {
+				t.Fatalf("state holds key %s, want the orphan %s adopted", id, orphan)
+			}
+			saysAdopted(t, out, id)
+			if c := sent(e, "CreateServiceSpecificCredential"); c != 1 {
+				t.Fatalf("creates sent %d, want 1 (the killed one)", c)
+			}
+			settled(t, w, journal)
+			addRow("keys: fault -> keys in the service", keysHead, "create", name, "2", "1", "1",
+				strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+			addNote("%s during a key create: the run ended %s after the kill; the next plain apply adopted orphan %s in %s; keys counted: 1", name, killTook.Round(time.Millisecond), orphan, took.Round(100*time.Millisecond))
+		})
+	}
+}
+
+// TestKeys_twoFaultsInARow: before, two interrupted creates left two
+// orphans and every later apply failed with LimitExceeded. Now each run
+// first resolves what the last one left.
+func TestKeys_twoFaultsInARow(t *testing.T) {
+	t.Run("kill during create, then kill during its recovery", func(t *testing.T) {
+		needProc(t)
+		t.Parallel()
+		e := newEmu(t)
+		w, journal := keysWorkdir(t)
+		user := "twice-killed"
+		w.write(keysConfig(e, user, "1", ""))
+		killProviderDuring(t, e, w, "CreateServiceSpecificCredential")
+		orphan := e.Identity.CredentialIDs(user)[0]
+		// The second run finds the orphan and is killed while resetting it.
+		killProviderDuring(t, e, w, "ResetServiceSpecificCredential")
+		if ids := e.Identity.CredentialIDs(user); len(ids) != 1 {
+			t.Fatalf("after two kills the user holds keys %v, want 1", ids)
+		}
+		start := time.Now()
+		mustApply(t, w, "the plain apply after two kills")
+		took := time.Since(start)
+		if id, _ := oneWorkingKey(t, e, w, user); id != orphan {
+			t.Fatalf("state holds key %s, want the orphan %s", id, orphan)
+		}
+		if c := sent(e, "CreateServiceSpecificCredential"); c != 1 {
+			t.Fatalf("creates sent %d, want 1", c)
+		}
+		settled(t, w, journal)
+		addRow("keys: fault -> keys in the service", keysHead, "create, then its recovery", "kill -9, kill -9", "3", "1", "1",
+			strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+	})
+	t.Run("lost create answer twice", func(t *testing.T) {
+		t.Parallel()
+		e := newEmu(t)
+		w, journal := keysWorkdir(t)
+		user := "twice-lost"
+		w.write(keysConfig(e, user, "1", ""))
+		// The first apply loses the answer and cannot list the keys to
+		// find the key; a second lost answer waits for the next create.
+		arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse, Times: 2})
+		arm(t, e, emulator.Fault{Operation: "ListServiceSpecificCredentials", Kind: emulator.FaultError, Times: 40})
+		out, err := w.apply()
+		if err == nil {
+			t.Fatalf("the first apply succeeded although the key could not be found:\n%s", out)
+		}
+		if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "the next apply looks for the key again and adopts it") {
+			t.Fatalf("the first apply's error does not say what happens next:\n%s", out)
+		}
+		e.ClearFaults()
+		arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse})
+		start := time.Now()
+		mustApply(t, w, "the second apply")
+		took := time.Since(start)
+		oneWorkingKey(t, e, w, user)
+		if c := sent(e, "CreateServiceSpecificCredential"); c != 1 {
+			t.Fatalf("creates sent %d, want 1: the second apply created again instead of adopting", c)
+		}
+		if len(e.Faults()) != 1 {
+			t.Fatalf("the second lost answer was used: faults left %+v", e.Faults())
+		}
+		settled(t, w, journal)
+		addRow("keys: fault -> keys in the service", keysHead, "create, twice", "lost_response (key not found), lost_response armed", "2", "1", "1",
+			strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+	})
+}
+
+// TestKeys_renewalCreateBeforeDestroy: a renewal with
+// create_before_destroy whose create answer is lost: the new key is found
+// and adopted, the old key is never taken for it, and the old key is
+// deleted after.
+func TestKeys_renewalCreateBeforeDestroy(t *testing.T) {
+	t.Parallel()
+	e := newEmu(t)
+	w, journal := keysWorkdir(t)
+	user := "renewal"
+	w.write(keysConfig(e, user, "1", `  renew_before_days   = 7
+
+  lifecycle {
+    create_before_destroy = true
+  }
+`))
+	mustApply(t, w, "the first apply")
+	oldID, oldValue := oneWorkingKey(t, e, w, user)
+	// 24 days later: 6 days left, within renew_before_days.
+	e.Clock().Advance(24 * 24 * time.Hour)
+	arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse})
+	mark := len(e.Calls())
+	start := time.Now()
+	out := mustApply(t, w, "the renewal with a lost create answer")
+	took := time.Since(start)
+	if !strings.Contains(out, "Will Be Renewed") {
+		t.Fatalf("the apply did not renew:\n%s", out)
+	}
+	newID, _ := oneWorkingKey(t, e, w, user)
+	if newID == oldID {
+		t.Fatalf("state still holds the old key %s", oldID)
+	}
+	if _, ok := e.Identity.LookupServiceAPIKey(oldValue); ok {
+		t.Fatal("the old key's value still works after the renewal")
+	}
+	for _, c := range e.Calls()[mark:] {
+		if c.Status == 409 {
+			t.Fatalf("the renewal hit a conflict (LimitExceeded?): %+v", c)
+		}
+	}
+	settled(t, w, journal)
+	addRow("keys: fault -> keys in the service", keysHead, "renewal (create_before_destroy)", "lost_response", "1", "1",
+		strconv.Itoa(sent(e, "CreateServiceSpecificCredential")-1), strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+}
+
+// TestKeys_reset: a reset whose answer is lost is repeated within the
+// apply; a reset in flight when the provider is killed is done again by
+// the next plain apply, so the state never keeps a value the service no
+// longer honours.
+func TestKeys_reset(t *testing.T) {
+	t.Run("lost answer", func(t *testing.T) {
+		t.Parallel()
+		e := newEmu(t)
+		w, journal := keysWorkdir(t)
+		user := "reset-lost"
+		w.write(keysConfig(e, user, "1", ""))
+		mustApply(t, w, "the first apply")
+		id, before := oneWorkingKey(t, e, w, user)
+		w.write(keysConfig(e, user, "2", ""))
+		arm(t, e, emulator.Fault{Operation: "ResetServiceSpecificCredential", Kind: emulator.FaultLostResponse})
+		start := time.Now()
+		mustApply(t, w, "the reset with a lost answer")
+		took := time.Since(start)
+		after, value := oneWorkingKey(t, e, w, user)
+		if after != id || value == before {
+			t.Fatalf("after the reset: key %s value changed %v; want the same key with a new value", after, value != before)
+		}
+		if r := sent(e, "ResetServiceSpecificCredential"); r != 2 {
+			t.Fatalf("resets sent %d, want 2 (the lost one, repeated once)", r)
+		}
+		settled(t, w, journal)
+		addRow("keys: fault -> keys in the service", keysHead, "reset", "lost_response", "1", "1", "1", "2", took.Round(100*time.Millisecond).String())
+	})
+	t.Run("kill during reset", func(t *testing.T) {
+		needProc(t)
+		t.Parallel()
+		e := newEmu(t)
+		w, journal := keysWorkdir(t)
+		user := "reset-killed"
+		w.write(keysConfig(e, user, "1", ""))
+		mustApply(t, w, "the first apply")
+		id, before := oneWorkingKey(t, e, w, user)
+		w.write(keysConfig(e, user, "2", ""))
+		killProviderDuring(t, e, w, "ResetServiceSpecificCredential")
+		// The reset landed: the value in state no longer works, and the
+		// state still holds the old trigger, so the plan resets again.
+		if _, ok := e.Identity.LookupServiceAPIKey(before); ok {
+			t.Fatal("the reset held during the kill never landed")
+		}
+		st := w.state()[keyAddr]
+		if trig, _ := st["reset_triggers"].(map[string]any); trig["rotation"] != "1" {
+			t.Fatalf("after the kill the state holds reset_triggers %v, want the old ones", st["reset_triggers"])
+		}
+		if out, changes, err := w.plan(); err != nil || !changes || !strings.Contains(out, "service_api_key_value") {
+			t.Fatalf("the plan after the kill does not reset again (changes %v, err %v):\n%s", changes, err, out)
+		}
+		start := time.Now()
+		mustApply(t, w, "the plain apply after the kill")
+		took := time.Since(start)
+		after, value := oneWorkingKey(t, e, w, user)
+		if after != id || value == before {
+			t.Fatalf("after recovery: key %s (was %s), value changed %v", after, id, value != before)
+		}
+		settled(t, w, journal)
+		addRow("keys: fault -> keys in the service", keysHead, "reset", "kill -9 of the provider", "2", "1", "1",
+			strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+	})
+}
+
+// TestKeys_secondKeyWithoutRefresh: a key created by a run that ended
+// normally is only known to be in a state once a later run reads it. A
+// second key for the same user applied with -refresh=false must not take
+// the first key for an orphan: the plan confirms it.
+func TestKeys_secondKeyWithoutRefresh(t *testing.T) {
+	t.Parallel()
+	e := newEmu(t)
+	w, journal := keysWorkdir(t)
+	user := "no-refresh"
+	w.write(keysConfig(e, user, "1", ""))
+	mustApply(t, w, "the first apply")
+	first, firstValue := oneWorkingKey(t, e, w, user)
+	w.write(keysConfig(e, user, "1", "") + `
+resource "cloud_identity_service_specific_credential" "k2" {
+  user_name           = cloud_identity_user.u.user_name
+  credential_age_days = 30
+}
+`)
+	if out, err := w.run("apply", "-auto-approve", "-input=false", "-refresh=false"); err != nil {
+		t.Fatalf("apply -refresh=false: %v\n%s", err, out)
+	}
+	ids := e.Identity.CredentialIDs(user)
+	st := w.state()
+	second, _ := st[keyAddr+"2"]["service_specific_credential_id"].(string)
+	secondValue, _ := st[keyAddr+"2"]["service_api_key_value"].(string)
+	if len(ids) != 2 || second == first || second == "" {
+		t.Fatalf("keys %v, the first %s, the second %q: want two distinct keys", ids, first, second)
+	}
+	for id, v := range map[string]string{first: firstValue, second: secondValue} {
+		if info, ok := e.Identity.LookupServiceAPIKey(v); !ok || info.CredentialID != id {
+			t.Fatalf("the state's value of key %s does not work", id)
+		}
+	}
+	if r := sent(e, "ResetServiceSpecificCredential"); r != 0 {
+		t.Fatalf("%d resets sent: a key was adopted", r)
+	}
+	settled(t, w, journal)
+}

@@ -1,0 +1,249 @@
+package identity
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/keyjournal"
+)
+
+// t0 is when the interrupted create started, by the local clock.
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 300_000_000, time.UTC)
+
+func pending(id string, started time.Time, window time.Duration) keyjournal.Entry {
+	return keyjournal.Entry{ID: id, Started: started, Deadline: started.Add(window), State: keyjournal.Pending}
+}
+
+func withKey(id string, state keyjournal.State, key string) keyjournal.Entry {
+	return keyjournal.Entry{ID: id, Started: t0, Deadline: t0, State: state, KeyID: key}
+}
+
+// key is a key created at the given time by the service's clock, which
+// truncates to the second.
+func key(id string, created time.Time) identityclient.ServiceSpecificCredential {
+	c := created.Truncate(time.Second)
+	return identityclient.ServiceSpecificCredential{ServiceSpecificCredentialID: id, CreateDate: c, ExpirationDate: c.Add(30 * 24 * time.Hour), Status: "Active"}
+}
+
+// result is a match as ids: the entry's key id ("" for none) and the
+// ambiguous ids.
+type result struct {
+	Key       string
+	Ambiguous []string
+}
+
+func results(ms []match) map[string]result {
+	out := map[string]result{}
+	for _, m := range ms {
+		r := result{Ambiguous: m.ambiguous}
+		if m.key != nil {
+			r.Key = m.key.ServiceSpecificCredentialID
+		}
+		out[m.entry.ID] = r
+	}
+	return out
+}
+
+func TestMatchKeys(t *testing.T) {
+	t.Parallel()
+	const window = 10 * time.Second
+	day := 24 * time.Hour
+	tests := []struct {
+		name    string
+		all     []keyjournal.Entry // besides the stale ones
+		stale   []keyjournal.Entry
+		keys    []identityclient.ServiceSpecificCredential
+		offset  time.Duration // service clock minus local clock
+		want    map[string]result
+		comment string
+	}{
+		{
+			name:  "the key landed during the create",
+			stale: []keyjournal.Entry{pending("p", t0, window)},
+			keys:  []identityclient.ServiceSpecificCredential{key("NEW", t0.Add(500*time.Millisecond))},
+			want:  map[string]result{"p": {Key: "NEW"}},
+		},
+		{
+			name:    "CreateDate truncated to the second before the start",
+			stale:   []keyjournal.Entry{pending("p", t0, window)},
+			keys:    []identityclient.ServiceSpecificCredential{key("NEW", t0)}, // 12:00:00 for a start at 12:00:00.3
+			want:    map[string]result{"p": {Key: "NEW"}},
+			comment: "second resolution needs the margin",
+		},
+		{
+			name:  "nothing landed",
+			stale: []keyjournal.Entry{pending("p", t0, window)},
+			keys:  []identityclient.ServiceSpecificCredential{key("OLD", t0.Add(-time.Hour))},
+			want:  map[string]result{"p": {}},
+		},
+		{
+			name:  "a key older than the entry by more than the margin is not the orphan (renewal's old key)",
+			stale: []keyjournal.Entry{pending("p", t0, window)},
+			keys: []identityclient.ServiceSpecificCredential{
+				key("OLD", t0.Add(-clockMargin-1500*time.Millisecond)), key("NEW", t0.Add(time.Second)),
+			},
+			want: map[string]result{"p": {Key: "NEW"}},
+		},
+		{
+			name:  "a key created after the deadline is someone else's",
+			stale: []keyjournal.Entry{pending("p", t0, window)},
+			keys:  []identityclient.ServiceSpecificCredential{key("LATER", t0.Add(window+clockMargin+time.Second))},
+			want:  map[string]result{"p": {}},
+		},
+		{
+			name:    "the service's clock runs days ahead (an emulator moved forward)",
+			stale:   []keyjournal.Entry{pending("p", t0, window)},
+			keys:    []identityclient.ServiceSpecificCredential{key("OLD", t0.Add(24*day-time.Hour)), key("NEW", t0.Add(24*day+time.Second))},
+			offset:  24 * day,
+			want:    map[string]result{"p": {Key: "NEW"}},
+			comment: "without the offset both keys would be out of the window",
+		},
+		{
+			name:  "a key a journal entry claims is not taken",
+			all:   []keyjournal.Entry{withKey("c", keyjournal.Confirmed, "MINE"), withKey("d", keyjournal.Created, "OTHERS")},
+			stale: []keyjournal.Entry{pending("p", t0, window)},
+			keys: []identityclient.ServiceSpecificCredential{
+				key("MINE", t0.Add(-time.Second)), key("OTHERS", t0.Add(time.Second)), key("NEW", t0.Add(2*time.Second)),
+			},
+			want: map[string]result{"p": {Key: "NEW"}},
+		},
+		{
+			name:  "a created entry matches its key by id, wherever its date",
+			stale: []keyjournal.Entry{withKey("c", keyjournal.Created, "K")},
+			keys:  []identityclient.ServiceSpecificCredential{key("K", t0.Add(-3*day)), key("X", t0)},
+			want:  map[string]result{"c": {Key: "K"}},
+		},
+		{
+			name:  "a created entry whose key is gone",
+			stale: []keyjournal.Entry{withKey("c", keyjournal.Created, "GONE")},
+			keys:  []identityclient.ServiceSpecificCredential{key("X", t0)},
+			want:  map[string]result{"c": {}},
+		},
+		{
+			name:  "two keys in one entry's window: which is ours cannot be told",
+			stale: []keyjournal.Entry{pending("p", t0, window)},
+			keys:  []identityclient.ServiceSpecificCredential{key("A", t0.Add(time.Second)), key("B", t0.Add(3*time.Second))},
+			want:  map[string]result{"p": {Ambiguous: []string{"A", "B"}}},
+		},
+		{
+			name:  "two interrupted creates, overlapping windows, two keys: both accounted for",
+			stale: []keyjournal.Entry{pending("second", t0.Add(4*time.Second), window), pending("first", t0, window)},
+			keys:  []identityclient.ServiceSpecificCredential{key("B", t0.Add(5*time.Second)), key("A", t0.Add(time.Second))},
+			want:  map[string]result{"first": {Key: "A"}, "second": {Key: "B"}},
+		},
+		{
+			name:  "two interrupted creates, far apart, each its own key",
+			stale: []keyjournal.Entry{pending("first", t0, window), pending("second", t0.Add(time.Hour), window)},
+			keys:  []identityclient.ServiceSpecificCredential{key("A", t0.Add(time.Second)), key("B", t0.Add(time.Hour+time.Second))},
+			want:  map[string]result{"first": {Key: "A"}, "second": {Key: "B"}},
+		},
+		{
+			name:  "a foreign key in one window leaves only that entry unresolved",
+			stale: []keyjournal.Entry{pending("first", t0, window), pending("second", t0.Add(time.Hour), window)},
+			keys: []identityclient.ServiceSpecificCredential{
+				key("A", t0.Add(time.Second)), key("B", t0.Add(time.Hour+time.Second)), key("FOREIGN", t0.Add(time.Hour+2*time.Second)),
+			},
+			want: map[string]result{"first": {Key: "A"}, "second": {Ambiguous: []string{"B", "FOREIGN"}}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			all := append(append([]keyjournal.Entry{}, tt.all...), tt.stale...)
+			got := results(matchKeys(all, tt.stale, tt.keys, tt.offset))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("matches (-want +got):\n%s%s", diff, tt.comment)
+			}
+		})
+	}
+}
+
+func TestFits(t *testing.T) {
+	t.Parallel()
+	now := t0
+	k := func(ageDays int, createdAgo time.Duration) *identityclient.ServiceSpecificCredential {
+		c := now.Add(-createdAgo)
+		out := &identityclient.ServiceSpecificCredential{CreateDate: c}
+		if ageDays > 0 {
+			out.ExpirationDate = c.Add(time.Duration(ageDays) * 24 * time.Hour)
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		key  *identityclient.ServiceSpecificCredential
+		want wantKey
+		fits bool
+	}{
+		{"same age", k(30, time.Minute), wantKey{ageDays: 30}, true},
+		{"another age", k(30, time.Minute), wantKey{ageDays: 90}, false},
+		{"never expires, as planned", k(0, time.Minute), wantKey{}, true},
+		{"never expires, but an age is planned", k(0, time.Minute), wantKey{ageDays: 30}, false},
+		{"expiring, but none planned", k(30, time.Minute), wantKey{}, false},
+		{"expired", k(1, 25*time.Hour), wantKey{ageDays: 1}, false},
+		{"inside renew_before_days", k(7, 5*24*time.Hour), wantKey{ageDays: 7, renewBefore: 3}, false},
+		{"outside renew_before_days", k(7, 24*time.Hour), wantKey{ageDays: 7, renewBefore: 3}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := fits(tt.key, tt.want, now); got != tt.fits {
+				t.Errorf("fits = %v, want %v", got, tt.fits)
+			}
+		})
+	}
+}
+
+func TestCreateWindow(t *testing.T) {
+	t.Parallel()
+	c := &conns.Clients{Config: client.Config{MaxRetries: 3, AttemptTimeout: 2 * time.Second}}
+	// Four attempts and one more timeout for a late landing, plus the
+	// backoff before each retry (100, 200, 400ms at most).
+	if got, want := createWindow(c), 10*time.Second+700*time.Millisecond; got != want {
+		t.Errorf("createWindow = %s, want %s", got, want)
+	}
+	c.Config.MaxRetries = 0
+	if got, want := createWindow(c), 4*time.Second; got != want {
+		t.Errorf("createWindow without retries = %s, want %s", got, want)
+	}
+	if got, want := createWindow(nil), 5*client.DefaultAttemptTimeout+700*time.Millisecond; got != want {
+		t.Errorf("createWindow with defaults = %s, want %s", got, want)
+	}
+}
+
+func TestUntilSeen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	n := 0
+	found, err := untilSeen(ctx, time.Second, time.Millisecond, func() (bool, error) { n++; return n == 3, nil })
+	if !found || err != nil || n != 3 {
+		t.Errorf("found %v err %v after %d looks, want found after 3", found, err, n)
+	}
+	n = 0
+	start := time.Now()
+	found, err = untilSeen(ctx, 50*time.Millisecond, 10*time.Millisecond, func() (bool, error) { n++; return false, nil })
+	if found || err != nil || n < 2 || time.Since(start) > time.Second {
+		t.Errorf("found %v err %v after %d looks in %s, want not found, no error, when the window ends", found, err, n, time.Since(start))
+	}
+	n = 0
+	found, err = untilSeen(ctx, 0, time.Millisecond, func() (bool, error) { n++; return false, nil })
+	if found || err != nil || n != 1 {
+		t.Errorf("an empty window: found %v err %v after %d looks, want one look", found, err, n)
+	}
+	boom := errors.New("boom")
+	if _, err := untilSeen(ctx, time.Second, time.Millisecond, func() (bool, error) { return false, boom }); !errors.Is(err, boom) {
+		t.Errorf("err %v, want the look's error", err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := untilSeen(cctx, time.Second, time.Millisecond, func() (bool, error) { return false, nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("err %v, want the caller's cancellation", err)
+	}
+}
