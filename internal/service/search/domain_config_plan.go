@@ -107,7 +107,8 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 		if running && set.WaitForCompletion.ValueBool() {
 			status = types.StringUnknown()
 		}
-		// Nothing to change: the dry run in state stays (refresh clears it).
+		// Nothing to change: the last applied change's dry run in state
+		// stays (refresh keeps it too).
 		dryRun := dryRunCleared()
 		if !req.State.Raw.IsNull() {
 			resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("dry_run"), &dryRun)...)

@@ -92,7 +92,7 @@ func domainConfigSchema(ctx context.Context) schema.Schema {
 		},
 		"dry_run": schema.SingleNestedAttribute{
 			Computed:            true,
-			MarkdownDescription: "The plan-time dry run of the planned change: what the service says the change will do. Known at plan time (except `id`), so the plan shows it and `terraform show -json` of a saved plan carries it for policy review. After apply it holds the dry run of the applied change until the next refresh, which clears it: so every plan of a change shows its dry run whole, and a plan without a change shows none.",
+			MarkdownDescription: "The plan-time dry run of the planned change: what the service says the change will do. Known at plan time (except `id`), so the plan shows it and `terraform show -json` of a saved plan carries it for policy review. After apply it holds the dry run of the applied change, and refresh keeps it (clearing it would show as drift in `plan -refresh-only`); a plan without a change leaves it as it is. Every plan of a change also gives the dry run's whole verdict in the warning \"Dry Run of the Planned Change\", since the diff hides what equals the previous dry run. After an import its attributes are null until the first change.",
 			Attributes: map[string]schema.Attribute{
 				"id":              schema.StringAttribute{Computed: true, MarkdownDescription: "Id of the dry run (named in the plan's warnings; known after apply). Read it with the `cloud_search_domain_dry_run` data source."},
 				"mode":            schema.StringAttribute{Computed: true, MarkdownDescription: "`Verbose` (validated), `Basic` (deployment type only, nothing validated) or `Off` (no dry run: the other attributes are null)."},
