@@ -272,20 +272,7 @@ resource "cloud_identity_service_specific_credential" "k" {
 }
 `, n, n, n)
 	// The floor: the same number of resources, with the same dependencies.
-	floor := fmt.Sprintf(`
-resource "terraform_data" "u" {
-  count = %d
-  input = "bench-${count.index}"
-}
-resource "terraform_data" "a" {
-  count = %d
-  input = terraform_data.u[count.index].output
-}
-resource "terraform_data" "k" {
-  count = %d
-  input = terraform_data.u[count.index].output
-}
-`, n, n, n)
+	floor := bundleGraph("terraform_data", "output", n)
 	ours, err := b.workspace("ours")
 	if err != nil {
 		return err
@@ -359,25 +346,13 @@ func (b *bench) noopFloor(ctx context.Context, n, p int, planRef, refreshRef mea
 		return err
 	}
 	ws := &tfrun.Workspace{CLI: b.cli, Dir: dir, Env: []string{"TF_CLI_CONFIG_FILE=" + rc}}
-	if err := ws.Write(fmt.Sprintf(`
+	if err := ws.Write(`
 terraform {
   required_providers {
     noop = { source = "cloudlabs/noop" }
   }
 }
-resource "noop_thing" "u" {
-  count = %d
-  input = "bench-${count.index}"
-}
-resource "noop_thing" "a" {
-  count = %d
-  input = noop_thing.u[count.index].id
-}
-resource "noop_thing" "k" {
-  count = %d
-  input = noop_thing.u[count.index].id
-}
-`, n, n, n)); err != nil {
+` + bundleGraph("noop_thing", "id", n)); err != nil {
 		return err
 	}
 	par := "-parallelism=" + strconv.Itoa(p)
@@ -396,6 +371,27 @@ resource "noop_thing" "k" {
 		3*n, p, secs(plan.wall), secs(refresh.wall), secs(planRef.wall), secs(refreshRef.wall), 3*n,
 		float64(plan.wall)/float64(planRef.wall), float64(refresh.wall)/float64(refreshRef.wall))
 	return nil
+}
+
+// bundleGraph is n key bundles' graph in resources of type typ that make
+// no API call: a user, then an attachment and a key that refer to it by
+// the attribute out. Both floors use it, so they match the measured
+// configuration's count and dependencies.
+func bundleGraph(typ, out string, n int) string {
+	return fmt.Sprintf(`
+resource %[1]q "u" {
+  count = %[3]d
+  input = "bench-${count.index}"
+}
+resource %[1]q "a" {
+  count = %[3]d
+  input = %[1]s.u[count.index].%[2]s
+}
+resource %[1]q "k" {
+  count = %[3]d
+  input = %[1]s.u[count.index].%[2]s
+}
+`, typ, out, n)
 }
 
 // buildNoop builds ./noop into a temporary directory; bench runs from the
