@@ -175,6 +175,12 @@ func (w *walker) check(path []string, v any, req, resp reflect.Type, wo bool) (a
 		if err != nil {
 			return nil, validationError("%s: expected a whole number, not %s", pathName(path), n)
 		}
+		// The value is kept as float64 (plain JSON), which holds whole
+		// numbers exactly up to 2^53; beyond, it would round, or fail to
+		// decode into the typed view (a 500 instead of a 400).
+		if i > 1<<53 || i < -(1<<53) {
+			return nil, validationError("%s: %s is out of range", pathName(path), n)
+		}
 		return float64(i), nil
 	case reflect.Float64:
 		n, ok := v.(json.Number)

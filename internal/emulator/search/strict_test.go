@@ -29,6 +29,8 @@ func TestUpdateDomainConfigStrictDecoding(t *testing.T) {
 		{"number as a string", `{"ClusterConfig":{"InstanceCount":"3"}}`, "ClusterConfig.InstanceCount: expected a number, not a string"},
 		{"number as a boolean", `{"SnapshotOptions":{"AutomatedSnapshotStartHour":true}}`, "SnapshotOptions.AutomatedSnapshotStartHour: expected a number, not a boolean"},
 		{"whole number with a fraction", `{"ClusterConfig":{"InstanceCount":3.5}}`, "ClusterConfig.InstanceCount: expected a whole number, not 3.5"},
+		{"whole number beyond int64", `{"ClusterConfig":{"InstanceCount":9223372036854775807}}`, "ClusterConfig.InstanceCount: 9223372036854775807 is out of range"},
+		{"whole number beyond 2^53", `{"BlockVolumeOptions":{"VolumeSize":9007199254740993}}`, "BlockVolumeOptions.VolumeSize: 9007199254740993 is out of range"},
 		{"boolean as a string", `{"NodeToNodeEncryptionOptions":{"Enabled":"true"}}`, "NodeToNodeEncryptionOptions.Enabled: expected a boolean, not a string"},
 		{"DryRun as a string", `{"DryRun":"true"}`, "DryRun: expected a boolean, not a string"},
 		{"string as a number", `{"ClusterConfig":{"InstanceType":3}}`, "ClusterConfig.InstanceType: expected a string, not a number"},
