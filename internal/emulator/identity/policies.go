@@ -107,8 +107,9 @@ func (s *Service) listAttachedUserPolicies(_ *core.Caller, form url.Values) (any
 	}
 	start := 0
 	if v := form.Get("Marker"); v != "" {
-		n, ok := decodeMarker(v)
-		if !ok || n > len(u.Policies) {
+		pos, ok := decodeMarker("policies", v)
+		n, err := strconv.Atoi(pos)
+		if !ok || err != nil || n < 0 || n > len(u.Policies) {
 			return nil, invalidInput("Marker %q is not a marker this service returned.", v)
 		}
 		start = n
@@ -123,7 +124,7 @@ func (s *Service) listAttachedUserPolicies(_ *core.Caller, form url.Values) (any
 		out.AttachedPolicies = append(out.AttachedPolicies, attachedPolicyXML{PolicyName: arn[strings.LastIndex(arn, "/")+1:], PolicyArn: arn})
 	}
 	if end < len(u.Policies) {
-		out.IsTruncated, out.Marker = true, encodeMarker(end)
+		out.IsTruncated, out.Marker = true, encodeMarker("policies", strconv.Itoa(end))
 	}
 	return out, nil
 }
@@ -141,15 +142,15 @@ func pageSize(form url.Values) (int, *apiError) {
 	return n, nil
 }
 
-func encodeMarker(n int) string {
-	return base64.RawURLEncoding.EncodeToString([]byte("policies:" + strconv.Itoa(n)))
+// encodeMarker is an opaque list marker: the list's kind and the position
+// after which the next page starts.
+func encodeMarker(kind, pos string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(kind + ":" + pos))
 }
 
-func decodeMarker(m string) (int, bool) {
+// decodeMarker is encodeMarker's position, when m is a marker of kind.
+func decodeMarker(kind, m string) (string, bool) {
 	b, err := base64.RawURLEncoding.DecodeString(m)
-	if err != nil || !strings.HasPrefix(string(b), "policies:") {
-		return 0, false
-	}
-	n, err := strconv.Atoi(strings.TrimPrefix(string(b), "policies:"))
-	return n, err == nil && n >= 0
+	pos, ok := strings.CutPrefix(string(b), kind+":")
+	return pos, err == nil && ok
 }

@@ -1,7 +1,6 @@
 package identity
 
 import (
-	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -127,9 +126,8 @@ func (s *Service) listUsers(_ *core.Caller, form url.Values) (any, *apiError) {
 	}
 	after := ""
 	if v := form.Get("Marker"); v != "" {
-		b, err := base64.RawURLEncoding.DecodeString(v)
-		name, ok := strings.CutPrefix(string(b), "users:")
-		if err != nil || !ok || name == "" {
+		name, ok := decodeMarker("users", v)
+		if !ok || name == "" {
 			return nil, invalidInput("Marker %q is not a marker this service returned.", v)
 		}
 		after = name
@@ -150,7 +148,7 @@ func (s *Service) listUsers(_ *core.Caller, form url.Values) (any, *apiError) {
 	if len(all) > maxItems {
 		out.Users = all[:maxItems]
 		out.IsTruncated = true
-		out.Marker = base64.RawURLEncoding.EncodeToString([]byte("users:" + all[maxItems-1].UserName))
+		out.Marker = encodeMarker("users", all[maxItems-1].UserName)
 	}
 	return out, nil
 }
