@@ -157,7 +157,7 @@ func (b *bench) workspace(name string) (*tfrun.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	env, err := tfrun.DevOverrides(dir, b.binDir)
+	env, err := tfrun.DevOverrides(dir, "cloudlabs/cloud", b.binDir)
 	if err != nil {
 		return nil, err
 	}
@@ -340,12 +340,11 @@ func (b *bench) noopFloor(ctx context.Context, n, p int, planRef, refreshRef mea
 		return err
 	}
 	defer os.RemoveAll(dir)
-	rc := filepath.Join(dir, "dev.tfrc")
-	cfg := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"cloudlabs/noop\" = %q\n  }\n  direct {}\n}\n", b.noopDir)
-	if err := os.WriteFile(rc, []byte(cfg), 0o600); err != nil {
+	env, err := tfrun.DevOverrides(dir, "cloudlabs/noop", b.noopDir)
+	if err != nil {
 		return err
 	}
-	ws := &tfrun.Workspace{CLI: b.cli, Dir: dir, Env: []string{"TF_CLI_CONFIG_FILE=" + rc}}
+	ws := &tfrun.Workspace{CLI: b.cli, Dir: dir, Env: env}
 	if err := ws.Write(`
 terraform {
   required_providers {

@@ -64,11 +64,12 @@ func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, err
 	return took, nil
 }
 
-// DevOverrides writes a CLI configuration that takes the provider from
-// binDir, and returns the environment that selects it.
-func DevOverrides(dir, binDir string) ([]string, error) {
+// DevOverrides writes a CLI configuration that takes the provider source
+// (such as cloudlabs/cloud) from binDir, and returns the environment that
+// selects it.
+func DevOverrides(dir, source, binDir string) ([]string, error) {
 	path := filepath.Join(dir, "dev.tfrc")
-	cfg := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n", "cloudlabs/cloud", binDir)
+	cfg := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n", source, binDir)
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		return nil, err
 	}
