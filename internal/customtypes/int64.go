@@ -83,11 +83,6 @@ func NewInt64Null() Int64 { return Int64{Int64Value: basetypes.NewInt64Null()} }
 // NewInt64Unknown is an unknown Int64.
 func NewInt64Unknown() Int64 { return Int64{Int64Value: basetypes.NewInt64Unknown()} }
 
-// NewInt64PointerValue is null for nil.
-func NewInt64PointerValue(p *int64) Int64 {
-	return Int64{Int64Value: basetypes.NewInt64PointerValue(p)}
-}
-
 // Type is Int64Type.
 func (v Int64) Type(context.Context) attr.Type { return Int64Type{} }
 

@@ -13,7 +13,7 @@ type Check func(ctx context.Context) (done bool, again time.Duration, err error)
 // Until is the one polling loop of the provider: it calls check until check
 // reports done or an error, or ctx ends (then ctx's error is returned).
 // Callers bound the wait with a context deadline, and choose the interval
-// in check: Next for a change or a dry run, Every for a fixed pace.
+// in check: Next for a change or a dry run, or a fixed pace.
 func Until(ctx context.Context, check Check) error {
 	for {
 		done, again, err := check(ctx)

@@ -58,10 +58,6 @@ const (
 	LogTypeESApplicationLogs = "ES_APPLICATION_LOGS"
 	LogTypeAuditLogs         = "AUDIT_LOGS"
 
-	// OptionStatus.State.
-	OptionStateActive     = "Active"
-	OptionStateProcessing = "Processing"
-
 	// DesiredState of Auto-Tune and natural language query generation.
 	DesiredStateEnabled  = "ENABLED"
 	DesiredStateDisabled = "DISABLED"
@@ -81,17 +77,14 @@ const (
 
 // Enumerations as lists, for validators.
 var (
-	EngineModes          = []string{EngineModeGeneral, EngineModeOptimized}
-	IPAddressTypes       = []string{IPAddressTypeIPv4, IPAddressTypeDualstack}
-	UseCases             = []string{UseCaseSearch, UseCaseVector, UseCaseObservability, UseCaseMixed}
-	DryRunModes          = []string{DryRunModeBasic, DryRunModeVerbose}
-	LogTypes             = []string{LogTypeIndexSlowLogs, LogTypeSearchSlowLogs, LogTypeESApplicationLogs, LogTypeAuditLogs}
-	AdvancedOptionKeys   = []string{AdvancedOptionAllowExplicitIndex, AdvancedOptionFielddataCacheSize, AdvancedOptionMaxClauseCount}
-	DeploymentTypes      = []string{DeploymentTypeBlueGreen, DeploymentTypeDynamic, DeploymentTypeNone}
-	ValidationSeverities = []string{SeverityAdvisory, SeverityCritical}
-	DesiredStates        = []string{DesiredStateEnabled, DesiredStateDisabled}
-	RollbackOnDisables   = []string{RollbackNone, RollbackDefault}
-	DurationUnits        = []string{DurationUnitHours}
+	EngineModes        = []string{EngineModeGeneral, EngineModeOptimized}
+	IPAddressTypes     = []string{IPAddressTypeIPv4, IPAddressTypeDualstack}
+	UseCases           = []string{UseCaseSearch, UseCaseVector, UseCaseObservability, UseCaseMixed}
+	LogTypes           = []string{LogTypeIndexSlowLogs, LogTypeSearchSlowLogs, LogTypeESApplicationLogs, LogTypeAuditLogs}
+	AdvancedOptionKeys = []string{AdvancedOptionAllowExplicitIndex, AdvancedOptionFielddataCacheSize, AdvancedOptionMaxClauseCount}
+	DesiredStates      = []string{DesiredStateEnabled, DesiredStateDisabled}
+	RollbackOnDisables = []string{RollbackNone, RollbackDefault}
+	DurationUnits      = []string{DurationUnitHours}
 )
 
 // ChangeRunning reports a ConfigChangeStatus of a change still running.

@@ -22,7 +22,6 @@ var errDomainNotFound = errors.New("search domain not found")
 // domainState is a domain's configuration as Terraform values, with its
 // change summary.
 type domainState struct {
-	answer   *sc.DomainConfig
 	sections map[string]tftypes.Value
 	// latestChange and latestStatus name the domain's most recent change.
 	latestChange, latestStatus string
@@ -50,7 +49,7 @@ func newDomainState(dc *sc.DomainConfig, prior tftypes.Value) (*domainState, err
 	if err != nil {
 		return nil, err
 	}
-	ds := &domainState{answer: dc, sections: secs}
+	ds := &domainState{sections: secs}
 	if d := dc.ChangeProgressDetails; d != nil {
 		ds.latestChange, ds.latestStatus = changeID(d), sc.Deref(d.ConfigChangeStatus)
 	}
@@ -66,14 +65,14 @@ func newDomainState(dc *sc.DomainConfig, prior tftypes.Value) (*domainState, err
 const dryRunReuseWindow = 15 * time.Minute
 
 // findReusableDryRun returns the domain's latest dry run when it analysed
-// exactly the change in about to be dry-run, so that plan and apply read
+// exactly the change in (about to be dry-run), so that plan and apply read
 // the service's verdict back instead of running and waiting for the same
 // dry run again (Terraform plans once more at apply). It must be finished,
 // Verbose (the service keeps the planned configuration of Verbose dry runs
 // only), at most dryRunReuseWindow old by the service's clock, made with the
 // same accepted warnings, after the domain's latest change (latestChange),
-// and its planned configuration must hold every value in sends. Anything
-// else, an error included, is nil: the caller runs a new dry run.
+// and its planned configuration must hold every value in.Sections sends.
+// Anything else, an error included, is nil: the caller runs a new dry run.
 func findReusableDryRun(ctx context.Context, c *sc.Client, in *sc.UpdateDomainConfigInput, latestChange string) *sc.DescribeDryRunProgressOutput {
 	if sc.Deref(in.DryRunMode) != sc.DryRunModeVerbose {
 		return nil

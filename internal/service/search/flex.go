@@ -86,7 +86,7 @@ func (f field) fromWire(w any, prior tftypes.Value, v view) (tftypes.Value, erro
 		if err != nil {
 			return bad()
 		}
-		return tftypes.NewValue(typ, sc.EpochSeconds(secs).Time().Round(time.Second).Format(time.RFC3339)), nil
+		return tftypes.NewValue(typ, epochText(sc.EpochSeconds(secs))), nil
 	case kStringSet:
 		list, ok := w.([]any)
 		if !ok {
@@ -503,11 +503,17 @@ func stringList(ctx context.Context, v types.Set) []string {
 	return out
 }
 
-// epochString is a wire timestamp as RFC 3339.
+// epochString is a wire timestamp as RFC 3339, nil when there is none.
 func epochString(p *sc.EpochSeconds) *string {
 	if p == nil || math.IsNaN(float64(*p)) {
 		return nil
 	}
-	s := p.Time().Round(time.Second).Format(time.RFC3339)
+	s := epochText(*p)
 	return &s
+}
+
+// epochText is how the provider shows every wire timestamp: RFC 3339, to
+// the second.
+func epochText(e sc.EpochSeconds) string {
+	return e.Time().Round(time.Second).Format(time.RFC3339)
 }

@@ -20,7 +20,7 @@ import (
 // This file is the one place the shape of a domain's configuration is
 // written down (the spec's section table): wire names, Terraform names,
 // types, which fields are sent and which only returned, descriptions and
-// limits. The resource's and the data source's schemas (schema.go), what is
+// limits. The resource's and the data source's schemas (shape_schema.go), what is
 // sent and what is read back (flex.go) are all derived from it.
 
 // kind is a field's type.
@@ -383,16 +383,6 @@ func modifyingProperties(doc string) field {
 		str("PendingValue", "Value once the change completes."),
 		str("ValueType", "`PLAIN_TEXT` or `STRINGIFIED_JSON`."),
 	)
-}
-
-// sectionByName is the section whose Terraform name is name.
-func sectionByName(name string) (field, bool) {
-	for _, s := range sections {
-		if s.name == name {
-			return s, true
-		}
-	}
-	return field{}, false
 }
 
 // sectionByWire finds a top-level section by its wire name

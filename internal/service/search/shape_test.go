@@ -528,3 +528,13 @@ func TestDataSourcesFitSchemas(t *testing.T) {
 		t.Fatalf("model does not fit the schema: %v", diags)
 	}
 }
+
+// sectionByName is the section whose Terraform name is name.
+func sectionByName(name string) (field, bool) {
+	for _, s := range sections {
+		if s.name == name {
+			return s, true
+		}
+	}
+	return field{}, false
+}
