@@ -331,7 +331,7 @@ func (dr *dryRunResult) object(id types.String) types.Object {
 		name := sc.Deref(p.Name)
 		active, pending := types.StringPointerValue(p.ActiveValue), types.StringPointerValue(p.PendingValue)
 		if sensitiveProperty(name) {
-			active, pending = types.StringValue("(sensitive value)"), types.StringValue("(sensitive value)")
+			active, pending = types.StringValue(sensitiveValue), types.StringValue(sensitiveValue)
 		}
 		props = append(props, types.ObjectValueMust(propertyAttrTypes, map[string]attr.Value{
 			"name": types.StringValue(name), "active_value": active, "pending_value": pending, "value_type": types.StringPointerValue(p.ValueType),
@@ -380,7 +380,7 @@ func (dr *dryRunResult) summary(domain string, accepted map[string]bool) string 
 		name := sc.Deref(p.Name)
 		switch {
 		case sensitiveProperty(name):
-			fmt.Fprintf(&b, "\n  %s: (sensitive value)", name)
+			fmt.Fprintf(&b, "\n  %s: %s", name, sensitiveValue)
 		case p.ActiveValue == nil && p.PendingValue == nil:
 			fmt.Fprintf(&b, "\n  %s: (value not shown by the service)", name)
 		default:

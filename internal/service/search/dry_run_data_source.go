@@ -201,6 +201,15 @@ func dryRunConfigValue(ctx context.Context, s fwschema, dc *searchclient.DomainS
 		}
 		members[k] = v
 	}
+	// A secret's values are not shown, as in the resource's dry_run.
+	props, _ := members["ModifyingProperties"].([]any)
+	for _, e := range props {
+		if p, ok := e.(map[string]any); ok {
+			if name, _ := p["Name"].(string); sensitiveProperty(name) {
+				p["ActiveValue"], p["PendingValue"] = sensitiveValue, sensitiveValue
+			}
+		}
+	}
 	tv, err := objectFromWire(dryRunConfigFields, members, tftypes.Value{}, answerView)
 	if err != nil {
 		return nil, err

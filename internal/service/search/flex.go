@@ -477,6 +477,10 @@ func propertyField(name string) (field, bool) {
 	return cur, found
 }
 
+// sensitiveValue stands for the values of a sensitive property wherever
+// a dry run's or a change's properties are shown.
+const sensitiveValue = "(sensitive value)"
+
 // sensitiveProperty reports a property whose values must not be shown.
 func sensitiveProperty(name string) bool {
 	f, ok := propertyField(name)

@@ -360,7 +360,7 @@ var dryRunConfigFields = func() []field {
 			str("Message", "Message about the change."),
 			timestamp("StartTime", "When the change started"),
 		),
-		modifyingProperties("Properties the change modifies, with their value now and once the change completes."),
+		modifyingProperties("Properties the change modifies, with their value now and once the change completes. The values of a secret are not shown."),
 	}
 	for _, s := range sections {
 		if s.wire == "AutoTuneOptions" {
