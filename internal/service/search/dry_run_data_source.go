@@ -166,15 +166,15 @@ func (d *dryRunDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	}
 	flattenDryRunOutput(out, &m)
 	m.DryRunConfig = types.ObjectNull(dryRunConfigAttrTypes(ctx, resp.State.Schema))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	if out.DryRunConfig != nil {
 		cfg, err := dryRunConfigValue(ctx, resp.State.Schema, out.DryRunConfig)
 		if err != nil {
 			resp.Diagnostics.AddError(dryRunReadSummary, fmt.Sprintf("The service's DryRunConfig of dry run %s could not be read: %s", in.DryRunID, err))
 			return
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("dry_run_config"), cfg)...)
+		m.DryRunConfig = cfg
 	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // dryRunConfigAttrTypes is the attribute types of dry_run_config.
@@ -192,12 +192,12 @@ type fwschema interface {
 }
 
 // dryRunConfigValue is a DryRunConfig as the dry_run_config attribute.
-func dryRunConfigValue(ctx context.Context, s fwschema, dc *searchclient.DomainStatus) (attr.Value, error) {
+func dryRunConfigValue(ctx context.Context, s fwschema, dc *searchclient.DomainStatus) (types.Object, error) {
 	members := make(map[string]any, len(dc.Members))
 	for k, raw := range dc.Members {
 		v, err := decodeJSON(raw)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", k, err)
+			return types.Object{}, fmt.Errorf("%s: %w", k, err)
 		}
 		members[k] = v
 	}
@@ -212,13 +212,13 @@ func dryRunConfigValue(ctx context.Context, s fwschema, dc *searchclient.DomainS
 	}
 	tv, err := objectFromWire(dryRunConfigFields, members, tftypes.Value{}, answerView)
 	if err != nil {
-		return nil, err
+		return types.Object{}, err
 	}
-	t, diags := s.TypeAtPath(ctx, path.Root("dry_run_config"))
-	if diags.HasError() {
-		return nil, fmt.Errorf("no dry_run_config in the schema")
+	v, err := types.ObjectType{AttrTypes: dryRunConfigAttrTypes(ctx, s)}.ValueFromTerraform(ctx, tv)
+	if err != nil {
+		return types.Object{}, err
 	}
-	return t.ValueFromTerraform(ctx, tv)
+	return v.(types.Object), nil
 }
 
 // readError turns a failed read into a diagnostic on the input to blame.
