@@ -84,14 +84,11 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 
 	changed, unknown := changedSections(req.Config.Raw, current)
-	// The write-only password is sent whenever its version changes (at
-	// creation, whenever it is set).
-	woChanged := !set.WOVersion.IsNull() && req.State.Raw.IsNull()
+	var priorVersion customtypes.Int64 // null at creation
 	if !req.State.Raw.IsNull() {
-		var prior customtypes.Int64
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("master_user_password_wo_version"), &prior)...)
-		woChanged = !set.WOVersion.IsNull() && !set.WOVersion.Equal(prior)
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("master_user_password_wo_version"), &priorVersion)...)
 	}
+	woChanged := set.woChanged(priorVersion)
 	if woChanged {
 		changed["advanced_security_options"] = true
 	}

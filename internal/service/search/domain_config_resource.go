@@ -74,7 +74,7 @@ func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRe
 	}
 	timeout, d := set.Timeouts.Create(ctx, defaultCreateTimeout)
 	resp.Diagnostics.Append(d...)
-	ar := applyRequest{config: req.Config, set: set, plan: req.Plan, timeout: timeout, creating: true, woChanged: !set.WOVersion.IsNull()}
+	ar := applyRequest{config: req.Config, set: set, plan: req.Plan, timeout: timeout, creating: true, woChanged: set.woChanged(customtypes.Int64{})}
 	if err := ar.compare(ds); err != nil {
 		resp.Diagnostics.AddError("Unable to Create Search Domain Config", "Comparing the configuration with the domain failed; this is a bug in the provider: "+err.Error())
 		return
@@ -140,7 +140,7 @@ func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(d...)
 	ar := applyRequest{
 		config: req.Config, set: set, plan: req.Plan, prior: &req.State, changed: changed, timeout: timeout,
-		woChanged: !set.WOVersion.IsNull() && !set.WOVersion.Equal(priorVersion),
+		woChanged: set.woChanged(priorVersion),
 	}
 	if b, d := req.Private.GetKey(ctx, privateDryRunID); !d.HasError() && len(b) > 0 {
 		_ = json.Unmarshal(b, &ar.dryRunID)

@@ -43,6 +43,13 @@ func readSettings(ctx context.Context, g attributeGetter) (settings, diag.Diagno
 	return s, diags
 }
 
+// woChanged reports whether the write-only password is to be sent: its
+// version is set and differs from prior, the version in state (null at
+// creation, so a set version always sends it then).
+func (s settings) woChanged(prior customtypes.Int64) bool {
+	return !s.WOVersion.IsNull() && !s.WOVersion.Equal(prior)
+}
+
 // acceptedCodes is accepted_warnings as a set.
 func (s settings) acceptedCodes() map[string]bool {
 	out := map[string]bool{}
