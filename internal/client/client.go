@@ -73,13 +73,9 @@ type Client struct {
 	log        httpLog
 }
 
-// New returns a client for one service. service is the SigV4 signing name;
-// an empty one sends unsigned requests.
-func New(cfg Config, service, endpoint string) (*Client, error) {
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("endpoint %q is not an http(s) URL", endpoint)
-	}
+// WithDefaults is cfg as a client uses it: a negative MaxRetries is 0, and
+// each unset delay and timeout is its default.
+func (cfg Config) WithDefaults() Config {
 	if cfg.MaxRetries < 0 {
 		cfg.MaxRetries = 0
 	}
@@ -92,6 +88,27 @@ func New(cfg Config, service, endpoint string) (*Client, error) {
 	if cfg.AttemptTimeout == 0 {
 		cfg.AttemptTimeout = DefaultAttemptTimeout
 	}
+	return cfg
+}
+
+// MaxBackoff is the longest wait before retry attempt+1 (attempt counts
+// from 0): the exponential backoff's cap, before jitter.
+func (cfg Config) MaxBackoff(attempt int) time.Duration {
+	d := cfg.RetryBaseDelay << attempt
+	if d <= 0 || d > cfg.RetryMaxDelay {
+		d = cfg.RetryMaxDelay
+	}
+	return d
+}
+
+// New returns a client for one service. service is the SigV4 signing name;
+// an empty one sends unsigned requests.
+func New(cfg Config, service, endpoint string) (*Client, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("endpoint %q is not an http(s) URL", endpoint)
+	}
+	cfg = cfg.WithDefaults()
 	hc := cfg.HTTPClient
 	if hc == nil {
 		hc = sharedHTTPClient()
@@ -247,10 +264,7 @@ func (c *Client) attempt(ctx context.Context, req *Request, n int) (*Response, b
 
 // backoff is full-jitter exponential backoff.
 func (c *Client) backoff(attempt int) time.Duration {
-	d := c.cfg.RetryBaseDelay << attempt
-	if d <= 0 || d > c.cfg.RetryMaxDelay {
-		d = c.cfg.RetryMaxDelay
-	}
+	d := c.cfg.MaxBackoff(attempt)
 	return d/2 + rand.N(d/2+1) //nolint:gosec // jitter needs no cryptographic randomness
 }
 

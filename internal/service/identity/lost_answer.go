@@ -13,15 +13,21 @@ import (
 // with a lost answer created.
 const lostAnswerPoll = 250 * time.Millisecond
 
+// clientConfig is the client settings in force; the defaults without
+// clients (unit tests).
+func clientConfig(c *conns.Clients) client.Config {
+	if c == nil {
+		return client.Config{MaxRetries: client.DefaultMaxRetries}.WithDefaults()
+	}
+	return c.Config.WithDefaults()
+}
+
 // lateWindow is how long after a lost answer the service may still apply
 // the request: a request the client stopped waiting for (its attempt timed
 // out, the connection dropped) can be in the service's hands a while
 // longer. One attempt's timeout bounds it.
 func lateWindow(c *conns.Clients) time.Duration {
-	if c == nil || c.Config.AttemptTimeout <= 0 {
-		return client.DefaultAttemptTimeout
-	}
-	return c.Config.AttemptTimeout
+	return clientConfig(c).AttemptTimeout
 }
 
 // createWindow is how long after a create starts a key from it can still
@@ -31,24 +37,10 @@ func lateWindow(c *conns.Clients) time.Duration {
 // backoff before it, and the service may apply the last one up to
 // lateWindow after the client gave up on it.
 func createWindow(c *conns.Clients) time.Duration {
-	timeout, retries := lateWindow(c), client.DefaultMaxRetries
-	if c != nil {
-		retries = max(c.Config.MaxRetries, 0)
-	}
-	base, maxDelay := client.DefaultRetryBaseDelay, client.DefaultRetryMaxDelay
-	if c != nil && c.Config.RetryBaseDelay > 0 {
-		base = c.Config.RetryBaseDelay
-	}
-	if c != nil && c.Config.RetryMaxDelay > 0 {
-		maxDelay = c.Config.RetryMaxDelay
-	}
-	w := time.Duration(retries+2) * timeout
-	for i := 0; i < retries; i++ {
-		d := base << i
-		if d <= 0 || d > maxDelay {
-			d = maxDelay
-		}
-		w += d
+	cfg := clientConfig(c)
+	w := time.Duration(cfg.MaxRetries+2) * cfg.AttemptTimeout
+	for i := range cfg.MaxRetries {
+		w += cfg.MaxBackoff(i)
 	}
 	return w
 }

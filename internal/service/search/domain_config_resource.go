@@ -301,10 +301,7 @@ func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, res r
 // service may still be handling the request, so the read is repeated for up
 // to one attempt's timeout.
 func (r *domainConfigResource) recoverLostUpdate(ctx context.Context, domain, before string, lost error, prior tftypes.Value) (*domainState, error) {
-	window := r.clients.Config.AttemptTimeout
-	if window <= 0 {
-		window = client.DefaultAttemptTimeout
-	}
+	window := r.clients.Config.WithDefaults().AttemptTimeout
 	wctx, cancel := context.WithTimeout(ctx, window)
 	defer cancel()
 	var found *domainState
