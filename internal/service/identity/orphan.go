@@ -92,15 +92,10 @@ func matchKeys(all, entries []keyjournal.Entry, keys []identityclient.ServiceSpe
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return entries[order[a]].Started.Before(entries[order[b]].Started) })
-	in := func(e keyjournal.Entry, k *identityclient.ServiceSpecificCredential) bool {
-		lo := e.Started.Add(offset - clockMargin)
-		hi := e.Deadline.Add(offset + clockMargin)
-		return !k.CreateDate.Before(lo) && !k.CreateDate.After(hi)
-	}
 	taken := map[string]bool{}
 	for _, i := range order {
 		for _, k := range free {
-			if !taken[k.ServiceSpecificCredentialID] && in(entries[i], k) {
+			if !taken[k.ServiceSpecificCredentialID] && inCreateWindow(entries[i], k.CreateDate, offset) {
 				out[i].key = k
 				taken[k.ServiceSpecificCredentialID] = true
 				break
@@ -111,7 +106,7 @@ func matchKeys(all, entries []keyjournal.Entry, keys []identityclient.ServiceSpe
 		var window []string
 		leftover := false
 		for _, k := range free {
-			if in(entries[i], k) {
+			if inCreateWindow(entries[i], k.CreateDate, offset) {
 				window = append(window, k.ServiceSpecificCredentialID)
 				leftover = leftover || !taken[k.ServiceSpecificCredentialID]
 			}
@@ -170,11 +165,7 @@ func (c *keyCreate) run(ctx context.Context) *identityclient.ServiceSpecificCred
 }
 
 func (c *keyCreate) warnJournal(ctx context.Context, err error) {
-	if err != nil {
-		tflog.Warn(ctx, "The key journal could not be read or written; a key whose create is interrupted may not be recovered by a later run", map[string]any{
-			"dir": c.j.Dir(), "error": err.Error(),
-		})
-	}
+	warnJournal(ctx, c.j, "a key", err)
 }
 
 func (c *keyCreate) list(ctx context.Context) (*identityclient.ListServiceSpecificCredentialsOutput, time.Duration, error) {
@@ -389,4 +380,30 @@ func (c *keyCreate) findLost(ctx context.Context, entry keyjournal.Entry, create
 		return c.adopt(ctx, entry, m.key, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost; the service created key %s.", c.in.UserName, m.key.ServiceSpecificCredentialID))
 	}
 	return nil
+}
+
+// inCreateWindow reports whether what the service created at created (by
+// its clock, offset ahead of ours) may be the work of entry e's create:
+// from e.Started to e.Deadline, widened by clockMargin.
+func inCreateWindow(e keyjournal.Entry, created time.Time, offset time.Duration) bool {
+	return !created.Before(e.Started.Add(offset-clockMargin)) && !created.After(e.Deadline.Add(offset+clockMargin))
+}
+
+// warnJournal logs that the key journal could not be read or written during
+// a create: that costs only its protection, so what (a key, a user) is
+// created regardless.
+func warnJournal(ctx context.Context, j *keyjournal.Journal, what string, err error) {
+	if err != nil {
+		tflog.Warn(ctx, "The key journal could not be read or written; "+what+" whose create is interrupted may not be recovered by a later run", map[string]any{
+			"dir": j.Dir(), "error": err.Error(),
+		})
+	}
+}
+
+// warnJournalUpdate logs that a key or user could not be confirmed in, or
+// forgotten by, the key journal: that costs only its protection.
+func warnJournalUpdate(ctx context.Context, err error) {
+	if err != nil {
+		tflog.Warn(ctx, "The key journal could not be updated", map[string]any{"error": err.Error()})
+	}
 }

@@ -378,9 +378,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	}
 	if found == nil {
 		tflog.Warn(ctx, "Key is gone, removing it from state", map[string]any{"user_name": user, "service_specific_credential_id": id})
-		if err := r.clients.KeyJournal.Forget(r.stateScope(&state), id); err != nil {
-			tflog.Warn(ctx, "The key journal could not be updated", map[string]any{"error": err.Error()})
-		}
+		r.forget(ctx, &state)
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -470,9 +468,7 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 			fmt.Sprintf("Deleting key %s of user %q failed: %s", id, user, err))
 		return
 	}
-	if err := r.clients.KeyJournal.Forget(r.stateScope(&state), id); err != nil {
-		tflog.Warn(ctx, "The key journal could not be updated", map[string]any{"error": err.Error()})
-	}
+	r.forget(ctx, &state)
 }
 
 // ImportState takes `<user_name>/<service_specific_credential_id>`. The
@@ -530,7 +526,10 @@ func (r *serviceSpecificCredentialResource) confirm(ctx context.Context, m *serv
 	if r.clients == nil || m.ServiceName.ValueString() == "" {
 		return
 	}
-	if err := r.clients.KeyJournal.Confirm(r.stateScope(m), m.ServiceSpecificCredentialID.ValueString()); err != nil {
-		tflog.Warn(ctx, "The key journal could not be updated", map[string]any{"error": err.Error()})
-	}
+	warnJournalUpdate(ctx, r.clients.KeyJournal.Confirm(r.stateScope(m), m.ServiceSpecificCredentialID.ValueString()))
+}
+
+// forget removes the journal entries of a key that is gone or deleted.
+func (r *serviceSpecificCredentialResource) forget(ctx context.Context, m *serviceSpecificCredentialModel) {
+	warnJournalUpdate(ctx, r.clients.KeyJournal.Forget(r.stateScope(m), m.ServiceSpecificCredentialID.ValueString()))
 }

@@ -161,11 +161,7 @@ type userCreate struct {
 }
 
 func (c *userCreate) warnJournal(ctx context.Context, err error) {
-	if err != nil {
-		tflog.Warn(ctx, "The key journal could not be read or written; a user whose create is interrupted may not be recovered by a later run", map[string]any{
-			"dir": c.j.Dir(), "error": err.Error(),
-		})
-	}
+	warnJournal(ctx, c.j, "a user", err)
 }
 
 // run sends CreateUser with a pending journal entry and returns the user:
@@ -318,8 +314,7 @@ func (c *userCreate) existsError(err error, why string) {
 // flight then) is never matched.
 func matchUser(all, candidates []keyjournal.Entry, u *identityclient.User, offset time.Duration) *keyjournal.Entry {
 	inWindow := func(e keyjournal.Entry) bool {
-		lo, hi := e.Started.Add(offset-clockMargin), e.Deadline.Add(offset+clockMargin)
-		return e.State == keyjournal.Pending && e.KeyID == "" && !u.CreateDate.Before(lo) && !u.CreateDate.After(hi)
+		return e.State == keyjournal.Pending && e.KeyID == "" && inCreateWindow(e, u.CreateDate, offset)
 	}
 	isCandidate := map[string]bool{}
 	for _, e := range candidates {
@@ -478,16 +473,12 @@ func (r *userResource) journalScope(userName string) keyjournal.Scope {
 // recovery of an interrupted create adopts it. A journal that cannot be
 // written only costs that protection, with a warning.
 func (r *userResource) confirm(ctx context.Context, m *userModel) {
-	if err := r.clients.KeyJournal.Confirm(r.journalScope(m.UserName.ValueString()), m.UserID.ValueString()); err != nil {
-		tflog.Warn(ctx, "The key journal could not be updated", map[string]any{"error": err.Error()})
-	}
+	warnJournalUpdate(ctx, r.clients.KeyJournal.Confirm(r.journalScope(m.UserName.ValueString()), m.UserID.ValueString()))
 }
 
 // forget removes the journal entries of a deleted user.
 func (r *userResource) forget(ctx context.Context, m *userModel) {
-	if err := r.clients.KeyJournal.Forget(r.journalScope(m.UserName.ValueString()), m.UserID.ValueString()); err != nil {
-		tflog.Warn(ctx, "The key journal could not be updated", map[string]any{"error": err.Error()})
-	}
+	warnJournalUpdate(ctx, r.clients.KeyJournal.Forget(r.journalScope(m.UserName.ValueString()), m.UserID.ValueString()))
 }
 
 func flattenUser(u *identityclient.User, m *userModel) {
