@@ -109,8 +109,9 @@ func UserScope(endpoint, region, userName string) Scope {
 }
 
 // key names the scope's file. User names are case-insensitive in the
-// identity service, so they are folded. A key scope hashes as it did before
-// scopes had a Kind, so journals written then keep their files.
+// identity service, so they are folded. A scope with a Kind hashes its
+// Kind in and no ServiceName, so a user's scope never shares a file with
+// the scope of that user's keys.
 func (s Scope) key() string {
 	parts := []string{"v1", s.Endpoint, s.Region, strings.ToLower(s.UserName), s.ServiceName}
 	if s.Kind != "" {
