@@ -165,9 +165,10 @@ func (d *dryRunDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 	flattenDryRunOutput(out, &m)
-	m.DryRunConfig = types.ObjectNull(dryRunConfigAttrTypes(ctx, resp.State.Schema))
+	cfgTypes := dryRunConfigAttrTypes(ctx, resp.State.Schema)
+	m.DryRunConfig = types.ObjectNull(cfgTypes)
 	if out.DryRunConfig != nil {
-		cfg, err := dryRunConfigValue(ctx, resp.State.Schema, out.DryRunConfig)
+		cfg, err := dryRunConfigValue(ctx, cfgTypes, out.DryRunConfig)
 		if err != nil {
 			resp.Diagnostics.AddError(dryRunReadSummary, fmt.Sprintf("The service's DryRunConfig of dry run %s could not be read: %s", in.DryRunID, err))
 			return
@@ -191,8 +192,9 @@ type fwschema interface {
 	TypeAtPath(context.Context, path.Path) (attr.Type, diag.Diagnostics)
 }
 
-// dryRunConfigValue is a DryRunConfig as the dry_run_config attribute.
-func dryRunConfigValue(ctx context.Context, s fwschema, dc *searchclient.DomainStatus) (types.Object, error) {
+// dryRunConfigValue is a DryRunConfig as the dry_run_config attribute, of
+// the attribute types attrTypes (dryRunConfigAttrTypes).
+func dryRunConfigValue(ctx context.Context, attrTypes map[string]attr.Type, dc *searchclient.DomainStatus) (types.Object, error) {
 	members := make(map[string]any, len(dc.Members))
 	for k, raw := range dc.Members {
 		v, err := decodeJSON(raw)
@@ -214,7 +216,7 @@ func dryRunConfigValue(ctx context.Context, s fwschema, dc *searchclient.DomainS
 	if err != nil {
 		return types.Object{}, err
 	}
-	v, err := types.ObjectType{AttrTypes: dryRunConfigAttrTypes(ctx, s)}.ValueFromTerraform(ctx, tv)
+	v, err := types.ObjectType{AttrTypes: attrTypes}.ValueFromTerraform(ctx, tv)
 	if err != nil {
 		return types.Object{}, err
 	}

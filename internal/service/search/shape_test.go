@@ -497,7 +497,7 @@ func TestDataSourcesFitSchemas(t *testing.T) {
 	if diags := st.Set(ctx, m); diags.HasError() {
 		t.Fatalf("model does not fit the schema: %v", diags)
 	}
-	v, err := dryRunConfigValue(ctx, sr.Schema, full.DryRunConfig)
+	v, err := dryRunConfigValue(ctx, dryRunConfigAttrTypes(ctx, sr.Schema), full.DryRunConfig)
 	if err != nil {
 		t.Fatal(err)
 	}
