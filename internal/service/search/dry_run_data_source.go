@@ -220,7 +220,11 @@ func dryRunConfigValue(ctx context.Context, attrTypes map[string]attr.Type, dc *
 	if err != nil {
 		return types.Object{}, err
 	}
-	return v.(types.Object), nil
+	obj, ok := v.(types.Object)
+	if !ok {
+		return types.Object{}, fmt.Errorf("dry_run_config is a %T, not an object", v)
+	}
+	return obj, nil
 }
 
 // readError turns a failed read into a diagnostic on the input to blame.
