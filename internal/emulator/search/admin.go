@@ -148,7 +148,7 @@ func (s *Service) Domain(name string) (*DomainStatus, bool) {
 	now := s.clock.Now()
 	s.settle(d, now)
 	// Decoding strictly keeps the rendering and the response types in step.
-	b, _ := json.Marshal(s.renderStatus(d, d.config, activeModifying(d), now))
+	b, _ := json.Marshal(s.renderStatus(d, d.config, activeModifying(d), d.mostRecentChange(), now, now))
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var out DomainStatus

@@ -188,7 +188,10 @@ func (s *Service) renderConfigOf(d *domain, config map[string]any, modifying []m
 
 // renderStatus is the domain status object (plain sections) of a
 // configuration: the domain itself, or a dry run's planned domain.
-func (s *Service) renderStatus(d *domain, config map[string]any, modifying []map[string]any, now time.Time) map[string]any {
+// latest is the change its ChangeProgressDetails names, as of at: the
+// domain's most recent change now, or for a dry run the one it was made
+// after, as it stood then.
+func (s *Service) renderStatus(d *domain, config map[string]any, modifying []map[string]any, latest *change, at, now time.Time) map[string]any {
 	out := map[string]any{}
 	for name, v := range config {
 		out[name] = s.renderSection(name, v, d.statusOf(name).updated, now)
@@ -227,8 +230,8 @@ func (s *Service) renderStatus(d *domain, config map[string]any, modifying []map
 		"Description": "There is no software update available for this domain.", "NewVersion": "",
 		"OptionalDeployment": true, "UpdateAvailable": false, "UpdateStatus": "COMPLETED",
 	}
-	if c := d.mostRecentChange(); c != nil {
-		out["ChangeProgressDetails"] = c.details(now)
+	if latest != nil {
+		out["ChangeProgressDetails"] = latest.details(at)
 	}
 	if modifying != nil {
 		out["ModifyingProperties"] = modifying

@@ -9,6 +9,10 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 )
 
+// maxDryRuns is how many dry runs a domain keeps; the oldest is dropped
+// first (README.md), so memory stays bounded however many are made.
+const maxDryRuns = 100
+
 // dryRun is one recorded dry run.
 type dryRun struct {
 	id       string
@@ -21,6 +25,10 @@ type dryRun struct {
 	findings []finding
 	props    []propChange
 	planned  map[string]any
+	// after is the domain's most recent change when the dry run was made:
+	// its DryRunConfig names that change as it stood then, so a client can
+	// tell a change made since (the dry run is frozen at its own time).
+	after *change
 }
 
 // startDryRun analyses applying req to base without applying it. base is
@@ -30,6 +38,7 @@ func (s *Service) startDryRun(d *domain, req *request, base, next map[string]any
 	dr := &dryRun{
 		id: core.UUID(), mode: req.mode, created: now, accepted: slices.Clone(req.typed.AcceptedWarnings),
 		kind: kind, message: deploymentMessage(kind, props), props: props, planned: next,
+		after: d.mostRecentChange(),
 	}
 	if after != nil {
 		dr.message += " Change " + after.id + " is in progress; this analysis starts from the configuration it will leave."
@@ -39,6 +48,11 @@ func (s *Service) startDryRun(d *domain, req *request, base, next map[string]any
 		dr.findings = analyse(base, next, req, kind, now)
 	}
 	d.dryRuns = append(d.dryRuns, dr)
+	if n := len(d.dryRuns) - maxDryRuns; n > 0 {
+		// Oldest first out; a new slice, so the dropped runs' planned
+		// configurations are freed.
+		d.dryRuns = append([]*dryRun(nil), d.dryRuns[n:]...)
+	}
 	// The answer shows the domain as it is (rule 1), and in
 	// ModifyingProperties what the dry run would change.
 	return map[string]any{
@@ -119,7 +133,7 @@ func (s *Service) describeDryRun(d *domain, r *http.Request, now time.Time) (any
 		if dr.mode != dryRunModeVerbose {
 			return nil, disabledOperation("loadDryRunConfig is supported for Verbose dry runs only; dry run %s was %s.", dr.id, dr.mode)
 		}
-		out["DryRunConfig"] = s.renderStatus(d, dr.planned, modifyingProperties(dr.props), now)
+		out["DryRunConfig"] = s.renderStatus(d, dr.planned, modifyingProperties(dr.props), dr.after, dr.created, now)
 	}
 	return out, nil
 }

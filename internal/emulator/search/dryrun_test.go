@@ -272,3 +272,71 @@ func TestDescribeDryRunProgressErrors(t *testing.T) {
 		t.Errorf("unknown domain: got %v", err)
 	}
 }
+
+// A dry run is frozen at its own time: its DryRunConfig names the change
+// that was the domain's latest when it was made, as it stood then, not a
+// change made since. Clients rely on it to tell a verdict made before an
+// out-of-band change from one made after.
+func TestDryRunFrozenAtItsOwnTime(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	if err := env.e.Search.SetPace(search.Pace{}); err != nil {
+		t.Fatal(err)
+	}
+	dry := &api.UpdateDomainConfigInput{DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr(api.DryRunModeVerbose),
+		Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 5}}}
+	out, err := env.c.UpdateDomainConfig(ctx(t), dry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := deref(out.DryRunProgressStatus.DryRunId)
+	first, err := env.c.UpdateDomainConfig(ctx(t), &api.UpdateDomainConfigInput{DomainName: "demo",
+		Sections: obj{"SoftwareUpdateOptions": obj{"AutoSoftwareUpdateEnabled": true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := env.c.DescribeDryRunProgress(ctx(t), api.DescribeDryRunProgressInput{DomainName: "demo", DryRunID: id, LoadDryRunConfig: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := got.DryRunConfig.ChangeProgressDetails; d != nil && deref(d.ChangeId) == deref(first.DomainConfig.ChangeProgressDetails.ChangeId) {
+		t.Errorf("the dry run made before change %s names it as its latest change", deref(d.ChangeId))
+	}
+	// A dry run made after the change names it.
+	out, err = env.c.UpdateDomainConfig(ctx(t), dry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = env.c.DescribeDryRunProgress(ctx(t), api.DescribeDryRunProgressInput{DomainName: "demo", DryRunID: deref(out.DryRunProgressStatus.DryRunId), LoadDryRunConfig: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := got.DryRunConfig.ChangeProgressDetails; d == nil || deref(d.ChangeId) != deref(first.DomainConfig.ChangeProgressDetails.ChangeId) {
+		t.Errorf("the dry run made after change %s does not name it: %+v", deref(first.DomainConfig.ChangeProgressDetails.ChangeId), d)
+	}
+}
+
+// Dry runs kept are bounded: the oldest is dropped first.
+func TestDryRunsBounded(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	if err := env.e.Search.SetPace(search.Pace{}); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for range 101 {
+		out, err := env.c.UpdateDomainConfig(ctx(t), &api.UpdateDomainConfigInput{DomainName: "demo", DryRun: ptr(true),
+			Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 5}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, deref(out.DryRunProgressStatus.DryRunId))
+	}
+	_, err := env.c.DescribeDryRunProgress(ctx(t), api.DescribeDryRunProgressInput{DomainName: "demo", DryRunID: ids[0]})
+	if !errors.Is(err, client.ErrNotFound) {
+		t.Errorf("the oldest of 101 dry runs: err = %v, want not found (dropped)", err)
+	}
+	if _, err := env.c.DescribeDryRunProgress(ctx(t), api.DescribeDryRunProgressInput{DomainName: "demo", DryRunID: ids[1]}); err != nil {
+		t.Errorf("the second oldest of 101 dry runs: %v, want kept", err)
+	}
+}
