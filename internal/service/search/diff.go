@@ -125,11 +125,27 @@ func fillUnknown(planned, actual tftypes.Value) (tftypes.Value, error) {
 
 // fillSections fills the unknown values of the planned sections from secs
 // (fillUnknown, section by section); the other attributes stay as planned.
-func fillSections(planned tftypes.Value, secs map[string]tftypes.Value) (tftypes.Value, error) {
+// A value the configuration itself leaves unknown (a reference to what
+// another resource creates) stays unknown: a plan may not set it.
+func fillSections(planned, config tftypes.Value, secs map[string]tftypes.Value) (tftypes.Value, error) {
 	attrs := attributes(planned)
 	filled := make(map[string]tftypes.Value, len(secs))
 	for name, v := range secs {
 		f, err := fillUnknown(attrs[name], v)
+		if err != nil {
+			return tftypes.Value{}, err
+		}
+		cfg := attributes(config)[name]
+		f, err = tftypes.Transform(f, func(p *tftypes.AttributePath, fv tftypes.Value) (tftypes.Value, error) {
+			found, _, err := tftypes.WalkAttributePath(cfg, p)
+			if err != nil {
+				return fv, nil //nolint:nilerr // no such place in the configuration: nothing configured there
+			}
+			if c, ok := found.(tftypes.Value); ok && !c.IsKnown() {
+				return c, nil
+			}
+			return fv, nil
+		})
 		if err != nil {
 			return tftypes.Value{}, err
 		}

@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -39,7 +38,12 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	set, diags := readSettings(ctx, req.Plan)
 	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() || set.DomainName.IsUnknown() {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if set.DomainName.IsUnknown() {
+		resp.Diagnostics.AddAttributeWarning(path.Root("domain_name"), "Dry Run Deferred to Apply",
+			"domain_name is known only after apply, so the plan cannot read the domain or run a dry run of the change; dry_run is unknown. "+deferredNote)
 		return
 	}
 	domain := set.DomainName.ValueString()
@@ -66,7 +70,7 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 		if err == nil {
 			// Sections the configuration leaves out are not unknown: they
 			// are what the domain has now, and stay so.
-			resp.Plan.Raw, err = fillSections(req.Plan.Raw, ds.sections)
+			resp.Plan.Raw, err = fillSections(req.Plan.Raw, req.Config.Raw, ds.sections)
 		}
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to Plan Search Domain Config", "Filling the plan from the domain's configuration failed; this is a bug in the provider: "+err.Error())
@@ -83,24 +87,17 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 
-	changed, unknown := changedSections(req.Config.Raw, current)
 	var priorVersion customtypes.Int64 // null at creation
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("master_user_password_wo_version"), &priorVersion)...)
 	}
-	woChanged := set.woChanged(priorVersion)
-	if woChanged {
-		changed["advanced_security_options"] = true
-	}
+	ch := changeOf(req.Config.Raw, current, set.woChanged(priorVersion))
 
 	running := sc.ChangeRunning(status.ValueString())
 	if running {
-		// Apply follows the change before anything else: a change a killed
-		// or timed-out apply left running is adopted, never sent again.
-		resp.Diagnostics.AddWarning("Search Domain Change Still Running",
-			fmt.Sprintf("Change %s on domain %q is still running (%s). Apply follows it to its end before anything else, and nothing is sent again: the values it is applying are already in the plan.", changeID.ValueString(), domain, status.ValueString()))
+		resp.Diagnostics.AddWarning("Search Domain Change Still Running", runningNote(domain, changeID.ValueString(), status.ValueString(), ch))
 	}
-	if len(changed) == 0 && !unknown {
+	if ch.empty() && !ch.unknown {
 		if running && set.WaitForCompletion.ValueBool() {
 			status = types.StringUnknown()
 		}
@@ -117,27 +114,30 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 	mode := set.DryRunMode.ValueString()
 	switch {
 	case set.DryRunMode.IsUnknown():
+		resp.Diagnostics.AddAttributeWarning(path.Root("dry_run_mode"), "Dry Run Deferred to Apply",
+			fmt.Sprintf("dry_run_mode is known only after apply, so the plan runs no dry run of the change to domain %q; dry_run is unknown. %s", domain, deferredNote))
 		setComputed(ctx, resp, types.ObjectUnknown(dryRunAttrTypes), types.StringUnknown(), types.StringUnknown())
 		return
 	case mode == dryRunModeOff:
 		setComputed(ctx, resp, dryRunOff(), types.StringUnknown(), types.StringUnknown())
 		return
-	case unknown:
-		resp.Diagnostics.AddWarning("Dry Run Skipped",
-			fmt.Sprintf("Some configured values of domain %q are known only after apply, so the plan cannot run a dry run of the change; dry_run is unknown.", domain))
+	case ch.unknown:
+		resp.Diagnostics.AddWarning("Dry Run Deferred to Apply",
+			fmt.Sprintf("Some configured values of domain %q are known only after apply, so the plan cannot run a dry run of the change; dry_run is unknown. %s", domain, deferredNote))
 		setComputed(ctx, resp, types.ObjectUnknown(dryRunAttrTypes), types.StringUnknown(), types.StringUnknown())
 		return
 	}
 
-	in, err := updateRequest(ctx, req.Config, set, changed, woChanged)
+	in, err := changeRequest(ctx, req.Config, set, ch)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Plan Search Domain Config", "Building the dry run's request failed; this is a bug in the provider: "+err.Error())
 		return
 	}
-	in.DryRun, in.DryRunMode = ptr(true), ptr(mode)
 	dctx, cancel := context.WithTimeout(ctx, dryRunTimeout)
 	defer cancel()
-	dr, err := r.dryRun(dctx, in, changeID.ValueString())
+	// A plan always runs its own dry run: a verdict read back from an
+	// earlier one could predate someone else's change.
+	dr, err := r.dryRun(dctx, asDryRun(in, mode))
 	if err != nil {
 		if isRefusal(err) {
 			resp.Diagnostics.AddError("Search Domain Change Refused",
@@ -145,66 +145,40 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 			return
 		}
 		resp.Diagnostics.AddWarning("Dry Run Unavailable",
-			fmt.Sprintf("The plan could not run a dry run of the change to domain %q, so dry_run is unknown and the plan does not show the deployment type or validation failures. Apply still refuses a change the service refuses.\n\n%s", domain, err))
+			fmt.Sprintf("The plan could not run a dry run of the change to domain %q, so dry_run is unknown and the plan does not show the deployment type or validation failures. %s\n\n%s", domain, deferredNote, err))
 		setComputed(ctx, resp, types.ObjectUnknown(dryRunAttrTypes), types.StringUnknown(), types.StringUnknown())
 		return
 	}
 	tflog.Info(ctx, "Search domain dry run", map[string]any{
-		"domain_name": domain, "dry_run_id": dr.id, "reused": dr.reused, "deployment_type": dr.deploymentType, "status": dr.status,
-		"sections": sortedKeys(changed), "validation_failures": len(dr.failures),
+		"domain_name": domain, "dry_run_id": dr.id, "deployment_type": dr.deploymentType, "status": dr.status,
+		"sections": sortedKeys(ch.sections), "validation_failures": len(dr.failures),
 	})
 	reportDryRun(dr, set, domain, &resp.Diagnostics)
-	resp.Diagnostics.AddWarning("Dry Run of the Planned Change", dr.summary(domain, set.acceptedCodes()))
-	setComputed(ctx, resp, dr.object(types.StringUnknown()), types.StringUnknown(), types.StringUnknown())
-	// The plan holds the id as unknown (a repeat dry run gets a new one);
-	// Update records it from the planned private state.
-	id, _ := json.Marshal(dr.id)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateDryRunID, id)...)
+	setComputed(ctx, resp, dr.plannedObject(), types.StringUnknown(), types.StringUnknown())
+	// Apply sends this request without a dry run of its own only while the
+	// service shows no change since this one (sendReviewed).
+	b, _ := json.Marshal(reviewedDryRun{ID: dr.id, Request: requestKey(in), After: dr.after})
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReviewed, b)...)
 }
 
-// privateDryRunID is the planned private state's key for the id of the
-// plan's dry run.
-const privateDryRunID = "dry_run_id"
+// deferredNote says what apply does when the plan showed no verdict.
+const deferredNote = "Apply dry-runs the change before sending it and stops without sending anything if the service's verdict is a blue/green deployment while allow_blue_green is false, or has a Critical failure or an Advisory warning whose code is not in accepted_warnings."
+
+// runningNote is the plan's word on a change found running: what apply
+// will do about it.
+func runningNote(domain, changeID, status string, ch change) string {
+	head := fmt.Sprintf("Change %s on domain %q is still running (%s). Apply follows it to its end before anything else.", changeID, domain, status)
+	if ch.empty() && !ch.unknown {
+		return head + " Nothing else differs from the configuration, so nothing is sent: the values it is applying are already in the plan."
+	}
+	return head + " Then it compares the configuration with the domain as that change left it; what still differs is sent only after apply dry-runs it again and the service's verdict is the one this plan shows (otherwise apply stops and asks for a new plan)."
+}
 
 // setComputed sets the plan's computed results.
 func setComputed(ctx context.Context, resp *resource.ModifyPlanResponse, dryRun types.Object, changeID, status types.String) {
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("dry_run"), dryRun)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("change_id"), changeID)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("config_change_status"), status)...)
-}
-
-// updateRequest is UpdateDomainConfig of the changed sections as the
-// configuration sets them, with the accepted warnings, and the write-only
-// password when its version changed.
-func updateRequest(ctx context.Context, config tfsdk.Config, set settings, changed map[string]bool, woChanged bool) (*sc.UpdateDomainConfigInput, error) {
-	secs, err := requestSections(config.Raw, changed)
-	if err != nil {
-		return nil, err
-	}
-	if woChanged {
-		var pw types.String
-		if diags := config.GetAttribute(ctx, path.Root("master_user_password_wo"), &pw); diags.HasError() {
-			return nil, fmt.Errorf("reading master_user_password_wo: %v", diags)
-		}
-		if !pw.IsNull() && !pw.IsUnknown() {
-			aso, _ := secs["AdvancedSecurityOptions"].(map[string]any)
-			if aso == nil {
-				aso = map[string]any{}
-			}
-			mu, _ := aso["MasterUserOptions"].(map[string]any)
-			if mu == nil {
-				mu = map[string]any{}
-			}
-			mu["MasterUserPassword"] = pw.ValueString()
-			aso["MasterUserOptions"] = mu
-			secs["AdvancedSecurityOptions"] = aso
-		}
-	}
-	return &sc.UpdateDomainConfigInput{
-		DomainName:       set.DomainName.ValueString(),
-		Sections:         secs,
-		AcceptedWarnings: stringList(ctx, set.AcceptedWarnings),
-	}, nil
 }
 
 // checkImmutable applies the spec's rules that need no call.
@@ -247,21 +221,14 @@ type dryRunResult struct {
 	id, mode, status, deploymentType, message string
 	failures                                  []sc.ValidationFailure
 	properties                                []sc.ModifyingProperty
-	// reused: the verdict was read back from an earlier dry run of the same
-	// change rather than run again.
-	reused bool
+	// after is the domain's latest change when the dry run was made, by
+	// the service's record ("" for none).
+	after string
 }
 
-// dryRun gets the service's verdict on in: read back from the domain's
-// latest dry run when that one analysed the same change (see
-// findReusableDryRun), else from a new dry run, waited for.
-func (r *domainConfigResource) dryRun(ctx context.Context, in *sc.UpdateDomainConfigInput, latestChange string) (*dryRunResult, error) {
+// dryRun runs the dry run in and waits for its verdict.
+func (r *domainConfigResource) dryRun(ctx context.Context, in *sc.UpdateDomainConfigInput) (*dryRunResult, error) {
 	mode := sc.Deref(in.DryRunMode)
-	if out := findReusableDryRun(ctx, r.clients.Search, in, latestChange); out != nil {
-		dr := newDryRunResult(mode, out.DryRunProgressStatus, out.DryRunResults, out.DryRunConfig.ModifyingProperties)
-		dr.reused = true
-		return dr, nil
-	}
 	submitted := time.Now()
 	up, err := r.clients.Search.UpdateDomainConfig(ctx, in)
 	if err != nil {
@@ -272,8 +239,10 @@ func (r *domainConfigResource) dryRun(ctx context.Context, in *sc.UpdateDomainCo
 		return nil, errors.New("the service's answer to the dry run has no DryRunId")
 	}
 	var props []sc.ModifyingProperty
+	after := ""
 	if up.DomainConfig != nil {
 		props = up.DomainConfig.ModifyingProperties
+		after = changeID(up.DomainConfig.ChangeProgressDetails)
 	}
 	if dryRunRunning(status) || (props == nil && mode == sc.DryRunModeVerbose) {
 		// The planned configuration (with ModifyingProperties) is kept for
@@ -297,26 +266,58 @@ func (r *domainConfigResource) dryRun(ctx context.Context, in *sc.UpdateDomainCo
 			props = out.DryRunConfig.ModifyingProperties
 		}
 	}
-	return newDryRunResult(mode, status, results, props), nil
+	return newDryRunResult(mode, status, results, props, after), nil
 }
 
-func newDryRunResult(mode string, status *sc.DryRunProgressStatus, results *sc.DryRunResults, props []sc.ModifyingProperty) *dryRunResult {
+func newDryRunResult(mode string, status *sc.DryRunProgressStatus, results *sc.DryRunResults, props []sc.ModifyingProperty, after string) *dryRunResult {
 	dr := &dryRunResult{
 		mode: mode, id: sc.Deref(status.DryRunId), status: sc.Deref(status.DryRunStatus),
 		failures:   append([]sc.ValidationFailure(nil), status.ValidationFailures...),
 		properties: append([]sc.ModifyingProperty(nil), props...),
+		after:      after,
 	}
 	if results != nil {
 		dr.deploymentType, dr.message = sc.Deref(results.DeploymentType), sc.Deref(results.Message)
 	}
-	sort.SliceStable(dr.failures, func(i, j int) bool { return sc.Deref(dr.failures[i].Code) < sc.Deref(dr.failures[j].Code) })
+	sort.SliceStable(dr.failures, func(i, j int) bool {
+		a, b := dr.failures[i], dr.failures[j]
+		if sc.Deref(a.Code) != sc.Deref(b.Code) {
+			return sc.Deref(a.Code) < sc.Deref(b.Code)
+		}
+		return sc.Deref(a.Severity) < sc.Deref(b.Severity)
+	})
 	sort.SliceStable(dr.properties, func(i, j int) bool { return sc.Deref(dr.properties[i].Name) < sc.Deref(dr.properties[j].Name) })
 	return dr
 }
 
-// object is the dry_run attribute; the id is passed in because the plan
-// holds it as unknown (a repeat dry run gets a new id).
-func (dr *dryRunResult) object(id types.String) types.Object {
+// plannedObject is dry_run as the plan holds it: only what a repeat dry
+// run of the same change on the same domain reproduces (mode, status,
+// deployment type, the failures' codes and severities). Terraform plans
+// again at apply and refuses values that changed, so the id (new with
+// every dry run), the messages (they gain a sentence while another change
+// runs) and the modifying properties (their active values move with other
+// people's changes) are unknown until apply; the plan's warning shows them.
+func (dr *dryRunResult) plannedObject() types.Object {
+	failures := make([]attr.Value, 0, len(dr.failures))
+	for _, f := range dr.failures {
+		failures = append(failures, types.ObjectValueMust(failureAttrTypes, map[string]attr.Value{
+			"code": types.StringValue(sc.Deref(f.Code)), "message": types.StringUnknown(), "severity": types.StringValue(sc.Deref(f.Severity)),
+		}))
+	}
+	return types.ObjectValueMust(dryRunAttrTypes, map[string]attr.Value{
+		"id":                   types.StringUnknown(),
+		"mode":                 types.StringValue(dr.mode),
+		"status":               types.StringValue(dr.status),
+		"deployment_type":      types.StringValue(dr.deploymentType),
+		"message":              types.StringUnknown(),
+		"validation_failures":  types.ListValueMust(types.ObjectType{AttrTypes: failureAttrTypes}, failures),
+		"modifying_properties": types.ListUnknown(types.ObjectType{AttrTypes: propertyAttrTypes}),
+	})
+}
+
+// object is the dry_run attribute in state: the dry run that stands for
+// the change apply sent, whole.
+func (dr *dryRunResult) object() types.Object {
 	failures := make([]attr.Value, 0, len(dr.failures))
 	for _, f := range dr.failures {
 		failures = append(failures, types.ObjectValueMust(failureAttrTypes, map[string]attr.Value{
@@ -335,7 +336,7 @@ func (dr *dryRunResult) object(id types.String) types.Object {
 		}))
 	}
 	return types.ObjectValueMust(dryRunAttrTypes, map[string]attr.Value{
-		"id":                   id,
+		"id":                   types.StringValue(dr.id),
 		"mode":                 types.StringValue(dr.mode),
 		"status":               types.StringValue(dr.status),
 		"deployment_type":      types.StringValue(dr.deploymentType),
@@ -345,11 +346,14 @@ func (dr *dryRunResult) object(id types.String) types.Object {
 	})
 }
 
-// summary is the dry run in a few lines, shown as a warning with every
-// plan of a change: the plan's diff shows only what differs from the
-// previous dry run (a dynamic change after a dynamic change hides the
-// deployment type as unchanged), and a reviewer must see the verdict.
-func (dr *dryRunResult) summary(domain string, accepted map[string]bool) string {
+// summary is the plan's one warning about its dry run: the verdict, every
+// validation failure with whether it is accepted, what the deployment type
+// means, and what each property would become. One warning, whose title
+// names the domain, so that Terraform's folding of warnings with the same
+// title hides nothing; errors for what blocks the change come on their own
+// (reportDryRun).
+func (dr *dryRunResult) summary(domain string, set settings) string {
+	accepted := set.acceptedCodes()
 	var b strings.Builder
 	fmt.Fprintf(&b, "Dry run %s (%s) of the change to domain %q: deployment type %s", dr.id, dr.mode, domain, dr.deploymentType)
 	switch {
@@ -359,19 +363,27 @@ func (dr *dryRunResult) summary(domain string, accepted map[string]bool) string 
 		b.WriteString("; no validation failures.")
 	default:
 		b.WriteString("; validation failures:")
-		for i, f := range dr.failures {
-			code := sc.Deref(f.Code)
-			note := ""
-			if accepted[code] {
-				note = ", accepted"
+		for _, f := range dr.failures {
+			code, sev := sc.Deref(f.Code), sc.Deref(f.Severity)
+			note := "blocks the change"
+			if sev == sc.SeverityAdvisory && accepted[code] {
+				note = "accepted in accepted_warnings, so apply goes ahead"
 			}
-			sep := ","
-			if i == 0 {
-				sep = ""
-			}
-			fmt.Fprintf(&b, "%s %s (%s%s)", sep, code, sc.Deref(f.Severity), note)
+			fmt.Fprintf(&b, "\n  - %s (%s, %s): %s", code, sev, note, sc.Deref(f.Message))
 		}
-		b.WriteString(".")
+	}
+	if dr.status == sc.DryRunStatusFailed {
+		b.WriteString("\nThe dry run finished with status failed.")
+	}
+	switch dr.deploymentType {
+	case sc.DeploymentTypeDynamic, sc.DeploymentTypeNone:
+	case sc.DeploymentTypeBlueGreen:
+		b.WriteString("\nA blue/green deployment builds a new environment and copies the data, which can take hours.")
+	default:
+		fmt.Fprintf(&b, "\nThis provider does not know deployment type %q; treat it as possibly blue/green.", dr.deploymentType)
+	}
+	if dr.message != "" {
+		b.WriteString("\nThe service says: " + dr.message)
 	}
 	for _, p := range dr.properties {
 		name := sc.Deref(p.Name)
@@ -407,46 +419,63 @@ func dryRunOff() types.Object {
 	})
 }
 
-// reportDryRun turns the dry run into the plan's diagnostics.
-func reportDryRun(dr *dryRunResult, set settings, domain string, diags *diag.Diagnostics) {
+// problem is one thing in a dry run's verdict that stops the change; at
+// is the attribute to change about it (empty for none).
+type problem struct {
+	at              string
+	summary, detail string
+}
+
+// problems lists what in the verdict stops the change under set: a
+// Critical failure, an Advisory warning whose code is not accepted, a
+// failure of a severity this provider does not know (it blocks like
+// Critical, accepted or not), and a blue/green or unknown deployment type
+// while allow_blue_green is false. Plan reports them as errors; apply,
+// when it dry-runs a change the plan showed no verdict for, refuses to send
+// it (sendReviewed). One home for the rules, so both agree.
+func (dr *dryRunResult) problems(set settings) []problem {
 	accepted := set.acceptedCodes()
-	ref := fmt.Sprintf("Dry run %s of domain %q", dr.id, domain)
-	if dr.status == sc.DryRunStatusFailed {
-		diags.AddWarning("Dry Run Failed", fmt.Sprintf("%s finished with status failed: %s", ref, dr.message))
-	}
+	var out []problem
 	for _, f := range dr.failures {
 		code, msg, sev := sc.Deref(f.Code), sc.Deref(f.Message), sc.Deref(f.Severity)
 		switch {
 		case sev == sc.SeverityAdvisory && accepted[code]:
-			diags.AddWarning("Accepted Dry Run Warning",
-				fmt.Sprintf("%s warns %s: %s\n\nThe code is in accepted_warnings, so apply goes ahead.", ref, code, msg))
 		case sev == sc.SeverityAdvisory:
-			diags.AddAttributeError(path.Root("accepted_warnings"), "Unaccepted Dry Run Warning",
-				fmt.Sprintf("%s warns %s: %s\n\nThe service refuses a change with an Advisory warning that is not accepted. If the change is intended, accept it by adding %q to accepted_warnings, then plan again.", ref, code, msg, code))
+			out = append(out, problem{"accepted_warnings", "Unaccepted Dry Run Warning",
+				fmt.Sprintf("The dry run warns %s: %s\n\nThe service refuses a change with an Advisory warning that is not accepted. If the change is intended, accept it by adding %q to accepted_warnings, then plan again.", code, msg, code)})
 		case sev == sc.SeverityCritical:
-			diags.AddError("Dry Run Found a Critical Failure",
-				fmt.Sprintf("%s fails %s: %s\n\nCritical failures cannot be accepted; the service would refuse the change. Change the configuration.", ref, code, msg))
+			out = append(out, problem{"", "Dry Run Found a Critical Failure",
+				fmt.Sprintf("The dry run fails %s: %s\n\nCritical failures cannot be accepted; the service would refuse the change. Change the configuration.", code, msg)})
 		default:
-			diags.AddError("Dry Run Found a Failure of Unknown Severity",
-				fmt.Sprintf("%s reports %s with severity %q, which this provider does not know, so it blocks the plan like a Critical failure: %s", ref, code, sev, msg))
+			out = append(out, problem{"", "Dry Run Found a Failure of Unknown Severity",
+				fmt.Sprintf("The dry run reports %s with severity %q, which this provider does not know, so it blocks the change like a Critical failure: %s", code, sev, msg)})
 		}
+	}
+	if set.AllowBlueGreen.ValueBool() {
+		return out
 	}
 	switch dr.deploymentType {
 	case sc.DeploymentTypeDynamic, sc.DeploymentTypeNone:
 	case sc.DeploymentTypeBlueGreen:
-		if set.AllowBlueGreen.ValueBool() {
-			diags.AddWarning("Change Deploys Blue/Green",
-				fmt.Sprintf("%s says this change is applied by a blue/green deployment: a new environment is built and the data copied, which can take hours. %s", ref, dr.message))
-		} else {
-			diags.AddAttributeError(path.Root("allow_blue_green"), "Blue/Green Deployment Not Allowed",
-				fmt.Sprintf("%s says this change is applied by a blue/green deployment, and allow_blue_green is false. Change something that deploys dynamically, or set allow_blue_green = true. %s", ref, dr.message))
-		}
+		out = append(out, problem{"allow_blue_green", "Blue/Green Deployment Not Allowed",
+			fmt.Sprintf("The dry run says this change is applied by a blue/green deployment, and allow_blue_green is false. Change something that deploys dynamically, or set allow_blue_green = true. %s", dr.message)})
 	default:
-		detail := fmt.Sprintf("%s reports deployment type %q, which this provider does not know; treat it as possibly blue/green. %s", ref, dr.deploymentType, dr.message)
-		if set.AllowBlueGreen.ValueBool() {
-			diags.AddWarning("Unknown Deployment Type", detail)
+		out = append(out, problem{"allow_blue_green", "Unknown Deployment Type",
+			fmt.Sprintf("The dry run reports deployment type %q, which this provider does not know; it is treated as possibly blue/green, and allow_blue_green is false, so the change stops. %s", dr.deploymentType, dr.message)})
+	}
+	return out
+}
+
+// reportDryRun turns the dry run into the plan's diagnostics: one warning
+// with the whole verdict (summary), and an error for each problem.
+func reportDryRun(dr *dryRunResult, set settings, domain string, diags *diag.Diagnostics) {
+	diags.AddWarning(fmt.Sprintf("Dry Run of the Change to Domain %q: %s", domain, dr.deploymentType), dr.summary(domain, set))
+	ref := fmt.Sprintf("Dry run %s of domain %q. ", dr.id, domain)
+	for _, p := range dr.problems(set) {
+		if p.at != "" {
+			diags.AddAttributeError(path.Root(p.at), p.summary, ref+p.detail)
 		} else {
-			diags.AddAttributeError(path.Root("allow_blue_green"), "Unknown Deployment Type", detail+" allow_blue_green is false, so the plan stops.")
+			diags.AddError(p.summary, ref+p.detail)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -74,7 +73,8 @@ func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRe
 	}
 	timeout, d := set.Timeouts.Create(ctx, defaultCreateTimeout)
 	resp.Diagnostics.Append(d...)
-	ar := applyRequest{config: req.Config, set: set, plan: req.Plan, timeout: timeout, creating: true, woChanged: set.woChanged(customtypes.Int64{})}
+	ar := applyRequest{config: req.Config, set: set, plan: req.Plan, timeout: timeout, creating: true, woChanged: set.woChanged(customtypes.Int64{}),
+		verdict: plannedVerdict(ctx, req.Plan)}
 	if err := ar.compare(ds); err != nil {
 		resp.Diagnostics.AddError("Unable to Create Search Domain Config", "Comparing the configuration with the domain failed; this is a bug in the provider: "+err.Error())
 		return
@@ -135,17 +135,15 @@ func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	changed, _ := changedSections(req.Config.Raw, req.State.Raw)
 	timeout, d := set.Timeouts.Update(ctx, defaultUpdateTimeout)
 	resp.Diagnostics.Append(d...)
 	ar := applyRequest{
-		config: req.Config, set: set, plan: req.Plan, prior: &req.State, changed: changed, timeout: timeout,
+		config: req.Config, set: set, plan: req.Plan, prior: &req.State, timeout: timeout,
 		woChanged: set.woChanged(priorVersion),
+		verdict:   plannedVerdict(ctx, req.Plan), reviewed: readReviewed(ctx, req.Private),
 	}
-	if b, d := req.Private.GetKey(ctx, privateDryRunID); !d.HasError() && len(b) > 0 {
-		_ = json.Unmarshal(b, &ar.dryRunID)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateDryRunID, nil)...)
-	}
+	ar.ch = changeOf(req.Config.Raw, req.State.Raw, ar.woChanged)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReviewed, nil)...)
 	r.apply(ctx, ar, result{changeID: changeID.ValueString(), status: status.ValueString()}, &resp.State, &resp.Diagnostics)
 }
 
@@ -175,23 +173,25 @@ type applyRequest struct {
 	set       settings
 	plan      tfsdk.Plan
 	prior     *tfsdk.State // nil at creation
-	changed   map[string]bool
+	ch        change
 	woChanged bool
 	timeout   time.Duration
 	creating  bool
-	// dryRunID is the id of the plan's dry run when the plan could hand it
-	// over (Update gets the planned private state; Create does not).
-	dryRunID string
+	// verdict is what the plan's dry run showed (nil when it showed none);
+	// reviewed is that dry run as the plan handed it over (Update gets the
+	// planned private state; Create does not). sendReviewed uses both.
+	verdict  *verdict
+	reviewed *reviewedDryRun
 }
 
-// compare sets the sections to send: those whose configured values differ
-// from the domain's.
+// compare sets the change to send: the sections whose configured values
+// differ from the domain's.
 func (ar *applyRequest) compare(ds *domainState) error {
 	current, err := withAttributes(ar.plan.Raw, ds.sections)
 	if err != nil {
 		return err
 	}
-	ar.changed, _ = changedSections(ar.config.Raw, current)
+	ar.ch = changeOf(ar.config.Raw, current, ar.woChanged)
 	return nil
 }
 
@@ -199,6 +199,8 @@ func (ar *applyRequest) compare(ds *domainState) error {
 type result struct {
 	changeID, status string
 	actual           *domainState
+	// dryRun is the dry run that stands for the change sent, if any.
+	dryRun *dryRunResult
 }
 
 // apply follows a change found running (it is adopted, never sent again),
@@ -214,7 +216,7 @@ func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, res r
 	}
 	var submitted time.Time // when this apply sent a change
 	for adopted := false; ; adopted = true {
-		send := len(ar.changed) > 0 || ar.woChanged
+		send := !ar.ch.empty()
 		if sc.ChangeRunning(res.status) && (send || ar.set.WaitForCompletion.ValueBool()) {
 			// The service takes one change at a time: follow the running one
 			// to its end, then compare again with where it left the domain.
@@ -233,28 +235,38 @@ func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, res r
 				return
 			}
 			res = result{changeID: ds.latestChange, status: ds.latestStatus, actual: ds}
-			send = len(ar.changed) > 0 || ar.woChanged
+			send = !ar.ch.empty()
 		}
 		if !send {
 			break
 		}
-		in, err := updateRequest(ctx, ar.config, ar.set, ar.changed, ar.woChanged)
+		in, err := changeRequest(ctx, ar.config, ar.set, ar.ch)
 		if err != nil {
 			diags.AddError(summary, "Building the request failed; this is a bug in the provider: "+err.Error())
 			return
 		}
 		submitted = time.Now()
-		out, err := r.clients.Search.UpdateDomainConfig(ctx, in)
+		out, used, err := r.sendReviewed(ctx, &ar, in)
+		if ns, ok := asNotSent(err); ok {
+			diags.AddError(summary, ns.detail)
+			if ar.prior != nil {
+				// Nothing was sent: the state stays as it was.
+				*state = tfsdk.State{Schema: ar.prior.Schema, Raw: ar.prior.Raw.Copy()}
+			}
+			return
+		}
 		if errors.Is(err, client.ErrOutcomeUnknown) {
 			var ds *domainState
 			if ds, err = r.recoverLostUpdate(ctx, domain, res.changeID, err, ar.plan.Raw); err == nil {
-				res = result{changeID: ds.latestChange, status: ds.latestStatus, actual: ds}
+				res = result{changeID: ds.latestChange, status: ds.latestStatus, actual: ds, dryRun: used}
 				break
 			}
 		}
 		if errors.Is(err, client.ErrLimitExceeded) && !adopted {
 			// A change started since the plan (another apply, the console):
-			// follow it first, then send what is still different.
+			// follow it first, then send what is still different, after
+			// sendReviewed dry-runs it again (the domain changed since the
+			// plan's dry run).
 			if ds, ferr := findDomainConfig(ctx, r.clients.Search, domain, ar.plan.Raw); ferr == nil && ds.running != "" {
 				tflog.Warn(ctx, "Another search domain change is running; following it before sending this one", map[string]any{"domain_name": domain, "change_id": ds.running})
 				res = result{changeID: ds.running, status: ds.latestStatus, actual: ds}
@@ -270,8 +282,8 @@ func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, res r
 			diags.AddError(summary, fmt.Sprintf("The change to domain %q was sent, but its answer could not be read: %s. Run terraform plan: it reads the domain and shows what is left to do.", domain, err))
 			return
 		}
-		res = result{changeID: ds.latestChange, status: ds.latestStatus, actual: ds}
-		tflog.Info(ctx, "Search domain change submitted", map[string]any{"domain_name": domain, "change_id": res.changeID, "sections": sortedKeys(ar.changed)})
+		res = result{changeID: ds.latestChange, status: ds.latestStatus, actual: ds, dryRun: used}
+		tflog.Info(ctx, "Search domain change submitted", map[string]any{"domain_name": domain, "change_id": res.changeID, "sections": sortedKeys(ar.ch.sections)})
 		break
 	}
 	if sc.ChangeRunning(res.status) && ar.set.WaitForCompletion.ValueBool() {
@@ -390,7 +402,7 @@ func (r *domainConfigResource) writeState(ctx context.Context, ar applyRequest, 
 	var dryRun types.Object
 	diags.Append(planned.GetAttribute(ctx, path.Root("dry_run"), &dryRun)...)
 	diags.Append(planned.SetAttribute(ctx, path.Root("id"), domain)...)
-	diags.Append(planned.SetAttribute(ctx, path.Root("dry_run"), r.appliedDryRun(ctx, domain, dryRun, ar.dryRunID))...)
+	diags.Append(planned.SetAttribute(ctx, path.Root("dry_run"), appliedDryRun(dryRun, res.dryRun))...)
 	diags.Append(planned.SetAttribute(ctx, path.Root("change_id"), nullIfEmpty(res.changeID))...)
 	diags.Append(planned.SetAttribute(ctx, path.Root("config_change_status"), nullIfEmpty(res.status))...)
 	if diags.HasError() {
@@ -412,32 +424,17 @@ func (r *domainConfigResource) writeState(ctx context.Context, ar applyRequest, 
 	*state = tfsdk.State{Schema: planned.Schema, Raw: merged}
 }
 
-// appliedDryRun is the planned dry_run with its id: the plan holds it as
-// unknown (a repeat dry run gets a new id). It is the one the plan handed
-// over (known), or else read back from the domain's latest dry run when
-// that one carries the planned verdict, or null.
-func (r *domainConfigResource) appliedDryRun(ctx context.Context, domain string, planned types.Object, known string) types.Object {
-	if planned.IsNull() || planned.IsUnknown() {
+// appliedDryRun is dry_run in state after apply: the dry run that stands
+// for the change sent (its verdict is the planned one, sendReviewed made
+// sure), whole; else the planned one, what it left unknown null.
+func appliedDryRun(planned types.Object, used *dryRunResult) types.Object {
+	if planned.IsNull() {
 		return dryRunCleared()
 	}
-	attrs := planned.Attributes()
-	if id, ok := attrs["id"]; !ok || !id.IsUnknown() {
-		return planned
+	if used != nil && (planned.IsUnknown() || attrString(planned.Attributes()["mode"]) == used.mode) {
+		return used.object()
 	}
-	attrs["id"] = types.StringNull()
-	if known != "" {
-		attrs["id"] = types.StringValue(known)
-	} else if out, err := r.clients.Search.DescribeDryRunProgress(ctx, sc.DescribeDryRunProgressInput{DomainName: domain}); err == nil && out.DryRunProgressStatus != nil && out.DryRunResults != nil {
-		got := newDryRunResult(attrString(attrs["mode"]), out.DryRunProgressStatus, out.DryRunResults, nil)
-		if got.status == attrString(attrs["status"]) && got.deploymentType == attrString(attrs["deployment_type"]) && got.message == attrString(attrs["message"]) {
-			attrs["id"] = types.StringValue(got.id)
-		}
-	}
-	obj, diags := types.ObjectValue(dryRunAttrTypes, attrs)
-	if diags.HasError() {
-		return planned
-	}
-	return obj
+	return planned
 }
 
 func attrString(v any) string {

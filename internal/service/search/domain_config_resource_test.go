@@ -397,17 +397,24 @@ func TestAccDomainConfig_planShowsEveryChange(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(domainRes, plancheck.ResourceActionCreate),
 					plancheck.ExpectKnownValue(domainRes, dryRunValue("mode"), knownvalue.StringExact("Verbose")),
-					plancheck.ExpectKnownValue(domainRes, dryRunValue("modifying_properties"), change("0", "5")),
+					// The active values move with other people's changes, so
+					// the plan leaves them unknown (Terraform plans again at
+					// apply); the state records them.
+					plancheck.ExpectUnknownValue(domainRes, dryRunValue("modifying_properties")),
 				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(domainRes, dryRunValue("modifying_properties"), change("0", "5")),
+				},
 			},
 			{
 				Config: domainConfig(emu, hour(6)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(domainRes, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
-					plancheck.ExpectKnownValue(domainRes, dryRunValue("modifying_properties"), change("5", "6")),
+					plancheck.ExpectUnknownValue(domainRes, dryRunValue("modifying_properties")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(domainRes, dryRunValue("modifying_properties"), change("5", "6")),
 					statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(6)),
 				},
 			},
@@ -415,27 +422,43 @@ func TestAccDomainConfig_planShowsEveryChange(t *testing.T) {
 	})
 }
 
-// Plan and apply read the reviewed dry run back instead of running it a
-// second time (Terraform plans again at apply).
-func TestAccDomainConfig_reusesTheReviewedDryRun(t *testing.T) {
+// A plan always runs its own dry run (a verdict read back from an earlier
+// one could predate someone else's change), and apply sends the request it
+// analysed: the state records the dry run that stands for the change sent.
+func TestAccDomainConfig_recordsTheDryRunOfTheChangeSent(t *testing.T) {
 	emu := newDomainEmulator(t)
+	c := searchClient(t, emu)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			PreConfig: func() { emu.ClearCalls() },
 			Config:    domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 4 }`),
-			Check: func(*terraform.State) error {
-				if n := emu.CountCalls("UpdateDomainConfig", true); n != 1 {
-					return fmt.Errorf("dry runs = %d for one plan and apply, want 1", n)
-				}
+			Check: func(s *terraform.State) error {
 				if n := updates(emu); n != 1 {
 					return fmt.Errorf("real UpdateDomainConfig calls = %d, want 1", n)
 				}
+				sent, dry := -1, -1
+				for i, call := range emu.Calls() {
+					if call.Operation == "UpdateDomainConfig" && call.Status < 300 {
+						if call.DryRun {
+							dry = i
+						} else {
+							sent = i
+						}
+					}
+				}
+				if dry < 0 || dry > sent {
+					return fmt.Errorf("the change was sent (call %d) without a dry run before it (last dry run: call %d)", sent, dry)
+				}
+				latest, err := c.DescribeDryRunProgress(testCtx(t), searchclient.DescribeDryRunProgressInput{DomainName: "demo"})
+				if err != nil {
+					return err
+				}
+				if got, want := s.RootModule().Resources[domainRes].Primary.Attributes["dry_run.id"], *latest.DryRunProgressStatus.DryRunId; got != want {
+					return fmt.Errorf("state dry_run.id = %q, want the dry run made just before the change, %q", got, want)
+				}
 				return nil
-			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(domainRes, dryRunValue("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f-]{36}$`))),
 			},
 		}},
 	})

@@ -6,9 +6,6 @@ import (
 	"errors"
 	"math/big"
 	"reflect"
-	"slices"
-	"sort"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -60,67 +57,12 @@ func newDomainState(dc *sc.DomainConfig, prior tftypes.Value) (*domainState, err
 	return ds, nil
 }
 
-// dryRunReuseWindow is how old a dry run may be and still stand for a new
-// one of the same change (see findReusableDryRun).
-const dryRunReuseWindow = 15 * time.Minute
-
-// findReusableDryRun returns the domain's latest dry run when it analysed
-// exactly the change in (about to be dry-run), so that plan and apply read
-// the service's verdict back instead of running and waiting for the same
-// dry run again (Terraform plans once more at apply). It must be finished,
-// Verbose (the service keeps the planned configuration of Verbose dry runs
-// only), at most dryRunReuseWindow old by the service's clock, made with the
-// same accepted warnings, after the domain's latest change (latestChange),
-// and its planned configuration must hold every value in.Sections sends.
-// Anything else, an error included, is nil: the caller runs a new dry run.
-func findReusableDryRun(ctx context.Context, c *sc.Client, in *sc.UpdateDomainConfigInput, latestChange string) *sc.DescribeDryRunProgressOutput {
-	if sc.Deref(in.DryRunMode) != sc.DryRunModeVerbose {
-		return nil
-	}
-	out, err := c.DescribeDryRunProgress(ctx, sc.DescribeDryRunProgressInput{DomainName: in.DomainName, LoadDryRunConfig: true})
-	if err != nil || out.DryRunProgressStatus == nil || out.DryRunConfig == nil || out.DryRunResults == nil || dryRunRunning(out.DryRunProgressStatus) {
-		return nil
-	}
-	st := out.DryRunProgressStatus
-	created, err := time.Parse(time.RFC3339, sc.Deref(st.CreationDate))
-	now := out.ServerTime
-	if now.IsZero() {
-		now = time.Now()
-	}
-	if err != nil || now.Sub(created) > dryRunReuseWindow || created.After(now.Add(time.Minute)) {
-		return nil
-	}
-	if !slices.Equal(sortedCopy(st.AcceptedWarnings), sortedCopy(in.AcceptedWarnings)) {
-		return nil
-	}
-	if changeID(out.DryRunConfig.ChangeProgressDetails) != latestChange {
-		return nil
-	}
-	for _, s := range sections {
-		want, ok := in.Sections[s.wire]
-		if !ok {
-			continue
-		}
-		got, err := decodeJSON(out.DryRunConfig.Members[s.wire])
-		if err != nil || !s.matches(normalise(want), got) {
-			return nil
-		}
-	}
-	return out
-}
-
 // changeID is the id in a change summary; "" for none.
 func changeID(d *sc.ChangeProgressDetails) string {
 	if d == nil {
 		return ""
 	}
 	return sc.Deref(d.ChangeId)
-}
-
-func sortedCopy(s []string) []string {
-	out := append([]string{}, s...)
-	sort.Strings(out)
-	return out
 }
 
 // normalise gives a request value the form decodeJSON gives an answer.

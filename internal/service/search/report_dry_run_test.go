@@ -14,15 +14,16 @@ import (
 // reportDryRun treats what the service says and the provider does not know
 // conservatively: an unknown severity blocks like Critical, even when its
 // code is accepted; an unknown deployment type is reported as it is and
-// never passes for dynamic.
+// never passes for dynamic. Every dry run gives exactly one warning, the
+// whole verdict (Terraform folds warnings that share a title).
 func TestReportDryRun(t *testing.T) {
 	t.Parallel()
 	failure := func(code, sev string) sc.ValidationFailure {
 		return sc.ValidationFailure{Code: ptr(code), Message: ptr("msg of " + code), Severity: ptr(sev)}
 	}
 	type want struct {
-		errors, warnings int
-		text             []string // each appears in some summary or detail
+		errors int
+		text   []string // each appears in some summary or detail
 	}
 	cases := []struct {
 		name     string
@@ -33,21 +34,21 @@ func TestReportDryRun(t *testing.T) {
 	}{
 		{"clean dynamic", dryRunResult{deploymentType: "dynamic", status: "completed"}, nil, true, want{}},
 		{"none", dryRunResult{deploymentType: "none", status: "completed"}, nil, false, want{}},
-		{"blue/green allowed", dryRunResult{deploymentType: "blue/green"}, nil, true, want{warnings: 1, text: []string{"Change Deploys Blue/Green"}}},
+		{"blue/green allowed", dryRunResult{deploymentType: "blue/green"}, nil, true, want{text: []string{"blue/green deployment builds a new environment"}}},
 		{"blue/green refused", dryRunResult{deploymentType: "blue/green"}, nil, false, want{errors: 1, text: []string{"Blue/Green Deployment Not Allowed"}}},
-		{"unknown deployment type, blue/green allowed", dryRunResult{deploymentType: "rolling"}, nil, true, want{warnings: 1, text: []string{"Unknown Deployment Type", `"rolling"`}}},
+		{"unknown deployment type, blue/green allowed", dryRunResult{deploymentType: "rolling"}, nil, true, want{text: []string{`does not know deployment type "rolling"`}}},
 		{"unknown deployment type, blue/green refused", dryRunResult{deploymentType: "rolling"}, nil, false, want{errors: 1, text: []string{`"rolling"`, "allow_blue_green is false"}}},
 		{"empty deployment type is not dynamic", dryRunResult{deploymentType: ""}, nil, false, want{errors: 1, text: []string{"Unknown Deployment Type"}}},
-		{"deployment type in another case", dryRunResult{deploymentType: "Dynamic"}, nil, true, want{warnings: 1, text: []string{`"Dynamic"`}}},
+		{"deployment type in another case", dryRunResult{deploymentType: "Dynamic"}, nil, true, want{text: []string{`"Dynamic"`}}},
 		{"critical", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("CRIT_X", "Critical")}}, nil, true, want{errors: 1, text: []string{"Critical Failure", "CRIT_X"}}},
 		{"critical accepted still blocks", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("CRIT_X", "Critical")}}, []string{"CRIT_X"}, true, want{errors: 1}},
 		{"advisory unaccepted", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("ADV_X", "Advisory")}}, nil, true, want{errors: 1, text: []string{"Unaccepted Dry Run Warning", `adding "ADV_X" to accepted_warnings`}}},
-		{"advisory accepted", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("ADV_X", "Advisory")}}, []string{"ADV_X"}, true, want{warnings: 1, text: []string{"Accepted Dry Run Warning"}}},
+		{"advisory accepted", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("ADV_X", "Advisory")}}, []string{"ADV_X"}, true, want{text: []string{"ADV_X (Advisory, accepted in accepted_warnings"}}},
 		{"unknown severity blocks", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("NEW_X", "Severe")}}, nil, true, want{errors: 1, text: []string{"Unknown Severity", `"Severe"`, "like a Critical failure"}}},
 		{"unknown severity blocks even when accepted", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("NEW_X", "Severe")}}, []string{"NEW_X"}, true, want{errors: 1, text: []string{"Unknown Severity"}}},
 		{"severity in another case blocks", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("ADV_Y", "advisory")}}, []string{"ADV_Y"}, true, want{errors: 1, text: []string{"Unknown Severity"}}},
 		{"missing severity blocks", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{{Code: ptr("X")}}}, nil, true, want{errors: 1, text: []string{"Unknown Severity"}}},
-		{"failed dry run warns", dryRunResult{deploymentType: "dynamic", status: "failed", message: "boom"}, nil, true, want{warnings: 1, text: []string{"Dry Run Failed", "boom"}}},
+		{"failed dry run warns", dryRunResult{deploymentType: "dynamic", status: "failed", message: "boom"}, nil, true, want{text: []string{"finished with status failed", "boom"}}},
 		{"unknown dry run status with an unknown type", dryRunResult{deploymentType: "canary", status: "paused"}, nil, false, want{errors: 1, text: []string{`"canary"`}}},
 	}
 	for _, tc := range cases {
@@ -69,8 +70,8 @@ func TestReportDryRun(t *testing.T) {
 			if got := diags.ErrorsCount(); got != tc.want.errors {
 				t.Errorf("errors = %d, want %d: %v", got, tc.want.errors, diags)
 			}
-			if got := diags.WarningsCount(); got != tc.want.warnings {
-				t.Errorf("warnings = %d, want %d: %v", got, tc.want.warnings, diags)
+			if got := diags.WarningsCount(); got != 1 {
+				t.Errorf("warnings = %d, want 1: %v", got, diags)
 			}
 			var all strings.Builder
 			for _, d := range diags {
