@@ -135,6 +135,38 @@ func TestResultShapes(t *testing.T) {
 			url.Values{"Action": {"CreateUser"}, "Version": {"2010-05-08"}, "UserName": {"alice"}},
 		},
 		{
+			"CreateUser with tags", "CreateUser",
+			`<User><UserName>alice</UserName><UserId>AIDAX</UserId><Arn>arn:cloud:identity::123456789012:user/alice</Arn><Path>/</Path><CreateDate>2026-01-02T03:04:05Z</CreateDate><Tags><member><Key>team</Key><Value>ml</Value></member></Tags></User>`,
+			func(c *Client) (any, error) {
+				return c.CreateUser(context.Background(), CreateUserInput{UserName: "alice", Tags: []Tag{{Key: "team", Value: "ml"}, {Key: "empty"}}})
+			},
+			&User{UserName: "alice", UserID: "AIDAX", Arn: "arn:cloud:identity::123456789012:user/alice", Path: "/", CreateDate: t0, Tags: []Tag{{Key: "team", Value: "ml"}}},
+			url.Values{"Action": {"CreateUser"}, "Version": {"2010-05-08"}, "UserName": {"alice"},
+				"Tags.member.1.Key": {"team"}, "Tags.member.1.Value": {"ml"}, "Tags.member.2.Key": {"empty"}, "Tags.member.2.Value": {""}},
+		},
+		{
+			"TagUser", "TagUser", ``,
+			func(c *Client) (any, error) {
+				return nil, c.TagUser(context.Background(), "alice", []Tag{{Key: "a", Value: "1"}, {Key: "b", Value: "2"}})
+			},
+			nil,
+			url.Values{"Action": {"TagUser"}, "Version": {"2010-05-08"}, "UserName": {"alice"},
+				"Tags.member.1.Key": {"a"}, "Tags.member.1.Value": {"1"}, "Tags.member.2.Key": {"b"}, "Tags.member.2.Value": {"2"}},
+		},
+		{
+			"UntagUser", "UntagUser", ``,
+			func(c *Client) (any, error) { return nil, c.UntagUser(context.Background(), "alice", []string{"a", "b"}) },
+			nil,
+			url.Values{"Action": {"UntagUser"}, "Version": {"2010-05-08"}, "UserName": {"alice"}, "TagKeys.member.1": {"a"}, "TagKeys.member.2": {"b"}},
+		},
+		{
+			"ListUserTags", "ListUserTags",
+			`<Tags><member><Key>a</Key><Value>1</Value></member><member><Key>b</Key><Value></Value></member></Tags><IsTruncated>false</IsTruncated>`,
+			func(c *Client) (any, error) { return c.ListUserTags(context.Background(), "alice") },
+			&UserTags{Tags: []Tag{{Key: "a", Value: "1"}, {Key: "b"}}, ServerTime: t1},
+			url.Values{"Action": {"ListUserTags"}, "Version": {"2010-05-08"}, "UserName": {"alice"}, "MaxItems": {"100"}},
+		},
+		{
 			"AttachUserPolicy", "AttachUserPolicy", ``,
 			func(c *Client) (any, error) {
 				return nil, c.AttachUserPolicy(context.Background(), "alice", "arn:cloud:identity::cloud:policy/ModelsLimitedAccess")

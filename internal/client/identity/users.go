@@ -13,12 +13,15 @@ type User struct {
 	Arn        string    `xml:"Arn"`
 	Path       string    `xml:"Path"`
 	CreateDate time.Time `xml:"CreateDate"`
+	Tags       []Tag     `xml:"Tags>member"`
 }
 
 // CreateUserInput creates a user. Path defaults to "/".
 type CreateUserInput struct {
 	UserName string
 	Path     string
+	// Tags are set on the user as it is created.
+	Tags []Tag
 }
 
 // CreateUser creates a user. It is not idempotent: a lost answer is
@@ -28,6 +31,7 @@ func (c *Client) CreateUser(ctx context.Context, in CreateUserInput) (*User, err
 	if in.Path != "" {
 		p.Set("Path", in.Path)
 	}
+	setTags(p, "Tags", in.Tags)
 	var out struct {
 		User User `xml:"User"`
 	}

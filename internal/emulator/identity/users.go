@@ -28,6 +28,8 @@ type user struct {
 	Policies []string
 	// Credentials are the user's service-specific credentials.
 	Credentials []*credential
+	// Tags are the user's tags, in the order they were first set.
+	Tags []tag
 }
 
 type userXML struct {
@@ -36,10 +38,11 @@ type userXML struct {
 	Arn        string    `xml:"Arn"`
 	Path       string    `xml:"Path"`
 	CreateDate time.Time `xml:"CreateDate"`
+	Tags       []tag     `xml:"Tags>member,omitempty"`
 }
 
 func (u *user) xml() userXML {
-	return userXML{UserName: u.Name, UserID: u.ID, Arn: u.Arn, Path: u.Path, CreateDate: u.CreateDate}
+	return userXML{UserName: u.Name, UserID: u.ID, Arn: u.Arn, Path: u.Path, CreateDate: u.CreateDate, Tags: append([]tag(nil), u.Tags...)}
 }
 
 func validateUserName(field, v string) *apiError {
@@ -75,10 +78,15 @@ func (s *Service) createUser(_ *core.Caller, form url.Values) (any, *apiError) {
 	if !pathRe.MatchString(path) {
 		return nil, invalidInput("Path %q must begin and end with / and hold 1 to 512 printable ASCII characters.", path)
 	}
+	tags, aerr := parseTags(form, "Tags")
+	if aerr != nil {
+		return nil, aerr
+	}
 	if _, ok := s.users[strings.ToLower(name)]; ok {
 		return nil, &apiError{http.StatusConflict, "EntityAlreadyExists", fmt.Sprintf("User with name %s already exists.", name)}
 	}
 	u := &user{
+		Tags:       tags,
 		Name:       name,
 		ID:         randomID("AIDA", 17),
 		Path:       path,
