@@ -44,6 +44,9 @@ func (c Credentials) aws() aws.Credentials {
 type Config struct {
 	Region      string
 	Credentials Credentials
+	// CredentialsProvider, when set, supplies the signing credentials in
+	// place of Credentials: role sessions, renewed before they expire.
+	CredentialsProvider aws.CredentialsProvider
 	// MaxRetries is the number of retries after the first attempt.
 	MaxRetries int
 	// RetryBaseDelay and RetryMaxDelay bound the jittered exponential backoff.
@@ -53,6 +56,22 @@ type Config struct {
 	AttemptTimeout time.Duration
 	UserAgent      string
 	HTTPClient     *http.Client
+}
+
+// RetrieveCredentials returns the credentials to sign with now.
+func (cfg Config) RetrieveCredentials(ctx context.Context) (Credentials, error) {
+	if cfg.CredentialsProvider == nil {
+		return cfg.Credentials, nil
+	}
+	c, err := cfg.CredentialsProvider.Retrieve(ctx)
+	if err != nil {
+		return Credentials{}, err
+	}
+	out := Credentials{AccessKeyID: c.AccessKeyID, SecretAccessKey: c.SecretAccessKey, SessionToken: c.SessionToken}
+	if c.CanExpire {
+		out.Expires = c.Expires
+	}
+	return out, nil
 }
 
 // Defaults used when a Config field is zero.
@@ -238,7 +257,11 @@ func (c *Client) attempt(ctx context.Context, req *Request, n int) (*Response, b
 		sum := sha256.Sum256(req.Body)
 		hash := hex.EncodeToString(sum[:])
 		hr.Header.Set("X-Amz-Content-Sha256", hash)
-		if err := c.signer.SignHTTP(actx, c.cfg.Credentials.aws(), hr, hash, c.service, c.cfg.Region, time.Now().UTC()); err != nil {
+		creds, err := c.cfg.RetrieveCredentials(actx)
+		if err != nil {
+			return nil, false, fmt.Errorf("getting credentials for %s: %w", req.Operation, err)
+		}
+		if err := c.signer.SignHTTP(actx, creds.aws(), hr, hash, c.service, c.cfg.Region, time.Now().UTC()); err != nil {
 			return nil, false, fmt.Errorf("signing %s request: %w", req.Operation, err)
 		}
 	}

@@ -33,6 +33,8 @@ type Endpoints struct {
 	Identity string
 	Search   string
 	Models   string
+	// STS is the token service's.
+	STS string
 }
 
 // From turns the ProviderData of a Configure request into *Clients. It

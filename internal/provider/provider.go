@@ -42,6 +42,11 @@ const (
 	EnvSecretKey    = "CLOUD_SECRET_ACCESS_KEY"
 	EnvSessionToken = "CLOUD_SESSION_TOKEN"
 	EnvEndpointURL  = "CLOUD_ENDPOINT_URL"
+	EnvProfile      = "CLOUD_PROFILE"
+	EnvConfigFile   = "CLOUD_CONFIG_FILE"
+	EnvCredsFile    = "CLOUD_SHARED_CREDENTIALS_FILE"
+	EnvRoleARN      = "CLOUD_ROLE_ARN"
+	EnvTokenFile    = "CLOUD_WEB_IDENTITY_TOKEN_FILE"
 )
 
 var (
@@ -73,12 +78,20 @@ type providerModel struct {
 	Endpoints    *endpoints        `tfsdk:"endpoints"`
 	MaxRetries   customtypes.Int64 `tfsdk:"max_retries"`
 	HTTPTimeout  types.String      `tfsdk:"http_timeout"`
+
+	Profile                   types.String      `tfsdk:"profile"`
+	SharedConfigFiles         types.List        `tfsdk:"shared_config_files"`
+	SharedCredentialsFiles    types.List        `tfsdk:"shared_credentials_files"`
+	SkipCredentialsValidation types.Bool        `tfsdk:"skip_credentials_validation"`
+	AssumeRole                *assumeRoleModel  `tfsdk:"assume_role"`
+	WebIdentity               *webIdentityModel `tfsdk:"assume_role_with_web_identity"`
 }
 
 type endpoints struct {
 	Identity types.String `tfsdk:"identity"`
 	Search   types.String `tfsdk:"search"`
 	Models   types.String `tfsdk:"models"`
+	STS      types.String `tfsdk:"sts"`
 }
 
 func (p *cloudProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -120,11 +133,16 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			},
 			"endpoints": schema.SingleNestedAttribute{
 				Optional:            true,
-				MarkdownDescription: "Custom service endpoints, such as the local emulator's. `CLOUD_ENDPOINT_URL` sets all three at once.",
+				MarkdownDescription: "Custom service endpoints, such as the local emulator's. `CLOUD_ENDPOINT_URL` sets all four at once.",
 				Attributes: map[string]schema.Attribute{
 					"identity": endpoint("identity", "https://identity.<region>.cloud.example"),
 					"search":   endpoint("search domain", "https://search.<region>.cloud.example"),
 					"models":   endpoint("model runtime", "https://runtime.models.<region>.cloud.example"),
+					"sts": schema.StringAttribute{
+						Optional:            true,
+						MarkdownDescription: "Base URL of the token service (AssumeRole, AssumeRoleWithWebIdentity, GetCallerIdentity). Defaults to `CLOUD_ENDPOINT_URL` when that is set, else to `endpoints.identity` when that is set (a private deployment or the emulator serves both), else to `https://sts.<region>.cloud.example`.",
+						Validators:          []validator.String{httpURL{}},
+					},
 				},
 			},
 			"max_retries": schema.Int64Attribute{
@@ -139,7 +157,9 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Validators:          []validator.String{durationString{}},
 			},
 		},
+		Blocks: map[string]schema.Block{},
 	}
+	addCredentialSchema(&resp.Schema)
 }
 
 func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -173,17 +193,6 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		resp.Diagnostics.AddAttributeError(path.Root("region"), "Invalid Region",
 			fmt.Sprintf("The region %q (from %s) is not a region name such as us-east-1.", region, source(cfg.Region, EnvRegion)))
 	}
-	accessKey := setting(cfg.AccessKey, EnvAccessKeyID)
-	secretKey := setting(cfg.SecretKey, EnvSecretKey)
-	if accessKey == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("access_key"), "Missing Access Key",
-			"The provider needs credentials to sign requests. Set access_key in the provider block or the "+EnvAccessKeyID+" environment variable.")
-	}
-	if secretKey == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("secret_key"), "Missing Secret Key",
-			"The provider needs credentials to sign requests. Set secret_key in the provider block or the "+EnvSecretKey+" environment variable.")
-	}
-
 	common := os.Getenv(EnvEndpointURL)
 	resolve := func(attr string, v types.String, def string) string {
 		u, from := v.ValueString(), "endpoints."+attr
@@ -204,6 +213,18 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		Search:   resolve("search", cfg.Endpoints.Search, "https://search."+region+".cloud.example"),
 		Models:   resolve("models", cfg.Endpoints.Models, "https://runtime.models."+region+".cloud.example"),
 	}
+	stsDefault, stsFrom := "https://sts."+region+".cloud.example", "the default for region "+region
+	if id := cfg.Endpoints.Identity.ValueString(); id != "" {
+		stsDefault, stsFrom = id, "endpoints.identity"
+	}
+	eps.STS = resolve("sts", cfg.Endpoints.STS, stsDefault)
+	switch {
+	case cfg.Endpoints.STS.ValueString() != "":
+		stsFrom = "endpoints.sts"
+	case common != "":
+		stsFrom = EnvEndpointURL
+	}
+	creds := p.credentials(ctx, &cfg, region, eps.STS, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -222,16 +243,20 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		attemptTimeout = d
 	}
 	ccfg := client.Config{
-		Region: region,
-		Credentials: client.Credentials{
-			AccessKeyID:     accessKey,
-			SecretAccessKey: secretKey,
-			SessionToken:    setting(cfg.SessionToken, EnvSessionToken),
-		},
-		MaxRetries:     retries,
-		AttemptTimeout: attemptTimeout,
-		UserAgent:      fmt.Sprintf("terraform-provider-cloud/%s Terraform/%s", p.version, req.TerraformVersion),
+		Region:              region,
+		CredentialsProvider: creds.provider,
+		MaxRetries:          retries,
+		AttemptTimeout:      attemptTimeout,
+		UserAgent:           fmt.Sprintf("terraform-provider-cloud/%s Terraform/%s", p.version, req.TerraformVersion),
 	}
+	// Checked once here, so that a wrong secret or an unreachable endpoint
+	// is one clear error rather than one per resource; the credentials
+	// found also sign locally (the short-term API key).
+	current, ok := checkCredentials(ctx, creds, cfg.SkipCredentialsValidation.ValueBool(), eps.STS, stsFrom, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	ccfg.Credentials = current
 	idc, err := identityclient.New(ccfg, eps.Identity)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName("identity"), "Invalid Endpoint", err.Error())
@@ -244,7 +269,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 	clients := &conns.Clients{Region: region, Config: ccfg, Endpoints: eps, Identity: idc, Search: sc, KeyJournal: p.keyJournal(ctx)}
 	tflog.Debug(ctx, "Provider configured", map[string]any{
-		"region": region, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": retries, "http_timeout": attemptTimeout.String(),
+		"region": region, "credentials": creds.source, "sts_endpoint": eps.STS, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": retries, "http_timeout": attemptTimeout.String(),
 		"key_journal": clients.KeyJournal.Dir(),
 	})
 	resp.DataSourceData = clients

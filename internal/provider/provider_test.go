@@ -20,9 +20,11 @@ resource "cloud_identity_user" "test" {
 
 // clearEnv makes the test independent of the caller's CLOUD_* variables.
 func clearEnv(t *testing.T) {
-	for _, v := range []string{"CLOUD_REGION", "CLOUD_ACCESS_KEY_ID", "CLOUD_SECRET_ACCESS_KEY", "CLOUD_SESSION_TOKEN", "CLOUD_ENDPOINT_URL"} {
+	for _, v := range []string{"CLOUD_REGION", "CLOUD_ACCESS_KEY_ID", "CLOUD_SECRET_ACCESS_KEY", "CLOUD_SESSION_TOKEN", "CLOUD_ENDPOINT_URL",
+		"CLOUD_PROFILE", "CLOUD_CONFIG_FILE", "CLOUD_SHARED_CREDENTIALS_FILE", "CLOUD_ROLE_ARN", "CLOUD_WEB_IDENTITY_TOKEN_FILE"} {
 		t.Setenv(v, "")
 	}
+	t.Setenv("HOME", t.TempDir()) // no ~/.cloud of the user's
 }
 
 func TestAccProvider_badConfiguration(t *testing.T) {
@@ -39,7 +41,7 @@ func TestAccProvider_badConfiguration(t *testing.T) {
 		{"missing region", creds + "\n" + endpoints, nil, `Missing Region.*Set region in the provider block or the CLOUD_REGION`},
 		{"invalid region", `region = "Mars"` + "\n" + creds, nil, `Attribute region must be a region name such as us-east-1`},
 		{"invalid region from env", creds, map[string]string{"CLOUD_REGION": "moon_base"}, `The region "moon_base" \(from CLOUD_REGION\) is not a region name`},
-		{"missing access key", `region = "us-east-1"` + "\n" + endpoints, nil, `Missing Access Key.*CLOUD_ACCESS_KEY_ID`},
+		{"missing access key", `region = "us-east-1"` + "\n" + endpoints, nil, `No Credentials Found.*CLOUD_ACCESS_KEY_ID`},
 		{"missing secret key", fmt.Sprintf("region = \"us-east-1\"\n  access_key = %q", emu.AccessKeyID()), nil, `Missing Secret Key.*CLOUD_SECRET_ACCESS_KEY`},
 		{"endpoint not a URL", `region = "us-east-1"` + "\n" + creds + "\n" + `endpoints = { search = "127.0.0.1:8080" }`, nil, `Invalid Endpoint.*must start with http:// or https://`},
 		{"endpoint from env not a URL", `region = "us-east-1"` + "\n" + creds, map[string]string{"CLOUD_ENDPOINT_URL": "ftp://x"}, `\(from CLOUD_ENDPOINT_URL\) must start with http://`},

@@ -31,7 +31,7 @@ type Client struct {
 // https://runtime.models.us-east-1.cloud.example. cfg's credentials are not
 // used: every call carries its own key.
 func New(cfg client.Config, runtimeURL string) (*Client, error) {
-	cfg.Credentials = client.Credentials{}
+	cfg.Credentials, cfg.CredentialsProvider = client.Credentials{}, nil
 	c, err := client.New(cfg, "", runtimeURL)
 	if err != nil {
 		return nil, err

@@ -93,6 +93,9 @@ func CallerFrom(ctx context.Context) *Caller {
 type Operation struct {
 	Name   string
 	DryRun bool
+	// Unsigned operations authenticate otherwise (a web identity token),
+	// so the emulator does not ask for a signature.
+	Unsigned bool
 }
 
 // Protocol is how a service writes errors.

@@ -77,6 +77,7 @@ func (s *Service) Admin() http.Handler {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
+	s.adminRoles(mux)
 	return mux
 }
 

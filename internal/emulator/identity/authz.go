@@ -34,6 +34,7 @@ func (s *Service) docsFor(principal string) []policy.Document {
 			}
 		}
 	}
+	docs = append(docs, s.rolePolicies(principal)...)
 	for _, p := range s.principalPolicies[strings.ToLower(principal)] {
 		docs = append(docs, p.Document)
 	}
@@ -67,7 +68,7 @@ func (s *Service) authorizeCall(c *core.Caller, action, resource string, keys ma
 		return nil
 	}
 	docs := s.docsFor(c.Principal)
-	if len(docs) == 0 {
+	if _, role := s.roleByArn(c.Principal); len(docs) == 0 && !role { // a role session has only what its policies grant
 		return nil
 	}
 	full := "identity:" + action

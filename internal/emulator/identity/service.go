@@ -32,6 +32,10 @@ type Service struct {
 	principalPolicies map[string][]PrincipalPolicy
 	// custom are account-managed policies added with AddManagedPolicy.
 	custom map[string]policy.Managed
+	// roles (by lower-case name) and oidc providers (by issuer URL) serve
+	// the token service; see roles.go.
+	roles map[string]*Role
+	oidc  map[string]*OIDCProvider
 }
 
 // New returns an empty identity service.
@@ -71,6 +75,7 @@ func (s *Service) Reset() {
 	s.users = map[string]*user{}
 	s.principalPolicies = map[string][]PrincipalPolicy{}
 	s.custom = map[string]policy.Managed{}
+	s.roles, s.oidc = map[string]*Role{}, map[string]*OIDCProvider{}
 }
 
 // apiError is an error answer.

@@ -1,0 +1,368 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client/auth"
+)
+
+type assumeRoleModel struct {
+	RoleARN     types.String `tfsdk:"role_arn"`
+	SessionName types.String `tfsdk:"session_name"`
+	Duration    types.String `tfsdk:"duration"`
+	ExternalID  types.String `tfsdk:"external_id"`
+}
+
+type webIdentityModel struct {
+	RoleARN     types.String `tfsdk:"role_arn"`
+	SessionName types.String `tfsdk:"session_name"`
+	Token       types.String `tfsdk:"web_identity_token"`
+	TokenFile   types.String `tfsdk:"web_identity_token_file"`
+}
+
+var (
+	roleARNRe     = regexp.MustCompile(`^arn:cloud:identity::\d{12}:role/[\w+=,.@/-]{1,512}$`)
+	sessionNameRe = regexp.MustCompile(`^[\w+=,.@-]{2,64}$`)
+	externalIDRe  = regexp.MustCompile(`^[\w+=,.@:/-]+$`)
+)
+
+// Role session lengths the token service accepts.
+const (
+	minRoleDuration = 15 * time.Minute
+	maxRoleDuration = 12 * time.Hour
+)
+
+// addCredentialSchema adds the credential sources beyond static keys.
+func addCredentialSchema(s *schema.Schema) {
+	roleARN := func(required bool) schema.StringAttribute {
+		desc := "ARN of the role, such as `arn:cloud:identity::123456789012:role/deploy`."
+		if !required {
+			desc += " Falls back to `CLOUD_ROLE_ARN`."
+		}
+		return schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: desc,
+			Validators:          []validator.String{stringvalidator.RegexMatches(roleARNRe, "must be a role ARN such as arn:cloud:identity::123456789012:role/deploy")},
+		}
+	}
+	sessionName := schema.StringAttribute{
+		Optional:            true,
+		MarkdownDescription: "Name of the role session, seen in the token service's answers and the caller identity. 2 to 64 characters of letters, digits and `+=,.@_-`. Defaults to `" + auth.DefaultSessionName + "`.",
+		Validators:          []validator.String{stringvalidator.RegexMatches(sessionNameRe, "must be 2 to 64 letters, digits or +=,.@_-")},
+	}
+	files := func(what, env, def string) schema.ListAttribute {
+		return schema.ListAttribute{
+			ElementType:         types.StringType,
+			Optional:            true,
+			MarkdownDescription: fmt.Sprintf("Paths of the shared %s files, read in order. Falls back to `%s` (one path), then to `%s`.", what, env, def),
+			Validators: []validator.List{
+				listvalidator.SizeAtLeast(1),
+				listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+			},
+		}
+	}
+	s.Attributes["profile"] = schema.StringAttribute{
+		Optional:            true,
+		MarkdownDescription: "Profile of the shared config and credentials files to take credentials from. Falls back to `CLOUD_PROFILE`, then to `default` when no other credentials are found.",
+		Validators:          []validator.String{stringvalidator.LengthBetween(1, 128)},
+	}
+	s.Attributes["shared_config_files"] = files("config", EnvConfigFile, "~/.cloud/config")
+	s.Attributes["shared_credentials_files"] = files("credentials", EnvCredsFile, "~/.cloud/credentials")
+	s.Attributes["skip_credentials_validation"] = schema.BoolAttribute{
+		Optional:            true,
+		MarkdownDescription: "Skip the one `GetCallerIdentity` call with which the provider checks its credentials when it is configured. Defaults to `false`: with the check, a wrong secret, an expired token or an unreachable endpoint is one clear error instead of one per resource.",
+	}
+	s.Blocks["assume_role"] = schema.SingleNestedBlock{
+		MarkdownDescription: "Assume a role with the credentials found otherwise (keys, profile or web identity), and sign every request with the role session's temporary credentials, renewed before they expire.",
+		Attributes: map[string]schema.Attribute{
+			"role_arn":     roleARN(true),
+			"session_name": sessionName,
+			"duration": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "How long each role session lasts, as a duration from `15m` to `12h`, within the role's maximum. Defaults to `1h`.",
+				Validators:          []validator.String{roleDuration{}},
+			},
+			"external_id": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "External id the role's trust policy requires (`sts:ExternalId`), 2 to 1224 characters of letters, digits and `+=,.@:/_-`.",
+				Validators: []validator.String{
+					stringvalidator.LengthBetween(2, 1224),
+					stringvalidator.RegexMatches(externalIDRe, "must be letters, digits or +=,.@:/_-"),
+				},
+			},
+		},
+	}
+	s.Blocks["assume_role_with_web_identity"] = schema.SingleNestedBlock{
+		MarkdownDescription: "Exchange an OpenID Connect token (GitHub Actions, HCP Terraform, any OIDC issuer registered with the identity service) for a role's temporary credentials. `CLOUD_ROLE_ARN` with `CLOUD_WEB_IDENTITY_TOKEN_FILE` does the same without this block.",
+		Attributes: map[string]schema.Attribute{
+			"role_arn":     roleARN(false),
+			"session_name": sessionName,
+			"web_identity_token": schema.StringAttribute{
+				Optional:            true,
+				Sensitive:           true,
+				MarkdownDescription: "The OIDC token itself. Conflicts with `web_identity_token_file`.",
+				Validators: []validator.String{
+					stringvalidator.LengthBetween(4, 20000),
+					stringvalidator.ConflictsWith(path.MatchRelative().AtParent().AtName("web_identity_token_file")),
+				},
+			},
+			"web_identity_token_file": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "File holding the OIDC token, read at every exchange (CI systems rewrite it). Falls back to `CLOUD_WEB_IDENTITY_TOKEN_FILE`.",
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+		},
+	}
+}
+
+// resolvedCredentials is where the provider's credentials come from.
+type resolvedCredentials struct {
+	provider aws.CredentialsProvider
+	settings auth.Settings
+	// source names the setting the base credentials came from, for messages.
+	source string
+	// keyID is the static access key id, when the base is static keys.
+	keyID string
+}
+
+// credentials picks the base credentials, first that applies: keys in the
+// provider block; the assume_role_with_web_identity block; profile in the
+// provider block; CLOUD_ACCESS_KEY_ID with CLOUD_SECRET_ACCESS_KEY;
+// CLOUD_ROLE_ARN with CLOUD_WEB_IDENTITY_TOKEN_FILE; the profile
+// CLOUD_PROFILE, else "default", of the shared files. assume_role then
+// takes a role with them.
+func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, region, stsEndpoint string, diags *diag.Diagnostics) resolvedCredentials {
+	s := auth.Settings{Region: region, STSEndpoint: stsEndpoint}
+	out := resolvedCredentials{}
+	profile := func(name string) *auth.Profile {
+		return &auth.Profile{
+			Name:             name,
+			ConfigFiles:      fileList(ctx, cfg.SharedConfigFiles, EnvConfigFile, auth.DefaultConfigFiles()),
+			CredentialsFiles: fileList(ctx, cfg.SharedCredentialsFiles, EnvCredsFile, auth.DefaultCredentialsFiles()),
+		}
+	}
+	static := func(from string) {
+		keyID, secret := setting(cfg.AccessKey, EnvAccessKeyID), setting(cfg.SecretKey, EnvSecretKey)
+		if keyID == "" {
+			diags.AddAttributeError(path.Root("access_key"), "Missing Access Key",
+				"A secret key is set ("+source(cfg.SecretKey, EnvSecretKey)+") but no access key id. Set access_key in the provider block or the "+EnvAccessKeyID+" environment variable.")
+		}
+		if secret == "" {
+			diags.AddAttributeError(path.Root("secret_key"), "Missing Secret Key",
+				"An access key id is set ("+source(cfg.AccessKey, EnvAccessKeyID)+") but no secret key. Set secret_key in the provider block or the "+EnvSecretKey+" environment variable.")
+		}
+		s.Static = &auth.Static{AccessKeyID: keyID, SecretAccessKey: secret, SessionToken: setting(cfg.SessionToken, EnvSessionToken)}
+		out.source, out.keyID = from, keyID
+	}
+	envRole, envTokenFile := os.Getenv(EnvRoleARN), os.Getenv(EnvTokenFile)
+	var implicit *auth.Profile
+	switch {
+	case cfg.AccessKey.ValueString() != "" || cfg.SecretKey.ValueString() != "":
+		static("access_key and secret_key in the provider block")
+	case cfg.WebIdentity != nil:
+		w := cfg.WebIdentity
+		wi := &auth.WebIdentity{RoleARN: w.RoleARN.ValueString(), SessionName: w.SessionName.ValueString(), Token: w.Token.ValueString(), TokenFile: w.TokenFile.ValueString()}
+		if wi.RoleARN == "" {
+			wi.RoleARN = envRole
+		}
+		if wi.Token == "" && wi.TokenFile == "" {
+			wi.TokenFile = envTokenFile
+		}
+		at := path.Root("assume_role_with_web_identity")
+		if wi.RoleARN == "" {
+			diags.AddAttributeError(at.AtName("role_arn"), "Missing Role ARN",
+				"assume_role_with_web_identity needs the role to assume: set role_arn in the block or the "+EnvRoleARN+" environment variable.")
+		} else if !roleARNRe.MatchString(wi.RoleARN) {
+			diags.AddAttributeError(at.AtName("role_arn"), "Invalid Role ARN",
+				fmt.Sprintf("The role ARN %q (from %s) is not a role ARN such as arn:cloud:identity::123456789012:role/deploy.", wi.RoleARN, EnvRoleARN))
+		}
+		if wi.Token == "" && wi.TokenFile == "" {
+			diags.AddAttributeError(at, "Missing Web Identity Token",
+				"assume_role_with_web_identity needs the OIDC token: set web_identity_token or web_identity_token_file in the block, or the "+EnvTokenFile+" environment variable.")
+		}
+		s.WebIdentity, out.source = wi, "the assume_role_with_web_identity block"
+	case cfg.Profile.ValueString() != "":
+		s.Profile, out.source = profile(cfg.Profile.ValueString()), "profile in the provider block"
+	case os.Getenv(EnvAccessKeyID) != "" || os.Getenv(EnvSecretKey) != "":
+		static(EnvAccessKeyID + " and " + EnvSecretKey)
+	case envRole != "" || envTokenFile != "":
+		if envRole == "" || envTokenFile == "" {
+			diags.AddError("Incomplete Web Identity Settings",
+				fmt.Sprintf("Web identity from the environment needs both %s and %s; only one is set.", EnvRoleARN, EnvTokenFile))
+		}
+		s.WebIdentity, out.source = &auth.WebIdentity{RoleARN: envRole, TokenFile: envTokenFile}, EnvRoleARN+" and "+EnvTokenFile
+	case os.Getenv(EnvProfile) != "":
+		s.Profile, out.source = profile(os.Getenv(EnvProfile)), EnvProfile
+	default:
+		implicit = profile("default")
+		s.Profile, out.source = implicit, `the shared files' "default" profile`
+	}
+	if r := cfg.AssumeRole; r != nil {
+		ar := &auth.AssumeRole{RoleARN: r.RoleARN.ValueString(), SessionName: r.SessionName.ValueString(), ExternalID: r.ExternalID.ValueString()}
+		if ar.RoleARN == "" {
+			diags.AddAttributeError(path.Root("assume_role").AtName("role_arn"), "Missing Role ARN", "The assume_role block needs role_arn, the ARN of the role to assume.")
+		}
+		if d := r.Duration.ValueString(); d != "" {
+			ar.Duration, _ = time.ParseDuration(d) // checked by the validator
+		}
+		s.AssumeRole = ar
+	}
+	if diags.HasError() {
+		return out
+	}
+	prov, err := s.Provider(ctx)
+	var pe *auth.ProfileError
+	switch {
+	case err == nil:
+	case implicit != nil && errors.As(err, &pe) && pe.Reason == "is not in any of them":
+		files := strings.Join(append(append([]string{}, implicit.ConfigFiles...), implicit.CredentialsFiles...), ", ")
+		if files == "" {
+			files = "no file: the home directory is unknown"
+		}
+		diags.AddError("No Credentials Found",
+			"The provider found no credentials. It looked, in order, at: access_key and secret_key in the provider block; the assume_role_with_web_identity block; profile in the provider block; the environment variables "+
+				EnvAccessKeyID+" and "+EnvSecretKey+"; "+EnvRoleARN+" with "+EnvTokenFile+"; "+EnvProfile+"; and the \"default\" profile of the shared files ("+files+
+				"). Set one of them: see Authentication on the provider's documentation page.")
+		return out
+	default:
+		at := path.Root("profile")
+		if cfg.Profile.ValueString() == "" {
+			diags.AddError("Invalid Profile", fmt.Sprintf("The %s: %s. Fix the profile or name another one.", out.source, err))
+			return out
+		}
+		diags.AddAttributeError(at, "Invalid Profile", fmt.Sprintf("The %s: %s. Fix the profile or name another one.", out.source, err))
+		return out
+	}
+	out.provider, out.settings = prov, s
+	return out
+}
+
+// fileList is the configured list of files, else the one file of env,
+// else def.
+func fileList(ctx context.Context, l types.List, env string, def []string) []string {
+	if !l.IsNull() && !l.IsUnknown() {
+		var out []string
+		if d := l.ElementsAs(ctx, &out, false); !d.HasError() {
+			return out
+		}
+	}
+	if f := os.Getenv(env); f != "" {
+		return []string{f}
+	}
+	return def
+}
+
+// checkCredentials gets the credentials once (assuming any role) and,
+// unless skip, asks the token service who they belong to. It reports
+// failures with their cause and remedy and returns the current credentials.
+func checkCredentials(ctx context.Context, c resolvedCredentials, skip bool, endpoint, endpointFrom string, diags *diag.Diagnostics) (client.Credentials, bool) {
+	cfg := client.Config{CredentialsProvider: c.provider}
+	current, err := cfg.RetrieveCredentials(ctx)
+	if err == nil && !skip {
+		var out *sts.GetCallerIdentityOutput
+		out, err = c.settings.Client(c.provider).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+		if err == nil {
+			tflog.Info(ctx, "Credentials checked", map[string]any{"caller_arn": aws.ToString(out.Arn), "account": aws.ToString(out.Account), "source": c.source})
+		}
+	}
+	if err == nil {
+		return current, true
+	}
+	summary, detail := explainCredentialError(err, c, endpoint, endpointFrom)
+	diags.AddError(summary, detail+"\n\nError: "+err.Error())
+	return client.Credentials{}, false
+}
+
+// explainCredentialError says what a failed credential check means.
+func explainCredentialError(err error, c resolvedCredentials, endpoint, endpointFrom string) (string, string) {
+	role := ""
+	switch {
+	case c.settings.AssumeRole != nil:
+		role = c.settings.AssumeRole.RoleARN
+	case c.settings.WebIdentity != nil:
+		role = c.settings.WebIdentity.RoleARN
+	}
+	var send *smithyhttp.RequestSendError
+	var dns *net.DNSError
+	if errors.As(err, &send) || errors.As(err, &dns) {
+		host := endpoint
+		if u, perr := url.Parse(endpoint); perr == nil {
+			host = u.Host
+		}
+		return "Token Service Unreachable", fmt.Sprintf(
+			"The provider cannot reach the token service at %s (%s, from %s) to check its credentials. Set endpoints.sts in the provider block, or %s for every service, to a URL this machine can reach (the local emulator's is such as http://127.0.0.1:8080), or check the network. Set skip_credentials_validation = true only if the token service is unreachable on purpose.",
+			host, endpoint, endpointFrom, EnvEndpointURL)
+	}
+	var api smithy.APIError
+	if !errors.As(err, &api) {
+		return "Unable to Get Credentials", fmt.Sprintf("The provider could not get credentials from %s.", c.source)
+	}
+	switch api.ErrorCode() {
+	case "SignatureDoesNotMatch":
+		return "Invalid Credentials", fmt.Sprintf(
+			"The token service refused the signature of access key %s (from %s): the secret key does not belong to this access key. Check the secret key (secret_key, %s or the profile's aws_secret_access_key).",
+			c.keyID, c.source, EnvSecretKey)
+	case "InvalidClientTokenId":
+		return "Invalid Credentials", fmt.Sprintf(
+			"The token service does not know the access key %s (from %s), or its session token. Check the access key id, and the session token of temporary credentials.", c.keyID, c.source)
+	case "ExpiredToken":
+		return "Expired Credentials", fmt.Sprintf(
+			"The session token of the credentials from %s has expired. Get new temporary credentials (or let assume_role get them) and run again.", c.source)
+	case "ExpiredTokenException":
+		return "Web Identity Token Refused", fmt.Sprintf(
+			"The token service refused the web identity token for role %s (from %s) because it has expired. CI systems issue a fresh token per job: request a new one.", role, c.source)
+	case "InvalidIdentityToken", "IDPRejectedClaim":
+		return "Web Identity Token Refused", fmt.Sprintf(
+			"The token service refused the web identity token for role %s (from %s): %s. Check that the token's issuer is registered with the identity service, that its audience is one the provider was registered with, and that the role's trust policy accepts its subject.",
+			role, c.source, api.ErrorMessage())
+	case "AccessDenied":
+		return "Role Refused", fmt.Sprintf(
+			"The token service refused to let the credentials from %s assume role %s: %s. Check the role's trust policy and, when it requires one, assume_role.external_id.", c.source, role, api.ErrorMessage())
+	}
+	return "Unable to Check Credentials", fmt.Sprintf("The token service refused the credentials from %s (%s).", c.source, api.ErrorCode())
+}
+
+// roleDuration validates assume_role.duration.
+type roleDuration struct{}
+
+func (roleDuration) Description(context.Context) string {
+	return "must be a duration from 15m to 12h, such as 1h"
+}
+
+func (v roleDuration) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (roleDuration) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	s := req.ConfigValue.ValueString()
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Role Session Duration", fmt.Sprintf("%q is not a duration; use a number with a unit, such as 1h or 90m.", s))
+	case d < minRoleDuration || d > maxRoleDuration:
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Role Session Duration", fmt.Sprintf("%q must be between 15m and 12h.", s))
+	}
+}
