@@ -4,23 +4,13 @@ package validators
 
 import (
 	"context"
-	"fmt"
-	"regexp"
+	"unicode"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-)
 
-// advancedOptionRules are the value rules of the search domain's
-// AdvancedOptions keys (the spec's table).
-var advancedOptionRules = map[string]struct {
-	re   *regexp.Regexp
-	want string
-}{
-	"rest.action.multi.allow_explicit_index": {regexp.MustCompile(`^(true|false)$`), `"true" or "false"`},
-	"indices.fielddata.cache.size":           {regexp.MustCompile(`^([1-9]\d?|100)%?$`), `a percentage of heap from 1 to 100, such as "40" or "40%"`},
-	"indices.query.bool.max_clause_count":    {regexp.MustCompile(`^[1-9]\d{0,9}$`), `a positive whole number such as "1024"`},
-}
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+)
 
 // AdvancedOptionValues checks each known AdvancedOptions value's form.
 func AdvancedOptionValues() validator.Map { return advancedOptionValues{} }
@@ -44,10 +34,20 @@ func (advancedOptionValues) ValidateMap(_ context.Context, req validator.MapRequ
 		if !ok || s.IsNull() || s.IsUnknown() {
 			continue
 		}
-		rule, known := advancedOptionRules[key]
-		if known && !rule.re.MatchString(s.ValueString()) {
-			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(key), "Invalid Advanced Option",
-				fmt.Sprintf("The value of %s must be %s (a string); got %q.", key, rule.want, s.ValueString()))
+		// An unsupported key is the key validator's to report.
+		if !rules.SupportedAdvancedOption(key) {
+			continue
+		}
+		if err := rules.CheckAdvancedOption(key, s.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(key), "Invalid Advanced Option", upperFirst(err.Error())+".")
 		}
 	}
+}
+
+func upperFirst(s string) string {
+	r := []rune(s)
+	if len(r) > 0 {
+		r[0] = unicode.ToUpper(r[0])
+	}
+	return string(r)
 }

@@ -3,6 +3,7 @@ package validators
 import (
 	"context"
 	"regexp"
+	"strconv"
 	"testing"
 	"time"
 
@@ -18,16 +19,19 @@ import (
 func FuzzAdvancedOptionValue(f *testing.F) {
 	for _, s := range [][2]string{
 		{"rest.action.multi.allow_explicit_index", "true"}, {"rest.action.multi.allow_explicit_index", "yes"},
-		{"indices.fielddata.cache.size", "40%"}, {"indices.fielddata.cache.size", "0"}, {"indices.fielddata.cache.size", "101"},
-		{"indices.query.bool.max_clause_count", "1024"}, {"indices.query.bool.max_clause_count", "01"},
+		{"indices.fielddata.cache.size", "40%"}, {"indices.fielddata.cache.size", "unbounded"}, {"indices.fielddata.cache.size", "0"}, {"indices.fielddata.cache.size", "101"},
+		{"indices.query.bool.max_clause_count", "1024"}, {"indices.query.bool.max_clause_count", "01"}, {"indices.query.bool.max_clause_count", "2147483648"},
 		{"other.key", "anything"},
 	} {
 		f.Add(s[0], s[1])
 	}
-	want := map[string]*regexp.Regexp{
-		"rest.action.multi.allow_explicit_index": regexp.MustCompile(`^(true|false)$`),
-		"indices.fielddata.cache.size":           regexp.MustCompile(`^(100|[1-9][0-9]?)%?$`),
-		"indices.query.bool.max_clause_count":    regexp.MustCompile(`^[1-9][0-9]{0,9}$`),
+	want := map[string]func(string) bool{
+		"rest.action.multi.allow_explicit_index": regexp.MustCompile(`^(true|false)$`).MatchString,
+		"indices.fielddata.cache.size":           regexp.MustCompile(`^(unbounded|(100|[1-9][0-9]?)%?)$`).MatchString,
+		"indices.query.bool.max_clause_count": func(v string) bool {
+			n, err := strconv.ParseInt(v, 10, 32)
+			return regexp.MustCompile(`^[1-9][0-9]*$`).MatchString(v) && err == nil && n > 0
+		},
 	}
 	f.Fuzz(func(t *testing.T, key, value string) {
 		m := types.MapValueMust(types.StringType, map[string]attr.Value{key: types.StringValue(value)})
@@ -38,7 +42,7 @@ func FuzzAdvancedOptionValue(f *testing.F) {
 		switch {
 		case !known && refused:
 			t.Fatalf("refused the value of unknown key %q", key)
-		case known && refused == re.MatchString(value):
+		case known && refused == re(value):
 			t.Fatalf("%s = %q: refused %v", key, value, refused)
 		}
 	})

@@ -1,5 +1,7 @@
 package search
 
+import "github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+
 // Values the design guide (docs/guides/design.md) fixes where the spec says
 // "not shown". Clients treat a value they do not know conservatively.
 const (
@@ -70,9 +72,9 @@ const (
 	DurationUnitHours = "HOURS"
 
 	// AdvancedOptions keys the spec supports.
-	AdvancedOptionAllowExplicitIndex = "rest.action.multi.allow_explicit_index"
-	AdvancedOptionFielddataCacheSize = "indices.fielddata.cache.size"
-	AdvancedOptionMaxClauseCount     = "indices.query.bool.max_clause_count"
+	AdvancedOptionAllowExplicitIndex = rules.AllowExplicitIndex
+	AdvancedOptionFielddataCacheSize = rules.FielddataCacheSize
+	AdvancedOptionMaxClauseCount     = rules.MaxClauseCount
 )
 
 // Enumerations as lists, for validators.

@@ -3,6 +3,8 @@ package search
 import (
 	"fmt"
 	"regexp"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // Patterns of the spec's path parameters, exported so the provider's
@@ -19,8 +21,8 @@ var (
 const (
 	DomainNameMinLength    = 3
 	DomainNameMaxLength    = 28
-	MaxAcceptedWarnings    = 25
-	MaxAccessPoliciesChars = 102400
+	MaxAcceptedWarnings    = rules.MaxAcceptedWarnings
+	MaxAccessPoliciesChars = rules.MaxAccessPoliciesChars
 	IDLength               = 36
 )
 

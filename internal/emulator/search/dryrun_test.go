@@ -129,7 +129,6 @@ func TestVerboseDryRunFindings(t *testing.T) {
 		{"blue/green outside the off-peak window", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"InstanceType": "r6g.xlarge.search"}}}, true, nil, []string{"ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK/Advisory"}},
 		{"engine mode", api.UpdateDomainConfigInput{Sections: obj{"EngineMode": "OPTIMIZED"}}, false, nil, []string{"CRIT_ENGINE_MODE_IMMUTABLE/Critical"}},
 		{"instance count not a multiple of zones", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"InstanceCount": 4}}}, false, nil, []string{"CRIT_INSTANCE_COUNT_ZONE_MISMATCH/Critical"}},
-		{"zone count", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"ZoneAwarenessConfig": obj{"AvailabilityZoneCount": 4}}}}, false, nil, []string{"CRIT_ZONE_COUNT_INVALID/Critical"}},
 		{"dedicated master count", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"DedicatedMasterCount": 2}}}, false, nil, []string{"CRIT_DEDICATED_MASTER_COUNT_INVALID/Critical"}},
 		{"no dedicated masters", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"DedicatedMasterEnabled": false}}}, false, nil, []string{"ADV_NO_DEDICATED_MASTERS/Advisory"}},
 		{"encryption at rest off", api.UpdateDomainConfigInput{Sections: obj{"EncryptionAtRestOptions": obj{"Enabled": false}}}, false, nil, []string{"CRIT_ENCRYPTION_AT_REST_DISABLE/Critical"}},

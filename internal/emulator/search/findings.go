@@ -95,7 +95,6 @@ const (
 	CritEngineModeImmutable       = "CRIT_ENGINE_MODE_IMMUTABLE"
 	CritDualstackIrreversible     = "CRIT_DUALSTACK_IRREVERSIBLE"
 	CritInstanceCountZoneMismatch = "CRIT_INSTANCE_COUNT_ZONE_MISMATCH"
-	CritZoneCountInvalid          = "CRIT_ZONE_COUNT_INVALID"
 	CritDedicatedMasterCount      = "CRIT_DEDICATED_MASTER_COUNT_INVALID"
 	CritSnapshotPauseTooLong      = "CRIT_SNAPSHOT_PAUSE_TOO_LONG"
 	CritEncryptionAtRestDisable   = "CRIT_ENCRYPTION_AT_REST_DISABLE"
@@ -141,9 +140,9 @@ func analyse(cur, next map[string]any, req *request, kind string, now time.Time)
 			if !ok {
 				zones = 2
 			}
-			if zones != 2 && zones != 3 {
-				crit(CritZoneCountInvalid, "ClusterConfig.ZoneAwarenessConfig.AvailabilityZoneCount must be 2 or 3 with zone awareness, not %g.", zones)
-			} else if int64(count)%int64(zones) != 0 {
+			// The zone count itself is a value rule (2 or 3, internal/rules),
+			// refused before any analysis.
+			if int64(count)%int64(zones) != 0 {
 				crit(CritInstanceCountZoneMismatch, "ClusterConfig.InstanceCount (%g) must be a multiple of the availability zone count (%g).", count, zones)
 			}
 		}

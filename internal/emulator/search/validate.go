@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // request is a parsed, limit-checked UpdateDomainConfig body.
@@ -65,9 +66,9 @@ func oneOf(field, v string, allowed []string) *apiError {
 	return validationError("%s must be one of %s, not %q.", field, strings.Join(allowed, ", "), v)
 }
 
-func inRange(field string, v *int64, lo, hi int64) *apiError {
-	if v != nil && (*v < lo || *v > hi) {
-		return validationError("%s must be between %d and %d, not %d.", field, lo, hi, *v)
+func inRange(field string, v *int64, r rules.IntRange) *apiError {
+	if v != nil && !r.Contains(*v) {
+		return validationError("%s must be %s, not %d.", field, r, *v)
 	}
 	return nil
 }
@@ -84,7 +85,7 @@ func checkLimits(in *UpdateDomainConfigRequest) *apiError {
 		add(validationError("AcceptedWarnings may list at most %d codes, not %d.", maxAcceptedWarnings, n))
 	}
 	if p := in.AccessPolicies; p != nil {
-		if n := utf8.RuneCountInString(*p); n > maxAccessPoliciesChars {
+		if n := rules.AccessPoliciesLength(*p); n > maxAccessPoliciesChars {
 			add(validationError("AccessPolicies must be at most %d characters, not %d.", maxAccessPoliciesChars, n))
 		} else if *p != "" {
 			var doc map[string]any
@@ -107,22 +108,22 @@ func checkLimits(in *UpdateDomainConfigRequest) *apiError {
 		add(oneOf("DryRunMode", *in.DryRunMode, dryRunModes))
 	}
 	if so := in.SnapshotOptions; so != nil {
-		add(inRange("SnapshotOptions.AutomatedSnapshotStartHour", so.AutomatedSnapshotStartHour, 0, 23))
+		add(inRange("SnapshotOptions.AutomatedSnapshotStartHour", so.AutomatedSnapshotStartHour, rules.Hour))
 	}
 	if o := in.OffPeakWindowOptions; o != nil && o.OffPeakWindow != nil && o.OffPeakWindow.WindowStartTime != nil {
 		ws := o.OffPeakWindow.WindowStartTime
-		add(inRange("OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Hours", ws.Hours, 0, 23))
-		add(inRange("OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Minutes", ws.Minutes, 0, 59))
+		add(inRange("OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Hours", ws.Hours, rules.Hour))
+		add(inRange("OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Minutes", ws.Minutes, rules.Minute))
 	}
 	if p := in.AutomatedSnapshotPauseOptions; p != nil {
 		add(checkSnapshotPause(p))
 	}
 	if c := in.ClusterConfig; c != nil {
-		add(inRange("ClusterConfig.InstanceCount", c.InstanceCount, 1, 1000))
-		add(inRange("ClusterConfig.DedicatedMasterCount", c.DedicatedMasterCount, 1, 10))
-		add(inRange("ClusterConfig.WarmCount", c.WarmCount, 0, 1000))
+		add(inRange("ClusterConfig.InstanceCount", c.InstanceCount, rules.InstanceCount))
+		add(inRange("ClusterConfig.DedicatedMasterCount", c.DedicatedMasterCount, rules.DedicatedMasterCount))
+		add(inRange("ClusterConfig.WarmCount", c.WarmCount, rules.WarmCount))
 		if c.ZoneAwarenessConfig != nil {
-			add(inRange("ClusterConfig.ZoneAwarenessConfig.AvailabilityZoneCount", c.ZoneAwarenessConfig.AvailabilityZoneCount, 1, 6))
+			add(inRange("ClusterConfig.ZoneAwarenessConfig.AvailabilityZoneCount", c.ZoneAwarenessConfig.AvailabilityZoneCount, rules.AvailabilityZoneCount))
 		}
 	}
 	if len(errs) > 0 {
@@ -137,26 +138,12 @@ func checkLimits(in *UpdateDomainConfigRequest) *apiError {
 	return nil
 }
 
-// checkAdvancedOptions allows the spec's keys with well-formed values.
+// checkAdvancedOptions allows the spec's keys with well-formed values: the
+// rules the provider's validators apply too (internal/rules).
 func checkAdvancedOptions(m map[string]string) *apiError {
-	for k, v := range m {
-		switch k {
-		case advancedOptionAllowExplicitIndex:
-			if v != "true" && v != "false" {
-				return validationError("AdvancedOptions[%q] must be \"true\" or \"false\", not %q.", k, v)
-			}
-		case advancedOptionFielddataCacheSize:
-			n, err := strconv.Atoi(strings.TrimSuffix(v, "%"))
-			if v != "unbounded" && (err != nil || n < 1 || n > 100) {
-				return validationError("AdvancedOptions[%q] must be a percentage of heap from 1 to 100 (for example \"40\"), not %q.", k, v)
-			}
-		case advancedOptionMaxClauseCount:
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 || n > 2147483647 {
-				return validationError("AdvancedOptions[%q] must be a positive whole number (default \"1024\"), not %q.", k, v)
-			}
-		default:
-			return validationError("AdvancedOptions has an unsupported key %q; supported: %s.", k, strings.Join(advancedOptionKeys, ", "))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if err := rules.CheckAdvancedOption(k, m[k]); err != nil {
+			return validationError("AdvancedOptions: %s.", err)
 		}
 	}
 	return nil

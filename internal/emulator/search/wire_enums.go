@@ -5,6 +5,8 @@ import (
 	"math"
 	"regexp"
 	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // The emulator's own wire constants, written from the spec and the design guide (docs/guides/design.md)
@@ -53,26 +55,25 @@ const (
 	valueTypePlainText       = "PLAIN_TEXT"
 	valueTypeStringifiedJSON = "STRINGIFIED_JSON"
 
-	advancedOptionAllowExplicitIndex = "rest.action.multi.allow_explicit_index"
-	advancedOptionFielddataCacheSize = "indices.fielddata.cache.size"
-	advancedOptionMaxClauseCount     = "indices.query.bool.max_clause_count"
+	advancedOptionAllowExplicitIndex = rules.AllowExplicitIndex
+	advancedOptionFielddataCacheSize = rules.FielddataCacheSize
+	advancedOptionMaxClauseCount     = rules.MaxClauseCount
 )
 
 var (
-	engineModes        = []string{engineModeGeneral, engineModeOptimized}
-	ipAddressTypes     = []string{ipv4, dualstack}
-	useCases           = []string{"SEARCH", "VECTOR", "OBSERVABILITY", "MIXED"}
-	dryRunModes        = []string{dryRunModeBasic, dryRunModeVerbose}
-	logTypes           = []string{"INDEX_SLOW_LOGS", "SEARCH_SLOW_LOGS", "ES_APPLICATION_LOGS", "AUDIT_LOGS"}
-	advancedOptionKeys = []string{advancedOptionAllowExplicitIndex, advancedOptionFielddataCacheSize, advancedOptionMaxClauseCount}
+	engineModes    = []string{engineModeGeneral, engineModeOptimized}
+	ipAddressTypes = []string{ipv4, dualstack}
+	useCases       = []string{"SEARCH", "VECTOR", "OBSERVABILITY", "MIXED"}
+	dryRunModes    = []string{dryRunModeBasic, dryRunModeVerbose}
+	logTypes       = []string{"INDEX_SLOW_LOGS", "SEARCH_SLOW_LOGS", "ES_APPLICATION_LOGS", "AUDIT_LOGS"}
 )
 
 // The spec's limits.
 const (
 	domainNameMinLength    = 3
 	domainNameMaxLength    = 28
-	maxAcceptedWarnings    = 25
-	maxAccessPoliciesChars = 102400
+	maxAcceptedWarnings    = rules.MaxAcceptedWarnings
+	maxAccessPoliciesChars = rules.MaxAccessPoliciesChars
 	// maxSnapshotPause is the longest automated snapshot suspension.
 	maxSnapshotPause = 72 * time.Hour
 )

@@ -19,6 +19,7 @@ import (
 
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 // Dry-run modes of dry_run_mode: the service's two, and Off.
@@ -125,7 +126,7 @@ func domainConfigSchema(ctx context.Context) schema.Schema {
 			Computed:            true,
 			MarkdownDescription: "Status of that change as the service reports it, such as `Completed`, or `ApplyingChanges` while it runs.",
 		},
-		"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true}),
+		"timeouts": validators.PositiveTimeouts(timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true})),
 	} {
 		attrs[name] = a
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -151,17 +152,21 @@ func arn() validator.String {
 
 func nonEmpty() validator.String { return stringvalidator.LengthAtLeast(1) }
 
+// between checks a whole number against a shared range (internal/rules),
+// the same one the emulator applies.
+func between(r rules.IntRange) validator.Int64 { return int64validator.Between(r.Min, r.Max) }
+
 // sections are the configuration sections of UpdateDomainConfig and of a
 // DomainConfig answer, in the spec's order.
 var sections = []field{
 	func() field {
-		f := newField("AccessPolicies", kPolicy, fmt.Sprintf("The domain's access policy, a JSON policy document (an object) of at most %d characters. Compared by meaning, not by text.", sc.MaxAccessPoliciesChars))
-		f.strV = []validator.String{stringvalidator.LengthAtMost(sc.MaxAccessPoliciesChars), validators.JSONObject()}
+		f := newField("AccessPolicies", kPolicy, fmt.Sprintf("The domain's access policy, a JSON policy document (an object) of at most %d characters (an empty string is allowed). Compared by meaning, not by text.", rules.MaxAccessPoliciesChars))
+		f.strV = []validator.String{stringvalidator.UTF8LengthAtMost(rules.MaxAccessPoliciesChars), validators.JSONObject()}
 		return f
 	}(),
 	func() field {
-		f := newField("AdvancedOptions", kStringMap, "Advanced cluster settings; values are strings. Supported keys: `rest.action.multi.allow_explicit_index` (`true` or `false`, default `true`), `indices.fielddata.cache.size` (percentage of heap, such as `40` or `40%`; unbounded by default), `indices.query.bool.max_clause_count` (a number, default `1024`). Only the keys the configuration sets are compared.")
-		f.mapV = []validator.Map{mapvalidator.KeysAre(stringvalidator.OneOf(sc.AdvancedOptionKeys...)), validators.AdvancedOptionValues()}
+		f := newField("AdvancedOptions", kStringMap, "Advanced cluster settings; values are strings. Supported keys: `rest.action.multi.allow_explicit_index` (`true` or `false`, default `true`), `indices.fielddata.cache.size` (percentage of heap, such as `40` or `40%`, or `unbounded`, the default), `indices.query.bool.max_clause_count` (a number from 1 to 2147483647, default `1024`). Only the keys the configuration sets are compared; a key set to its default is no change on a domain that does not set it.")
+		f.mapV = []validator.Map{mapvalidator.KeysAre(stringvalidator.OneOf(rules.AdvancedOptionKeys...)), validators.AdvancedOptionValues()}
 		return f
 	}(),
 	object("AdvancedSecurityOptions", "Fine-grained access control.",
@@ -228,10 +233,10 @@ var sections = []field{
 	),
 	object("ClusterConfig", "Nodes and zones. Changing the instance type or count, dedicated masters, warm or cold storage, or zones is a blue/green deployment.",
 		enabled("ColdStorageOptions", "Cold storage."),
-		integer("DedicatedMasterCount", "Number of dedicated master nodes (3 or 5 in practice).", int64validator.Between(1, 5)),
+		integer("DedicatedMasterCount", "Number of dedicated master nodes, "+rules.DedicatedMasterCount.String()+"; 3 or 5 when dedicated masters are enabled.", between(rules.DedicatedMasterCount)),
 		boolean("DedicatedMasterEnabled", "Whether dedicated master nodes are used."),
 		str("DedicatedMasterType", "Instance type of the dedicated master nodes.", nonEmpty()),
-		integer("InstanceCount", "Number of data nodes; a multiple of the zone count when zone awareness is on.", int64validator.Between(1, 1002)),
+		integer("InstanceCount", "Number of data nodes, "+rules.InstanceCount.String()+"; a multiple of the zone count when zone awareness is on.", between(rules.InstanceCount)),
 		str("InstanceType", "Instance type of the data nodes.", nonEmpty()),
 		boolean("MultiAZWithStandbyEnabled", "Whether a standby zone is kept."),
 		objectList("NodeOptions", "Options of other node types.",
@@ -242,11 +247,11 @@ var sections = []field{
 				str("Type", "Instance type.", nonEmpty()),
 			),
 		).checkList(listvalidator.SizeAtMost(10)),
-		integer("WarmCount", "Number of warm nodes.", int64validator.Between(2, 150)),
+		integer("WarmCount", "Number of warm nodes, "+rules.WarmCount.String()+".", between(rules.WarmCount)),
 		boolean("WarmEnabled", "Whether warm storage is used."),
 		str("WarmType", "Instance type of the warm nodes.", nonEmpty()),
 		object("ZoneAwarenessConfig", "Zones.",
-			integer("AvailabilityZoneCount", "Number of availability zones: 2 or 3.", int64validator.OneOf(2, 3)),
+			integer("AvailabilityZoneCount", "Number of availability zones, "+rules.AvailabilityZoneCount.String()+".", between(rules.AvailabilityZoneCount)),
 		),
 		boolean("ZoneAwarenessEnabled", "Whether nodes are spread across zones."),
 	),
@@ -303,13 +308,13 @@ var sections = []field{
 		boolean("Enabled", "Whether the off-peak window is used."),
 		object("OffPeakWindow", "The window.",
 			object("WindowStartTime", "Start of the window (UTC).",
-				integer("Hours", "Hour, 0 to 23.", int64validator.Between(0, 23)),
-				integer("Minutes", "Minute, 0 to 59.", int64validator.Between(0, 59)),
+				integer("Hours", "Hour, 0 to 23.", between(rules.Hour)),
+				integer("Minutes", "Minute, 0 to 59.", between(rules.Minute)),
 			),
 		),
 	),
 	object("SnapshotOptions", "Automated snapshots.",
-		integer("AutomatedSnapshotStartHour", "Hour (UTC, 0 to 23) of the daily automated snapshot; the service's default is 0.", int64validator.Between(0, 23)),
+		integer("AutomatedSnapshotStartHour", "Hour (UTC, 0 to 23) of the daily automated snapshot; the service's default is 0.", between(rules.Hour)),
 	),
 	object("SoftwareUpdateOptions", "Service software updates.",
 		boolean("AutoSoftwareUpdateEnabled", "Whether service software updates are applied automatically."),
@@ -318,8 +323,8 @@ var sections = []field{
 	enum("UseCase", "What the domain is for.", sc.UseCases),
 	object("VPCOptions", "Network placement. Changing it is a blue/green deployment.",
 		boolean("EgressEnabled", "Whether outbound traffic is allowed."),
-		stringSet("SecurityGroupIds", "Security groups.", setvalidator.SizeAtMost(5)),
-		stringSet("SubnetIds", "Subnets, one per zone.", setvalidator.SizeAtMost(6)),
+		stringSet("SecurityGroupIds", "Security groups.", setvalidator.SizeAtMost(5), setvalidator.ValueStringsAre(nonEmpty())),
+		stringSet("SubnetIds", "Subnets, one per zone.", setvalidator.SizeAtMost(6), setvalidator.ValueStringsAre(nonEmpty())),
 		stringSet("AvailabilityZones", "Zones of the subnets.").only(returned),
 		str("VPCId", "The network the domain is in.").only(returned),
 	),

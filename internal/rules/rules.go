@@ -1,0 +1,104 @@
+// Package rules holds the value rules of the search domain's configuration
+// (ranges, lengths, AdvancedOptions values), written once: the provider's
+// validators and the emulator's request checks both call them, so a value
+// is never refused by one and accepted by the other. Where the spec gives a
+// limit the rule is the spec's; where it does not, the rule is the
+// project's decision (README.md, "Value rules"). This package imports
+// neither the framework nor the emulator nor a client.
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// IntRange is an inclusive range of whole numbers.
+type IntRange struct{ Min, Max int64 }
+
+// Contains reports whether v is in the range.
+func (r IntRange) Contains(v int64) bool { return v >= r.Min && v <= r.Max }
+
+// String describes the range for a message: "between 1 and 1000".
+func (r IntRange) String() string { return fmt.Sprintf("between %d and %d", r.Min, r.Max) }
+
+// Ranges of whole-number fields. The spec gives none of these; they are
+// the service's documented values, decided once here.
+var (
+	InstanceCount         = IntRange{1, 1000}
+	DedicatedMasterCount  = IntRange{1, 5}
+	WarmCount             = IntRange{2, 150}
+	AvailabilityZoneCount = IntRange{2, 3}
+	Hour                  = IntRange{0, 23}
+	Minute                = IntRange{0, 59}
+)
+
+// Limits of the spec.
+const (
+	MaxAcceptedWarnings    = 25
+	MaxAccessPoliciesChars = 102400
+)
+
+// AccessPoliciesLength is an access policy's length as the spec counts it:
+// in characters, not bytes.
+func AccessPoliciesLength(policy string) int { return utf8.RuneCountInString(policy) }
+
+// AdvancedOptions keys the spec supports.
+const (
+	AllowExplicitIndex = "rest.action.multi.allow_explicit_index"
+	FielddataCacheSize = "indices.fielddata.cache.size"
+	MaxClauseCount     = "indices.query.bool.max_clause_count"
+)
+
+// AdvancedOptionKeys are the supported keys, in the spec's order.
+var AdvancedOptionKeys = []string{AllowExplicitIndex, FielddataCacheSize, MaxClauseCount}
+
+// AdvancedOptionDefaults are the spec's defaults: a domain that sets none
+// of these has them, so configuring a default is no change.
+func AdvancedOptionDefaults() map[string]string {
+	return map[string]string{AllowExplicitIndex: "true", FielddataCacheSize: "unbounded", MaxClauseCount: "1024"}
+}
+
+// maxClauseCountMax is the largest clause count: the engine holds it in a
+// 32-bit signed integer.
+const maxClauseCountMax = 1<<31 - 1
+
+var (
+	percentRe = regexp.MustCompile(`^([1-9][0-9]?|100)%?$`)
+	countRe   = regexp.MustCompile(`^[1-9][0-9]*$`)
+)
+
+// advancedOptionWants says what form each key's value has, for messages.
+var advancedOptionWants = map[string]string{
+	AllowExplicitIndex: `"true" or "false"`,
+	FielddataCacheSize: `a percentage of heap from 1 to 100, such as "40" or "40%", or "unbounded" (the default)`,
+	MaxClauseCount:     fmt.Sprintf(`a positive whole number up to %d, such as "1024" (the default)`, maxClauseCountMax),
+}
+
+// CheckAdvancedOption returns nil when value is a valid value of key, else
+// an error that says the form the key needs. An unsupported key is an
+// error too.
+func CheckAdvancedOption(key, value string) error {
+	ok := false
+	switch key {
+	case AllowExplicitIndex:
+		ok = value == "true" || value == "false"
+	case FielddataCacheSize:
+		ok = value == "unbounded" || percentRe.MatchString(value)
+	case MaxClauseCount:
+		n, err := strconv.ParseInt(value, 10, 64)
+		ok = countRe.MatchString(value) && err == nil && n <= maxClauseCountMax
+	default:
+		return fmt.Errorf("unsupported key %q; supported: %s", key, strings.Join(AdvancedOptionKeys, ", "))
+	}
+	if !ok {
+		return fmt.Errorf("the value of %s must be %s (a string); got %q", key, advancedOptionWants[key], value)
+	}
+	return nil
+}
+
+// SupportedAdvancedOption reports whether key is one of the spec's keys.
+func SupportedAdvancedOption(key string) bool { return slices.Contains(AdvancedOptionKeys, key) }

@@ -1,0 +1,44 @@
+package search_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+)
+
+// Values outside the shared value rules (internal/rules) are refused at
+// validate time, naming the attribute and the allowed values, before any
+// call: the same rules the service applies (issues 18 and 22).
+func TestAccDomainConfig_valueRules(t *testing.T) {
+	emu := newDomainEmulator(t)
+	long := `{"a":"` + strings.Repeat("é", rules.MaxAccessPoliciesChars) + `"}`
+	steps := []resource.TestStep{}
+	for _, tc := range []struct{ body, want string }{
+		{`  cluster_config = { instance_count = 1001 }`, `cluster_config.instance_count value must be between 1 and 1000, got: 1001`},
+		{`  cluster_config = { dedicated_master_count = 6 }`, `dedicated_master_count value must be between 1 and 5, got: 6`},
+		{`  cluster_config = { zone_awareness_config = { availability_zone_count = 4 } }`, `availability_zone_count value must be between 2 and 3, got: 4`},
+		{`  vpc_options = { subnet_ids = [""] }`, `vpc_options.subnet_ids.*string length must be at least 1`},
+		{`  timeouts = { update = "-1h" }`, `Invalid Timeout.*timeouts.update must be a positive duration.*"-1h"`},
+		{`  timeouts = { create = "0s" }`, `Invalid Timeout.*timeouts.create must be a positive duration`},
+		{`  advanced_options = { "indices.query.bool.max_clause_count" = "2147483648" }`, `max_clause_count must be a positive whole number up to 2147483647`},
+		{fmt.Sprintf("  access_policies = %q", long), `access_policies UTF-8 character count must be at most 102400`},
+	} {
+		steps = append(steps, resource.TestStep{Config: domainConfig(emu, tc.body), ExpectError: acctest.ErrorRe(tc.want), PlanOnly: true})
+	}
+	emu.ClearCalls()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+	for _, c := range emu.Calls() {
+		if strings.HasPrefix(c.Operation, "UpdateDomainConfig") || c.Operation == "DescribeDryRunProgress" {
+			t.Errorf("a refused configuration made call %s", c.Operation)
+		}
+	}
+}
