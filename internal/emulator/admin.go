@@ -71,10 +71,16 @@ func (e *Emulator) adminMux() *http.ServeMux {
 				adminError(w, "advance must be a positive Go duration such as 72h")
 				return
 			}
-			e.clock.Advance(d)
+			if err := e.clock.TryAdvance(d); err != nil {
+				adminError(w, err.Error())
+				return
+			}
 		}
 		if in.Speed != 0 {
-			e.clock.SetSpeed(in.Speed)
+			if err := e.clock.TrySetSpeed(in.Speed); err != nil {
+				adminError(w, err.Error())
+				return
+			}
 		}
 		core.WriteJSON(w, http.StatusOK, map[string]any{"now": e.clock.Now()})
 	})

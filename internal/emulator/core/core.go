@@ -4,6 +4,8 @@ package core
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"net/http"
 	"sync"
 	"time"
@@ -21,6 +23,15 @@ type Clock struct {
 	at    time.Time
 }
 
+// The clock's bounds: time.Duration overflows past about 292 years, so the
+// emulated time stays at most MaxSkew ahead of real time, and runs at most
+// MaxSpeed times faster (at that speed MaxSkew is reached in about an hour;
+// the clock then stops there).
+const (
+	MaxSkew  = 100 * 365 * 24 * time.Hour
+	MaxSpeed = 1e6
+)
+
 // NewClock returns a clock at real time.
 func NewClock() *Clock { return &Clock{} }
 
@@ -28,10 +39,16 @@ func NewClock() *Clock { return &Clock{} }
 func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	now := time.Now()
+	return c.nowLocked(time.Now())
+}
+
+func (c *Clock) nowLocked(now time.Time) time.Time {
 	if c.speed > 0 && c.speed != 1 {
-		elapsed := now.Sub(c.base)
-		return c.at.Add(time.Duration(float64(elapsed) * c.speed)).Add(c.offset).UTC()
+		passed := float64(now.Sub(c.base)) * c.speed
+		if limit := float64(now.Add(MaxSkew).Sub(c.at)); passed > limit {
+			passed = limit
+		}
+		return c.at.Add(time.Duration(passed)).Add(c.offset).UTC()
 	}
 	return now.Add(c.offset).UTC()
 }
@@ -41,6 +58,29 @@ func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.offset += d
+}
+
+// TryAdvance moves the clock forward by d unless that puts it more than
+// MaxSkew ahead of real time (the admin API's advance).
+func (c *Clock) TryAdvance(d time.Duration) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	if skew := c.nowLocked(now).Sub(now); d < 0 || d > MaxSkew || skew > MaxSkew-d {
+		return fmt.Errorf("advancing by %s would put the clock more than %s ahead of real time", d, MaxSkew)
+	}
+	c.offset += d
+	return nil
+}
+
+// TrySetSpeed is SetSpeed for a speed from outside (the admin API):
+// finite, not negative, at most MaxSpeed.
+func (c *Clock) TrySetSpeed(speed float64) error {
+	if math.IsNaN(speed) || math.IsInf(speed, 0) || speed < 0 || speed > MaxSpeed {
+		return fmt.Errorf("speed must be between 0 and %g, not %g", MaxSpeed, speed)
+	}
+	c.SetSpeed(speed)
+	return nil
 }
 
 // SetSpeed makes emulated time pass speed times faster than real time.

@@ -64,6 +64,11 @@ func decodeStrict(body []byte) (*decoded, *apiError) {
 	if _, ok := raw.(map[string]any); !ok {
 		return nil, validationError("The request body must be a JSON object.")
 	}
+	if at := duplicateMember(body); at != "" {
+		// encoding/json keeps the last of two members of one name, so
+		// {"DryRun":true,"DryRun":false} would be applied as a real change.
+		return nil, validationError("%s: a member may appear only once in an object", at)
+	}
 	w := &walker{}
 	v, aerr := w.check(nil, raw, requestType, responseType, false)
 	if aerr != nil {
@@ -292,4 +297,74 @@ func sortedKeys(m map[string]any) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// duplicateMember is the path of the first member named twice in one
+// object of body (valid JSON), "" when there is none.
+func duplicateMember(body []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	type frame struct {
+		object bool
+		seen   map[string]bool
+		path   string
+		index  int
+		key    string // the member whose value comes next
+		hasKey bool
+	}
+	var stack []*frame
+	// at names the value about to be read in the innermost container.
+	at := func() string {
+		if len(stack) == 0 {
+			return ""
+		}
+		f := stack[len(stack)-1]
+		if f.object {
+			if f.path == "" {
+				return f.key
+			}
+			return f.path + "." + f.key
+		}
+		return fmt.Sprintf("%s[%d]", f.path, f.index)
+	}
+	// done marks the innermost container's current value as read.
+	done := func() {
+		if len(stack) == 0 {
+			return
+		}
+		f := stack[len(stack)-1]
+		if f.object {
+			f.hasKey = false
+		} else {
+			f.index++
+		}
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		if len(stack) > 0 {
+			if f := stack[len(stack)-1]; f.object && !f.hasKey {
+				if k, ok := tok.(string); ok {
+					if f.seen[k] {
+						f.key = k
+						return at()
+					}
+					f.seen[k], f.key, f.hasKey = true, k, true
+					continue
+				}
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{object: true, seen: map[string]bool{}, path: at()})
+		case json.Delim('['):
+			stack = append(stack, &frame{path: at()})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			done()
+		default:
+			done()
+		}
+	}
 }

@@ -25,6 +25,12 @@ func TestUpdateDomainConfigStrictDecoding(t *testing.T) {
 		{"unknown member of an array element", `{"ClusterConfig":{"NodeOptions":[{"NodeType":"coordinator","Count":2}]}}`, "ClusterConfig.NodeOptions[0].Count: not a member of ClusterConfig.NodeOptions[0]"},
 		{"the response's wrapper", `{"ClusterConfig":{"Options":{"InstanceCount":3}}}`, "ClusterConfig.Options: a request sends the section's members, not the response's {Options, Status} wrapper"},
 
+		// A member named twice: encoding/json would keep the last one.
+		{"duplicate DryRun", `{"DryRun":true,"DryRun":false,"SnapshotOptions":{"AutomatedSnapshotStartHour":5}}`, "DryRun: a member may appear only once in an object"},
+		{"duplicate nested member", `{"ClusterConfig":{"InstanceCount":3,"InstanceType":"r6g.large.search","InstanceCount":4}}`, "ClusterConfig.InstanceCount: a member may appear only once in an object"},
+		{"duplicate member of an array element", `{"ClusterConfig":{"NodeOptions":[{"NodeType":"coordinator"},{"NodeType":"coordinator","NodeType":"x"}]}}`, "ClusterConfig.NodeOptions[1].NodeType: a member may appear only once in an object"},
+		{"duplicate map key", `{"AdvancedOptions":{"override_main_response_version":"true","override_main_response_version":"false"}}`, "AdvancedOptions.override_main_response_version: a member may appear only once in an object"},
+
 		// Wrong JSON types.
 		{"number as a string", `{"ClusterConfig":{"InstanceCount":"3"}}`, "ClusterConfig.InstanceCount: expected a number, not a string"},
 		{"number as a boolean", `{"SnapshotOptions":{"AutomatedSnapshotStartHour":true}}`, "SnapshotOptions.AutomatedSnapshotStartHour: expected a number, not a boolean"},

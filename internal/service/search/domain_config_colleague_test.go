@@ -1,0 +1,179 @@
+package search_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
+)
+
+// Colleagues change the same domain between our plan and our apply, and
+// during it. Whatever they do, apply sends only a request whose verdict the
+// reviewed plan showed, dry-run again just before sending when the domain
+// changed since the plan's dry run (docs/guides/design.md).
+
+// colleague starts a change of the demo domain as someone else would.
+func colleague(t *testing.T, emu *acctest.Emulator, sections map[string]any) {
+	t.Helper()
+	c := searchClient(t, emu)
+	if _, err := c.UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{DomainName: "demo", Sections: sections}); err != nil {
+		t.Errorf("the colleague's change: %v", err)
+	}
+}
+
+// A colleague's blue/green change (a bigger instance type) starts between
+// our plan and our apply. Our configuration names the old instance type, so
+// once their change is done, what still differs would revert it by a
+// blue/green deployment that no plan showed: apply dry-runs it, sees the
+// verdict changed from the plan's dynamic, and sends nothing.
+func TestAccDomainConfig_colleagueBlueGreenBetweenPlanAndApply(t *testing.T) {
+	emu := newDomainEmulator(t)
+	inOffPeak(emu)
+	body := func(hour int) string {
+		return fmt.Sprintf(`  allow_blue_green = false
+  cluster_config = { instance_type = "r6g.large.search" }
+  snapshot_options = { automated_snapshot_start_hour = %d }`, hour)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: domainConfig(emu, body(1))},
+			{
+				Config: domainConfig(emu, body(2)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+					planHook(func() {
+						setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 2 * time.Second, Dynamic: 300 * time.Millisecond})
+						colleague(t, emu, map[string]any{"ClusterConfig": map[string]any{"InstanceType": "r6g.xlarge.search"}})
+					}),
+				}},
+				ExpectError: acctest.ErrorRe(`Nothing was sent to domain "demo".*no longer the one the plan showed.*The plan showed: deployment type dynamic.*now says: deployment type blue/green.*Run terraform plan again`),
+			},
+		},
+	})
+	if n := updates(emu); n != 2 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 2 (our first apply and the colleague's change)", n)
+	}
+	if d, _ := emu.Search.Domain("demo"); d.ClusterConfig == nil || d.ClusterConfig.InstanceType == nil || *d.ClusterConfig.InstanceType != "r6g.xlarge.search" {
+		t.Errorf("the colleague's instance type change was reverted: %+v", d.ClusterConfig)
+	}
+}
+
+// A saved plan is applied while a colleague's dynamic change runs (started
+// after the plan). The plan's verdict still holds once their change is done,
+// so apply follows it, dry-runs ours again, finds the same verdict, and
+// sends it: no "inconsistent final plan" for the sentence the service adds
+// to its message while a change runs.
+func TestAccDomainConfig_savedPlanWhileColleagueChangeRuns(t *testing.T) {
+	emu := newDomainEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 1 }`)},
+			{
+				Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 9 }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					planHook(func() {
+						setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 2 * time.Second})
+						colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
+					}),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(9)),
+					statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+				},
+				Check: func(*terraform.State) error {
+					if n := updates(emu); n != 3 {
+						return fmt.Errorf("real UpdateDomainConfig calls = %d, want 3 (ours twice, the colleague's once)", n)
+					}
+					if d, _ := emu.Search.Domain("demo"); d.SoftwareUpdateOptions == nil || d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled == nil || !*d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled {
+						return fmt.Errorf("the colleague's change was lost")
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// allow_blue_green = false holds when the plan shows no verdict: with
+// dry_run_mode Off, apply dry-runs (Basic) before sending and stops.
+func TestAccDomainConfig_noBlueGreenWithDryRunsOff(t *testing.T) {
+	emu := newDomainEmulator(t)
+	inOffPeak(emu)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: domainConfig(emu, `  allow_blue_green = false
+  dry_run_mode = "Off"
+  cluster_config = { instance_type = "r6g.xlarge.search" }`),
+			ExpectError: acctest.ErrorRe(`Nothing was sent to domain "demo".*deployment type blue/green.*Blue/Green Deployment Not Allowed`),
+		}},
+	})
+	if n := updates(emu); n != 0 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 0", n)
+	}
+}
+
+// A value known only after apply (a principal another resource creates in
+// the same apply) plans cleanly on first adoption: the dry run is deferred
+// to apply with a warning, and apply dry-runs the change before sending
+// it. When that verdict is blue/green and allow_blue_green is false, apply
+// stops without sending.
+func TestAccDomainConfig_unknownValuesDeferTheDryRun(t *testing.T) {
+	emu := newDomainEmulator(t)
+	inOffPeak(emu)
+	count := `
+resource "terraform_data" "count" {
+  input = 6
+}
+`
+	principal := `
+resource "terraform_data" "principal" {
+  input = "arn:cloud:identity::123456789012:user/reader"
+}
+`
+	body := `  access_policies = jsonencode({
+    Version   = "2012-10-17"
+    Statement = [{ Effect = "Allow", Principal = { CLOUD = terraform_data.principal.output }, Action = "search:*", Resource = "*" }]
+  })`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: domainConfig(emu, `  allow_blue_green = false
+  cluster_config = { instance_count = terraform_data.count.output }`) + count,
+				// Terraform plans again at apply, once the count is known:
+				// that plan's dry run stops the apply.
+				ExpectError: acctest.ErrorRe(`Blue/Green Deployment Not Allowed.*ClusterConfig.InstanceCount`),
+			},
+			{
+				Config: domainConfig(emu, body) + principal,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(domainRes, plancheck.ResourceActionCreate),
+					plancheck.ExpectUnknownValue(domainRes, tfjsonpath.New("dry_run")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+				},
+			},
+		},
+	})
+	if n := updates(emu); n != 1 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 1 (the policy only)", n)
+	}
+}
