@@ -48,6 +48,10 @@ const (
 	privateClockOffset = "clock_offset_seconds"
 )
 
+// supportedServiceNames are the services that accept service-specific
+// credentials; the service refuses any other with NotSupportedService.
+var supportedServiceNames = []string{DefaultServiceName}
+
 var (
 	serviceNameRe  = regexp.MustCompile(`^[a-z0-9-]+(\.[a-z0-9-]+)+$`)
 	credentialIDRe = regexp.MustCompile(`^[\w]{20,128}$`)
@@ -108,10 +112,11 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 				Optional:            true,
 				Computed:            true,
 				Default:             stringdefault.StaticString(DefaultServiceName),
-				MarkdownDescription: "Service the key is for. Defaults to `" + DefaultServiceName + "`, the model runtime service. Changing it replaces the key.",
+				MarkdownDescription: "Service the key is for: `" + DefaultServiceName + "` (the default), the model runtime service, is the one service that accepts these keys; any other is refused at plan. Changing it replaces the key.",
 				Validators: []validator.String{
 					stringvalidator.LengthBetween(3, 128),
 					stringvalidator.RegexMatches(serviceNameRe, "must be a service name such as "+DefaultServiceName),
+					stringvalidator.OneOf(supportedServiceNames...),
 				},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},

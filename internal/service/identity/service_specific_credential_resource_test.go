@@ -496,6 +496,12 @@ func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 				Config:      keyConfig(emu.ProviderConfig(), "kim", `service_name = "Not A Service"`),
 				ExpectError: regexp.MustCompile(`Attribute service_name must be a service name such as models.cloud.example`),
 			},
+			{
+				// Well formed, but not a service that accepts these keys:
+				// refused at plan, before the user is created.
+				Config:      keyConfig(emu.ProviderConfig(), "kim", `service_name = "codecommit.cloud.example"`),
+				ExpectError: regexp.MustCompile(`Attribute service_name value must be one of: \["models.cloud.example"\], got:\s+"codecommit.cloud.example"`),
+			},
 		},
 	})
 	if n := emu.CountCalls("", false); n != 0 {
