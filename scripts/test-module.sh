@@ -30,8 +30,6 @@ TF_CLI_CONFIG_FILE=$("$root/scripts/devoverride.sh" "$work")
 export CLOUD_ENDPOINT_URL=$url CLOUD_REGION=us-east-1
 export CLOUD_ACCESS_KEY_ID=EMULATORACCESSKEY01 CLOUD_SECRET_ACCESS_KEY=emulator-secret-access-key-0123456789
 export TF_IN_AUTOMATION=1 TF_INPUT=0
-# The key journal of these runs stays with them, not in the user's cache.
-export CLOUD_KEY_JOURNAL_DIR=$work/key-journal
 # No plugin cache or registry: every provider the modules use is overridden.
 unset TF_PLUGIN_CACHE_DIR
 

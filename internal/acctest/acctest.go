@@ -20,7 +20,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/keyjournal"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 )
 
@@ -98,13 +97,6 @@ func PreCheck(t testing.TB) {
 		}
 		if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" && os.Getenv("TF_ACC_PROVIDER_HOST") == "" && IsOpenTofu(p) {
 			_ = os.Setenv("TF_ACC_PROVIDER_HOST", "registry.opentofu.org")
-		}
-		// The in-process providers keep their key journal in a directory
-		// of the test run's, not the user's cache.
-		if os.Getenv(keyjournal.EnvDir) == "" {
-			if dir, err := os.MkdirTemp("", "key-journal-"); err == nil {
-				_ = os.Setenv(keyjournal.EnvDir, dir)
-			}
 		}
 	})
 	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {

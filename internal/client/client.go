@@ -181,6 +181,11 @@ type Request struct {
 	// Sensitive marks a request or response whose body may carry a secret
 	// not covered by the masking patterns; its body is never logged.
 	Sensitive bool
+	// Secrets are secret values the request carries (a password, a key).
+	// An error answer is scrubbed of them, and of the signing credentials
+	// and the Authorization header, before it is logged or decoded, so an
+	// error that echoes one shows *** instead.
+	Secrets []string
 }
 
 // Response is a complete answer; the body is read and closed.
@@ -279,6 +284,11 @@ func (c *Client) attempt(ctx context.Context, req *Request, n int) (*Response, b
 	if err != nil {
 		c.log.transportError(lctx, c.service, req.Operation, err, time.Since(start))
 		return nil, true, fmt.Errorf("reading answer: %w", err)
+	}
+	if hresp.StatusCode >= 300 {
+		// An error may quote what the request carried; an answer carries
+		// secrets of its own (a new key's value) and is left as it is.
+		body = scrub(body, c.secretsOf(req, hr))
 	}
 	resp := &Response{StatusCode: hresp.StatusCode, Header: hresp.Header, Body: body}
 	c.log.response(lctx, c.service, req, resp, time.Since(start))

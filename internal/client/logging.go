@@ -1,10 +1,13 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"os"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -67,6 +70,7 @@ var redactions = []struct {
 	{regexp.MustCompile(`(?i)bearer\s+[^\s",]+`), `Bearer ***`},
 	{regexp.MustCompile(`models-api-key-[A-Za-z0-9+/=_-]+`), `models-api-key-***`},
 	{regexp.MustCompile(`X-Amz-(Signature|Security-Token|Credential)=[^&\s"]*`), `X-Amz-$1=***`},
+	{awsAuthorization, `AWS4-HMAC-SHA256 ***`},
 }
 
 // Redact replaces every secret value that our protocols can carry in s.
@@ -75,6 +79,44 @@ func Redact(s string) string {
 		s = r.re.ReplaceAllString(s, r.with)
 	}
 	return s
+}
+
+// awsAuthorization is a SigV4 Authorization header's value, which an error
+// may quote whole.
+var awsAuthorization = regexp.MustCompile(`AWS4-HMAC-SHA256\s+Credential=[^\s"<,]*(,\s*SignedHeaders=[^\s"<,]*)?(,\s*Signature=[0-9a-fA-F]*)?`)
+
+// minSecretLen keeps scrub from replacing short values that are not
+// secrets by nature (an empty token, a one-letter test password).
+const minSecretLen = 6
+
+// secretsOf are the secret values a signed request carries: the signing
+// credentials, the Authorization header (whole, and the bearer token or
+// signature in it), the session token header and the request's Secrets.
+func (c *Client) secretsOf(req *Request, hr *http.Request) []string {
+	out := append([]string{c.cfg.Credentials.SecretAccessKey, c.cfg.Credentials.SessionToken, hr.Header.Get("X-Amz-Security-Token")}, req.Secrets...)
+	if a := hr.Header.Get("Authorization"); a != "" {
+		out = append(out, a)
+		if _, tok, ok := strings.Cut(a, " "); ok && !strings.HasPrefix(a, "AWS4-") {
+			out = append(out, tok) // a bearer token
+		}
+		if _, sig, ok := strings.Cut(a, "Signature="); ok {
+			out = append(out, sig)
+		}
+	}
+	return out
+}
+
+// scrub replaces every occurrence in b of the secrets (the longest first,
+// so that a secret inside a longer one goes with it) and of SigV4
+// Authorization values with ***.
+func scrub(b []byte, secrets []string) []byte {
+	sorted := slices.SortedFunc(slices.Values(secrets), func(x, y string) int { return len(y) - len(x) })
+	for _, s := range sorted {
+		if len(s) >= minSecretLen {
+			b = bytes.ReplaceAll(b, []byte(s), []byte("***"))
+		}
+	}
+	return awsAuthorization.ReplaceAll(b, []byte("AWS4-HMAC-SHA256 ***"))
 }
 
 // maskedHeaders are never logged with their values.

@@ -132,3 +132,50 @@ func TestLogOffBuildsNothing(t *testing.T) {
 		t.Errorf("logging with the level off allocated %v times per request, want 0", allocs)
 	}
 }
+
+// An error answer that quotes the secrets the request carried (the API key
+// in a runtime error, the master password in a validation error, the
+// session token or the whole Authorization header in an identity error)
+// reaches neither the log nor the decoder, so no diagnostic shows them.
+func TestAnswerEchoingSecretsIsScrubbed(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte("<ErrorResponse><Error><Code>InvalidInput</Code><Message>bad request: Authorization " + r.Header.Get("Authorization") +
+			" token " + r.Header.Get("X-Amz-Security-Token") + " password " + passwordValue + " key " + apiKeyValue + " secret " + secretKey + "</Message></Error></ErrorResponse>"))
+	}))
+	t.Cleanup(srv.Close)
+	for _, signed := range []bool{true, false} {
+		service, header := "identity", http.Header{}
+		if !signed {
+			service, header = "", http.Header{"Authorization": {"Bearer " + apiKeyValue}}
+		}
+		c, err := New(Config{
+			Region:      "us-east-1",
+			Credentials: Credentials{AccessKeyID: "AKIDTESTTESTTEST01", SecretAccessKey: secretKey, SessionToken: sessionToken},
+		}, service, srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.log = httpLog{level: hclog.Trace}
+		var logged bytes.Buffer
+		resp, err := c.Do(tflogtest.RootLogger(context.Background(), &logged), &Request{
+			Operation: "Op", Method: http.MethodPost, Path: "/", Header: header,
+			Body: []byte("{}"), Secrets: []string{passwordValue, apiKeyValue},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, secret := range []string{secretKey, sessionToken, apiKeyValue, passwordValue, "Signature=", "Credential=AKID"} {
+			if strings.Contains(string(resp.Body), secret) {
+				t.Errorf("signed %v: the answer handed to the decoder holds %q: %s", signed, secret, resp.Body)
+			}
+			if strings.Contains(logged.String(), secret) {
+				t.Errorf("signed %v: the log holds %q", signed, secret)
+			}
+		}
+		if !strings.Contains(string(resp.Body), "password *** key ***") {
+			t.Errorf("signed %v: the answer lost its shape: %s", signed, resp.Body)
+		}
+	}
+}

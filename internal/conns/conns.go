@@ -10,7 +10,6 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/keyjournal"
 )
 
 // Clients is the provider's configured state.
@@ -23,9 +22,6 @@ type Clients struct {
 
 	Identity *identity.Client
 	Search   *searchclient.Client
-	// KeyJournal records API key creates, so that a later run can adopt a
-	// key whose create answer was lost; never nil once configured.
-	KeyJournal *keyjournal.Journal
 }
 
 // Endpoints are the base URLs of the services.

@@ -28,7 +28,6 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/keyjournal"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/models"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search"
@@ -59,15 +58,12 @@ var (
 // New returns the provider factory for a version.
 func New(version string) func() provider.Provider {
 	return func() provider.Provider {
-		return &cloudProvider{version: version, instance: keyjournal.NewInstanceID()}
+		return &cloudProvider{version: version}
 	}
 }
 
 type cloudProvider struct {
 	version string
-	// instance names this provider in the key journal: one per provider
-	// server, which its aliases share.
-	instance string
 }
 
 type providerModel struct {
@@ -267,10 +263,9 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName("search"), "Invalid Endpoint", err.Error())
 		return
 	}
-	clients := &conns.Clients{Region: region, Config: ccfg, Endpoints: eps, Identity: idc, Search: sc, KeyJournal: p.keyJournal(ctx)}
+	clients := &conns.Clients{Region: region, Config: ccfg, Endpoints: eps, Identity: idc, Search: sc}
 	tflog.Debug(ctx, "Provider configured", map[string]any{
 		"region": region, "credentials": creds.source, "sts_endpoint": eps.STS, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": retries, "http_timeout": attemptTimeout.String(),
-		"key_journal": clients.KeyJournal.Dir(),
 	})
 	resp.DataSourceData = clients
 	resp.ResourceData = clients
@@ -287,23 +282,6 @@ func (p *cloudProvider) DataSources(context.Context) []func() datasource.DataSou
 
 func (p *cloudProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
 	return models.EphemeralResources()
-}
-
-// keyJournal opens the key journal. A directory that cannot be used never
-// fails a run: the journal is then kept in memory, which still guards this
-// run's own creates but cannot help a later run, and a warning says so.
-func (p *cloudProvider) keyJournal(ctx context.Context) *keyjournal.Journal {
-	dir, err := keyjournal.DefaultDir()
-	if err == nil {
-		var j *keyjournal.Journal
-		if j, err = keyjournal.Open(dir, p.instance); err == nil {
-			return j
-		}
-	}
-	tflog.Warn(ctx, "The key journal directory cannot be used; a key whose create is interrupted by a killed process cannot be recovered by a later run. Set "+keyjournal.EnvDir+" to a writable directory.", map[string]any{
-		"dir": dir, "error": err.Error(),
-	})
-	return keyjournal.Memory(p.instance)
 }
 
 // setting is the configured value, else the environment variable's.

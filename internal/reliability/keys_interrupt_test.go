@@ -1,7 +1,6 @@
 package reliability
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/keyjournal"
 )
 
 // The long-term key's create and reset, hit by lost answers, timeouts and
@@ -25,16 +23,6 @@ import (
 var keysHead = []string{"PATH", "FAULT", "APPLIES", "KEYS", "CREATES SENT", "RESETS SENT", "TOOK"}
 
 const keyAddr = "cloud_identity_service_specific_credential.k"
-
-// keysWorkdir is a working directory whose provider keeps its key journal
-// in a directory of the test's own.
-func keysWorkdir(t *testing.T) (*workdir, string) {
-	t.Helper()
-	w := newWorkdir(t)
-	dir := t.TempDir()
-	w.env = append(w.env, keyjournal.EnvDir+"="+dir)
-	return w, dir
-}
 
 // keysConfig is a user and one key; extra goes into the key's block.
 func keysConfig(e *emu, user, trigger, extra string) string {
@@ -98,31 +86,30 @@ func oneWorkingKey(t *testing.T, e *emu, w *workdir, user string) (id, value str
 	return id, value
 }
 
-// settled checks that a plan after recovery is empty and that the journal
-// holds nothing unresolved.
-func settled(t *testing.T, w *workdir, journalDir string) {
+// settled checks that a plan after recovery is empty and that no user in
+// the service still carries the record of a create in flight.
+func settled(t *testing.T, e *emu, w *workdir) {
 	t.Helper()
 	if out, changes, err := w.plan(); err != nil || changes {
 		t.Fatalf("plan after recovery is not empty (err %v):\n%s", err, out)
 	}
-	files, _ := filepath.Glob(filepath.Join(journalDir, "*.json"))
-	for _, f := range files {
-		b, err := os.ReadFile(f) //nolint:gosec // the test's own journal directory
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc struct {
-			Entries []keyjournal.Entry `json:"entries"`
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			t.Fatalf("journal %s: %v", f, err)
-		}
-		for _, e := range doc.Entries {
-			if e.State != keyjournal.Confirmed {
-				t.Fatalf("journal %s still holds an unresolved entry: %+v", f, e)
+	if left := pendingRecords(e); len(left) != 0 {
+		t.Fatalf("records of creates left on users: %v", left)
+	}
+}
+
+// pendingRecords lists the records of creates in flight the users carry,
+// as user/tag.
+func pendingRecords(e *emu) []string {
+	var out []string
+	for _, u := range e.Identity.UserNames() {
+		for k := range e.Identity.UserTags(u) {
+			if strings.HasPrefix(k, "terraform-cloud:creating") {
+				out = append(out, u+"/"+k)
 			}
 		}
 	}
+	return out
 }
 
 // saysAdopted checks that the apply told the user which key it adopted.
@@ -262,7 +249,7 @@ func needProc(t *testing.T) {
 func TestKeys_lostCreateAnswer(t *testing.T) {
 	t.Parallel()
 	e := newEmu(t)
-	w, journal := keysWorkdir(t)
+	w := newWorkdir(t)
 	w.write(keysConfig(e, "lost-create", "1", ""))
 	arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse})
 	start := time.Now()
@@ -273,7 +260,7 @@ func TestKeys_lostCreateAnswer(t *testing.T) {
 	if c, r := sent(e, "CreateServiceSpecificCredential"), sent(e, "ResetServiceSpecificCredential"); c != 1 || r != 1 {
 		t.Fatalf("creates sent %d, resets %d; want 1 create (adopted, not repeated) and 1 reset (for its value)", c, r)
 	}
-	settled(t, w, journal)
+	settled(t, e, w)
 	addRow("keys: fault -> keys in the service", keysHead, "create", "lost_response", "1", "1", "1", "1", took.Round(100*time.Millisecond).String())
 }
 
@@ -283,7 +270,7 @@ func TestKeys_lostCreateAnswer(t *testing.T) {
 func TestKeys_timedOutCreate(t *testing.T) {
 	t.Parallel()
 	e := newEmu(t)
-	w, journal := keysWorkdir(t)
+	w := newWorkdir(t)
 	w.write(keysConfig(e, "slow-create", "1", ""))
 	arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultDelay, Delay: delayFault})
 	start := time.Now()
@@ -293,7 +280,7 @@ func TestKeys_timedOutCreate(t *testing.T) {
 	if c := sent(e, "CreateServiceSpecificCredential"); c != 1 {
 		t.Fatalf("creates sent %d, want 1", c)
 	}
-	settled(t, w, journal)
+	settled(t, e, w)
 	addRow("keys: fault -> keys in the service", keysHead, "create", fmt.Sprintf("delay %s > http_timeout %s", delayFault, attemptTimeout), "1", "1", "1",
 		strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 }
@@ -311,7 +298,7 @@ func TestKeys_killDuringCreate(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			e := newEmu(t)
-			w, journal := keysWorkdir(t)
+			w := newWorkdir(t)
 			user := "killed-create"
 			if cli {
 				// Terraform killed loses the state of everything this apply
@@ -340,7 +327,7 @@ func TestKeys_killDuringCreate(t *testing.T) {
 			if c := sent(e, "CreateServiceSpecificCredential"); c != 1 {
 				t.Fatalf("creates sent %d, want 1 (the killed one)", c)
 			}
-			settled(t, w, journal)
+			settled(t, e, w)
 			addRow("keys: fault -> keys in the service", keysHead, "create", name, "2", "1", "1",
 				strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 			addNote("%s during a key create: the run ended %s after the kill; the next plain apply adopted orphan %s in %s; keys counted: 1", name, killTook.Round(time.Millisecond), orphan, took.Round(100*time.Millisecond))
@@ -356,7 +343,7 @@ func TestKeys_twoFaultsInARow(t *testing.T) {
 		needProc(t)
 		t.Parallel()
 		e := newEmu(t)
-		w, journal := keysWorkdir(t)
+		w := newWorkdir(t)
 		user := "twice-killed"
 		w.write(keysConfig(e, user, "1", ""))
 		killProviderDuring(t, e, w, "CreateServiceSpecificCredential")
@@ -375,20 +362,21 @@ func TestKeys_twoFaultsInARow(t *testing.T) {
 		if c := sent(e, "CreateServiceSpecificCredential"); c != 1 {
 			t.Fatalf("creates sent %d, want 1", c)
 		}
-		settled(t, w, journal)
+		settled(t, e, w)
 		addRow("keys: fault -> keys in the service", keysHead, "create, then its recovery", "kill -9, kill -9", "3", "1", "1",
 			strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 	})
 	t.Run("lost create answer twice", func(t *testing.T) {
 		t.Parallel()
 		e := newEmu(t)
-		w, journal := keysWorkdir(t)
+		w := newWorkdir(t)
 		user := "twice-lost"
 		w.write(keysConfig(e, user, "1", ""))
 		// The first apply loses the answer and cannot list the keys to
-		// find the key; a second lost answer waits for the next create.
+		// find the key (the list fails from the create on); a second lost
+		// answer waits for the next create.
 		arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse, Times: 2})
-		arm(t, e, emulator.Fault{Operation: "ListServiceSpecificCredentials", Kind: emulator.FaultError, Times: 40})
+		arm(t, e, emulator.Fault{Operation: "ListServiceSpecificCredentials", Kind: emulator.FaultError, Times: 40, After: 1})
 		out, err := w.apply()
 		if err == nil {
 			t.Fatalf("the first apply succeeded although the key could not be found:\n%s", out)
@@ -408,7 +396,7 @@ func TestKeys_twoFaultsInARow(t *testing.T) {
 		if len(e.Faults()) != 1 {
 			t.Fatalf("the second lost answer was used: faults left %+v", e.Faults())
 		}
-		settled(t, w, journal)
+		settled(t, e, w)
 		addRow("keys: fault -> keys in the service", keysHead, "create, twice", "lost_response (key not found), lost_response armed", "2", "1", "1",
 			strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 	})
@@ -421,7 +409,7 @@ func TestKeys_twoFaultsInARow(t *testing.T) {
 func TestKeys_renewalCreateBeforeDestroy(t *testing.T) {
 	t.Parallel()
 	e := newEmu(t)
-	w, journal := keysWorkdir(t)
+	w := newWorkdir(t)
 	user := "renewal"
 	w.write(keysConfig(e, user, "1", `  renew_before_days   = 7
 
@@ -453,7 +441,7 @@ func TestKeys_renewalCreateBeforeDestroy(t *testing.T) {
 			t.Fatalf("the renewal hit a conflict (LimitExceeded?): %+v", c)
 		}
 	}
-	settled(t, w, journal)
+	settled(t, e, w)
 	addRow("keys: fault -> keys in the service", keysHead, "renewal (create_before_destroy)", "lost_response", "1", "1",
 		strconv.Itoa(sent(e, "CreateServiceSpecificCredential")-1), strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 }
@@ -466,7 +454,7 @@ func TestKeys_reset(t *testing.T) {
 	t.Run("lost answer", func(t *testing.T) {
 		t.Parallel()
 		e := newEmu(t)
-		w, journal := keysWorkdir(t)
+		w := newWorkdir(t)
 		user := "reset-lost"
 		w.write(keysConfig(e, user, "1", ""))
 		mustApply(t, w, "the first apply")
@@ -483,14 +471,14 @@ func TestKeys_reset(t *testing.T) {
 		if r := sent(e, "ResetServiceSpecificCredential"); r != 2 {
 			t.Fatalf("resets sent %d, want 2 (the lost one, repeated once)", r)
 		}
-		settled(t, w, journal)
+		settled(t, e, w)
 		addRow("keys: fault -> keys in the service", keysHead, "reset", "lost_response", "1", "1", "1", "2", took.Round(100*time.Millisecond).String())
 	})
 	t.Run("kill during reset", func(t *testing.T) {
 		needProc(t)
 		t.Parallel()
 		e := newEmu(t)
-		w, journal := keysWorkdir(t)
+		w := newWorkdir(t)
 		user := "reset-killed"
 		w.write(keysConfig(e, user, "1", ""))
 		mustApply(t, w, "the first apply")
@@ -516,7 +504,7 @@ func TestKeys_reset(t *testing.T) {
 		if after != id || value == before {
 			t.Fatalf("after recovery: key %s (was %s), value changed %v", after, id, value != before)
 		}
-		settled(t, w, journal)
+		settled(t, e, w)
 		addRow("keys: fault -> keys in the service", keysHead, "reset", "kill -9 of the provider", "2", "1", "1",
 			strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 	})
@@ -529,7 +517,7 @@ func TestKeys_reset(t *testing.T) {
 func TestKeys_secondKeyWithoutRefresh(t *testing.T) {
 	t.Parallel()
 	e := newEmu(t)
-	w, journal := keysWorkdir(t)
+	w := newWorkdir(t)
 	user := "no-refresh"
 	w.write(keysConfig(e, user, "1", ""))
 	mustApply(t, w, "the first apply")
@@ -558,5 +546,5 @@ resource "cloud_identity_service_specific_credential" "k2" {
 	if r := sent(e, "ResetServiceSpecificCredential"); r != 0 {
 		t.Fatalf("%d resets sent: a key was adopted", r)
 	}
-	settled(t, w, journal)
+	settled(t, e, w)
 }

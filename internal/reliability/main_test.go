@@ -193,8 +193,7 @@ type workdir struct {
 func newWorkdir(t testing.TB) *workdir {
 	t.Helper()
 	dir := t.TempDir()
-	env := []string{"TF_CLI_CONFIG_FILE=" + cliRC, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0",
-		"CLOUD_KEY_JOURNAL_DIR=" + filepath.Join(dir, ".key-journal")} // not the user's cache
+	env := []string{"TF_CLI_CONFIG_FILE=" + cliRC, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0"}
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(k, "CLOUD_") || strings.HasPrefix(k, "TF_") {

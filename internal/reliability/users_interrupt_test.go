@@ -1,6 +1,7 @@
 package reliability
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,23 +20,24 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/keyjournal"
 )
 
 // A user, its policy attachment and its key, hit by a kill -9 of terraform
 // or of the provider once CreateUser took effect but before Terraform saved
 // the user: a plain apply used to fail with EntityAlreadyExists on every
-// run. Now the next plain apply adopts the user, and the bundle converges:
-// one user, one attachment, one key, all in state, nothing left unresolved
-// in the journal.
+// run. Now, when CreateUser was in flight, the user carries the record of
+// its create and the next plain apply adopts it; the bundle converges: one
+// user, one attachment, one key, all in state, no record left on a user.
 //
 // With the local backend Terraform writes the state file as each resource
 // completes, so a user is lost only while its CreateUser is in flight. A
 // remote backend (S3, HTTP, ...) persists a snapshot only every 20 seconds
-// and at the end, so there a user whose create completed is lost too when
-// terraform is killed later in the apply: httpBackend stands for those.
+// and at the end, so there a user whose create was answered is lost too
+// when terraform is killed later in the apply (httpBackend stands for
+// those): its create is not an interrupted one, so the user is not adopted,
+// and the import advice converges.
 
-var usersHead = []string{"KILLED", "DURING", "JOURNAL AFTER KILL", "APPLIES", "USERS", "POLICIES", "KEYS", "CREATEUSER SENT", "RECOVERY TOOK"}
+var usersHead = []string{"KILLED", "DURING", "RECORD ON USER AFTER KILL", "APPLIES", "USERS", "POLICIES", "KEYS", "CREATEUSER SENT", "RECOVERY TOOK"}
 
 const userAddr = "cloud_identity_user.u"
 
@@ -175,46 +177,18 @@ func createOutOfBand(t *testing.T, e *emu, name string) *identityclient.User {
 	return u
 }
 
-// userEntries are the journal's entries for the creates of user.
-func userEntries(t *testing.T, journalDir, user string) []keyjournal.Entry {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(journalDir, "*.json"))
-	var out []keyjournal.Entry
-	for _, f := range files {
-		b, err := os.ReadFile(f) //nolint:gosec // the test's own journal directory
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc struct {
-			Scope   keyjournal.Scope   `json:"scope"`
-			Entries []keyjournal.Entry `json:"entries"`
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			t.Fatalf("journal %s: %v", f, err)
-		}
-		if doc.Scope.Kind == keyjournal.KindUser && strings.EqualFold(doc.Scope.UserName, user) {
-			out = append(out, doc.Entries...)
-		}
+// userRecord is the record of a user create the user carries, "" for none.
+func userRecord(e *emu, user string) string {
+	if v, ok := e.Identity.UserTags(user)["terraform-cloud:creating-user"]; ok {
+		return "creating-user=" + v
 	}
-	return out
-}
-
-func entryStates(es []keyjournal.Entry) string {
-	var s []string
-	for _, e := range es {
-		st := string(e.State)
-		if e.KeyID != "" {
-			st += " (names the user)"
-		}
-		s = append(s, st)
-	}
-	return strings.Join(s, ", ")
+	return ""
 }
 
 // converged checks that the emulator holds the bundle exactly once, the
 // state holds all of it, with the user whose id is wantID, and the next plan
-// is empty with nothing unresolved in the journal.
-func converged(t *testing.T, e *emu, w *workdir, journalDir, user, wantID string) {
+// is empty with no record of a create left on a user.
+func converged(t *testing.T, e *emu, w *workdir, user, wantID string) {
 	t.Helper()
 	if n := countFold(e.Identity.UserNames(), user); n != 1 {
 		t.Fatalf("%d users named %s in the emulator, want 1", n, user)
@@ -232,21 +206,18 @@ func converged(t *testing.T, e *emu, w *workdir, journalDir, user, wantID string
 		t.Fatalf("the state holds user id %v, want %s (the user the killed run made)", got, wantID)
 	}
 	oneWorkingKey(t, e, w, user)
-	settled(t, w, journalDir)
+	settled(t, e, w)
 }
 
 // destroyed checks that a destroy removes everything, the adopted user
-// included, and leaves the journal empty.
-func destroyed(t *testing.T, e *emu, w *workdir, journalDir string) {
+// included.
+func destroyed(t *testing.T, e *emu, w *workdir) {
 	t.Helper()
 	if out, err := w.destroy(); err != nil {
 		t.Fatalf("destroy: %v\n%s", err, out)
 	}
 	if names := e.Identity.UserNames(); len(names) != 0 {
 		t.Fatalf("users left after destroy: %v", names)
-	}
-	if files, _ := filepath.Glob(filepath.Join(journalDir, "*.json")); len(files) != 0 {
-		t.Fatalf("journal files left after destroy: %v", files)
 	}
 }
 
@@ -264,9 +235,10 @@ func TestUsers_killDuringCreate(t *testing.T) {
 	}{
 		{"provider", "CreateUser", false, false},
 		{"terraform", "CreateUser", true, false},
-		// CreateUser answered, so the journal names the user; terraform is
-		// killed before the backend persisted it.
-		{"terraform", "AttachUserPolicy", true, true},
+		// CreateUser answered, so the user carries no record; terraform is
+		// killed, while the key create is held, before the backend
+		// persisted the user. A create whose answer arrived is never
+		// treated as interrupted: import advice; the key is adopted.
 		{"terraform", "CreateServiceSpecificCredential", true, true},
 	}
 	for _, tc := range cases {
@@ -277,7 +249,7 @@ func TestUsers_killDuringCreate(t *testing.T) {
 		t.Run(fmt.Sprintf("kill -9 of %s during %s, %s", tc.name, tc.op, backend), func(t *testing.T) {
 			t.Parallel()
 			e := newEmu(t)
-			w, journal := keysWorkdir(t)
+			w := newWorkdir(t)
 			user := "kill-" + strings.ToLower(tc.name[:2]+"-"+tc.op)
 			w.write(bundleConfig(e, user, ""))
 			var remote *httpBackend
@@ -300,18 +272,37 @@ func TestUsers_killDuringCreate(t *testing.T) {
 			if st := w.state(); st[userAddr] != nil {
 				t.Fatalf("the killed run saved the user in state; nothing to recover")
 			}
-			entries := userEntries(t, journal, user)
-			if len(entries) != 1 {
-				t.Fatalf("journal entries of the user after the kill: %+v, want the killed create's", entries)
+			// CreateUser in flight: the user carries its record. Answered
+			// (the later kills): the record was cleared.
+			record := userRecord(e, user)
+			if (record != "") != (tc.op == "CreateUser") {
+				t.Fatalf("record on the user after the kill: %q", record)
 			}
 
 			start := time.Now()
-			out := mustApply(t, w, "the plain apply after the kill")
-			took := time.Since(start)
-			if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "Warning: Identity User Adopted") || !strings.Contains(flat, orphan.UserID) {
-				t.Errorf("the apply does not say that it adopted user %s:\n%s", orphan.UserID, out)
+			applies := "2"
+			if record == "" {
+				// CreateUser was answered: the create is not an interrupted
+				// one, and a user without a record is never adopted (it
+				// may be another configuration's). The import advice
+				// converges.
+				out, err := w.apply()
+				if flat := strings.Join(strings.Fields(out), " "); err == nil || !strings.Contains(flat, "terraform import <address> "+user) {
+					t.Fatalf("the apply after the kill: %v, want the import advice:\n%s", err, out)
+				}
+				if out, err := w.run("import", "-input=false", userAddr, user); err != nil {
+					t.Fatalf("import: %v\n%s", err, out)
+				}
+				mustApply(t, w, "the apply after the import")
+				applies = "3 (one refused with the import advice, import)"
+			} else {
+				out := mustApply(t, w, "the plain apply after the kill")
+				if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "Warning: Identity User Adopted") || !strings.Contains(flat, orphan.UserID) {
+					t.Errorf("the apply does not say that it adopted user %s:\n%s", orphan.UserID, out)
+				}
 			}
-			converged(t, e, w, journal, user, orphan.UserID)
+			took := time.Since(start)
+			converged(t, e, w, user, orphan.UserID)
 			if remote != nil && !remote.persisted(t, "cloud_identity_user") {
 				t.Fatal("the backend does not hold the adopted user")
 			}
@@ -321,10 +312,10 @@ func TestUsers_killDuringCreate(t *testing.T) {
 			if c := sent(e, "CreateServiceSpecificCredential"); c != 1 && tc.op == "CreateServiceSpecificCredential" {
 				t.Fatalf("CreateServiceSpecificCredential sent %d times, want 1 (the killed one, adopted)", c)
 			}
-			addRow("users: kill -9 -> users in the service", usersHead, tc.name, tc.op+", "+backend, entryStates(entries), "2",
+			addRow("users: kill -9 -> users in the service", usersHead, tc.name, tc.op+", "+backend, cmp.Or(record, "none"), applies,
 				strconv.Itoa(countFold(e.Identity.UserNames(), user)), strconv.Itoa(len(e.Identity.AttachedPolicyArns(user))),
 				strconv.Itoa(len(e.Identity.CredentialIDs(user))), strconv.Itoa(sent(e, "CreateUser")), took.Round(100*time.Millisecond).String())
-			destroyed(t, e, w, journal)
+			destroyed(t, e, w)
 		})
 	}
 }
@@ -365,7 +356,7 @@ func TestUsers_existingUserNotAdopted(t *testing.T) {
 	t.Run("made outside Terraform", func(t *testing.T) {
 		t.Parallel()
 		e := newEmu(t)
-		w, journal := keysWorkdir(t)
+		w := newWorkdir(t)
 		user := "console-made"
 		existing := createOutOfBand(t, e, user)
 		w.write(bundleConfig(e, user, ""))
@@ -375,25 +366,23 @@ func TestUsers_existingUserNotAdopted(t *testing.T) {
 			t.Fatalf("import: %v\n%s", err, out)
 		}
 		mustApply(t, w, "the apply after the import")
-		converged(t, e, w, journal, user, existing.UserID)
-		addRow("users: existing user -> outcome", []string{"USER MADE BY", "OUTCOME"}, "a script (no journal entry)", "EntityAlreadyExists with import advice; import + apply converged")
+		converged(t, e, w, user, existing.UserID)
+		addRow("users: existing user -> outcome", []string{"USER MADE BY", "OUTCOME"}, "a script (no record on the user)", "EntityAlreadyExists with import advice; import + apply converged")
 	})
 
 	t.Run("made by another configuration on this machine", func(t *testing.T) {
 		t.Parallel()
 		e := newEmu(t)
-		a, journal := keysWorkdir(t)
+		a := newWorkdir(t)
 		user := "other-config"
 		a.write(bundleConfig(e, user, ""))
-		// A's run ends normally, and no later run of A has refreshed or
-		// planned, so its journal entry is not confirmed yet.
+		// A's run ends normally: its create's record is cleared.
 		mustApply(t, a, "configuration A")
-		if es := userEntries(t, journal, user); len(es) != 1 || es[0].State != keyjournal.Created {
-			t.Fatalf("A's journal entry %+v, want one created, unconfirmed", es)
+		if r := userRecord(e, user); r != "" {
+			t.Fatalf("A's user still carries the record %s", r)
 		}
 		existing := apiUser(t, e, user)
 		b := newWorkdir(t)
-		b.env = append(b.env, keyjournal.EnvDir+"="+journal) // the same machine's journal
 		b.write(bundleConfig(e, user, ""))
 		refused(t, e, b, user, existing.UserID)
 		if st := a.state(); st[userAddr] == nil {
@@ -402,13 +391,13 @@ func TestUsers_existingUserNotAdopted(t *testing.T) {
 		if out, changes, err := a.plan(); err != nil || changes {
 			t.Fatalf("configuration A's plan is not empty (err %v):\n%s", err, out)
 		}
-		addRow("users: existing user -> outcome", []string{"USER MADE BY", "OUTCOME"}, "another configuration, same journal, entry unconfirmed", "EntityAlreadyExists with import advice; A unaffected")
+		addRow("users: existing user -> outcome", []string{"USER MADE BY", "OUTCOME"}, "another configuration, right after A's apply", "EntityAlreadyExists with import advice; A unaffected")
 	})
 
 	t.Run("made outside Terraform after an interrupted create that never reached the service", func(t *testing.T) {
 		t.Parallel()
 		e := newEmu(t)
-		w, _ := keysWorkdir(t)
+		w := newWorkdir(t)
 		user := "dropped-then-made"
 		// max_retries = 0 keeps the create's window (when a user from it
 		// could still land) short: 2 x http_timeout.
@@ -423,6 +412,6 @@ func TestUsers_existingUserNotAdopted(t *testing.T) {
 		time.Sleep(2*attemptTimeout + 3*time.Second) // past the window and its margin
 		existing := createOutOfBand(t, e, user)
 		refused(t, e, w, user, existing.UserID)
-		addRow("users: existing user -> outcome", []string{"USER MADE BY", "OUTCOME"}, "a script, after this configuration's create was dropped (stale pending entry)", "EntityAlreadyExists with import advice (created outside the entry's window)")
+		addRow("users: existing user -> outcome", []string{"USER MADE BY", "OUTCOME"}, "a script, after this configuration's create was dropped", "EntityAlreadyExists with import advice (no record on the user)")
 	})
 }

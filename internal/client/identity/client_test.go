@@ -155,7 +155,9 @@ func TestResultShapes(t *testing.T) {
 		},
 		{
 			"UntagUser", "UntagUser", ``,
-			func(c *Client) (any, error) { return nil, c.UntagUser(context.Background(), "alice", []string{"a", "b"}) },
+			func(c *Client) (any, error) {
+				return nil, c.UntagUser(context.Background(), "alice", []string{"a", "b"})
+			},
 			nil,
 			url.Values{"Action": {"UntagUser"}, "Version": {"2010-05-08"}, "UserName": {"alice"}, "TagKeys.member.1": {"a"}, "TagKeys.member.2": {"b"}},
 		},

@@ -99,6 +99,7 @@ func (c *Client) Converse(ctx context.Context, apiKey, modelID, prompt string) (
 		},
 		Body:      body,
 		Sensitive: true,
+		Secrets:   []string{apiKey},
 	})
 	if err != nil {
 		return nil, err

@@ -61,6 +61,7 @@ func (c *Client) UpdateDomainConfig(ctx context.Context, in *UpdateDomainConfigI
 		Body:       body,
 		Idempotent: in.DryRun != nil && *in.DryRun,
 		Sensitive:  in.carriesSecret(),
+		Secrets:    in.secrets(),
 	}, out)
 	if err != nil {
 		return nil, err

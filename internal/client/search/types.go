@@ -67,6 +67,17 @@ func (in *UpdateDomainConfigInput) carriesSecret() bool {
 	return ok
 }
 
+// secrets are the secret values the request holds: the master user
+// password.
+func (in *UpdateDomainConfigInput) secrets() []string {
+	a, _ := in.Sections["AdvancedSecurityOptions"].(map[string]any)
+	m, _ := a["MasterUserOptions"].(map[string]any)
+	if p, ok := m["MasterUserPassword"].(string); ok {
+		return []string{p}
+	}
+	return nil
+}
+
 // Section is one wrapped DomainConfig section: its value and its status.
 type Section struct {
 	Options json.RawMessage `json:"Options"`

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -14,25 +15,26 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/keyjournal"
 )
 
-// A key create whose answer never arrives (lost, timed out, or the provider
-// killed while it was in flight) may still have made a key: its value was
-// only in the answer, and the identity service has no idempotency token
-// and keys have no tags. The provider therefore writes a journal entry
-// before each create (package keyjournal) and, when the answer is missing,
-// finds the key by time among the user's keys, then adopts it: a reset
-// gives it a value the state can hold. Nothing else is ever adopted: a key
-// some journal entry claims, or one created outside the entry's window.
+// A key create whose answer never arrives (lost, timed out, or Terraform or
+// the provider killed or interrupted while it was in flight) may still have
+// made a key: its value was only in the answer, and the identity service
+// has no idempotency token and keys have no tags. So each create is
+// recorded on its user before it is sent (create_record.go), and the next
+// create for that user and service, on any machine, waits while a recorded
+// create may still land, finds the key of an interrupted one by time among
+// the user's unclaimed keys, and adopts it: a reset gives it a value the
+// state can hold. A claimed key is never touched, and when the keys in a
+// record's window are more than the records account for, nothing is.
 
 const (
 	// clockMargin widens the windows that tell a create's key from others:
-	// CreateDate and the service's Date header have second resolution, and
-	// a request takes a moment on the way.
+	// CreateDate, the Date header and the records have second resolution,
+	// and a request takes a moment on the way.
 	clockMargin = 2 * time.Second
-	// recoveryPoll is how often recovery looks again for a key that an
-	// interrupted create of an earlier run may still land.
+	// recoveryPoll is how often a create looks again while another create
+	// of the same user's keys may still land one.
 	recoveryPoll = time.Second
 )
 
@@ -44,37 +46,30 @@ type wantKey struct {
 	status      string
 }
 
-// match is what the user's keys say about one unresolved journal entry.
+// match is what the user's keys say about one record.
 type match struct {
-	entry keyjournal.Entry
+	entry record
 	key   *identityclient.ServiceSpecificCredential // nil: none found (yet)
-	// ambiguous lists the keys in the entry's window when more keys are
-	// there than the entries can account for: some belong to someone
+	// ambiguous lists the keys in the record's window when more keys are
+	// there than the records can account for: some belong to someone
 	// else, and which ones cannot be told.
 	ambiguous []string
 }
 
-// matchKeys finds the key of each of the entries among keys, listed when
-// the service's clock was offset ahead of ours. all is every entry of the
-// scope: a key an entry names is spoken for. An entry naming a key matches
-// that key. A pending entry matches an unclaimed key created within its
-// window (Started to Deadline, in the service's clock, widened by
-// clockMargin); entries take the earliest key left in their window, in the
-// order they started. When keys are left over in some entry's window,
-// those entries match nothing and report the window's keys as ambiguous.
-func matchKeys(all, entries []keyjournal.Entry, keys []identityclient.ServiceSpecificCredential, offset time.Duration) []match {
-	claimed := map[string]bool{}
-	for _, e := range all {
-		if e.KeyID != "" {
-			claimed[e.KeyID] = true
-		}
-	}
+// matchKeys finds the key of each of the records among keys. claims holds
+// the claim tags: a claimed key is spoken for. A record naming a key
+// matches that key. A pending record matches an unclaimed key created
+// within its window (Started to Deadline, widened by clockMargin); records
+// take the earliest key left in their window, in the order they started.
+// When keys are left over in some record's window, those records match
+// nothing and report the window's keys as ambiguous.
+func matchKeys(claims map[string]claim, entries []record, keys []identityclient.ServiceSpecificCredential) []match {
 	byID := map[string]*identityclient.ServiceSpecificCredential{}
 	var free []*identityclient.ServiceSpecificCredential
 	for i := range keys {
 		k := &keys[i]
 		byID[k.ServiceSpecificCredentialID] = k
-		if !claimed[k.ServiceSpecificCredentialID] {
+		if _, held := claims[claimTagKey(k.ServiceSpecificCredentialID)]; !held {
 			free = append(free, k)
 		}
 	}
@@ -84,10 +79,9 @@ func matchKeys(all, entries []keyjournal.Entry, keys []identityclient.ServiceSpe
 	order := make([]int, 0, len(entries))
 	for i, e := range entries {
 		out[i].entry = e
-		switch {
-		case e.KeyID != "":
+		if e.KeyID != "" {
 			out[i].key = byID[e.KeyID]
-		case e.State == keyjournal.Pending:
+		} else {
 			order = append(order, i)
 		}
 	}
@@ -95,7 +89,7 @@ func matchKeys(all, entries []keyjournal.Entry, keys []identityclient.ServiceSpe
 	taken := map[string]bool{}
 	for _, i := range order {
 		for _, k := range free {
-			if !taken[k.ServiceSpecificCredentialID] && inCreateWindow(entries[i], k.CreateDate, offset) {
+			if !taken[k.ServiceSpecificCredentialID] && inCreateWindow(entries[i], k.CreateDate) {
 				out[i].key = k
 				taken[k.ServiceSpecificCredentialID] = true
 				break
@@ -106,7 +100,7 @@ func matchKeys(all, entries []keyjournal.Entry, keys []identityclient.ServiceSpe
 		var window []string
 		leftover := false
 		for _, k := range free {
-			if inCreateWindow(entries[i], k.CreateDate, offset) {
+			if inCreateWindow(entries[i], k.CreateDate) {
 				window = append(window, k.ServiceSpecificCredentialID)
 				leftover = leftover || !taken[k.ServiceSpecificCredentialID]
 			}
@@ -116,6 +110,13 @@ func matchKeys(all, entries []keyjournal.Entry, keys []identityclient.ServiceSpe
 		}
 	}
 	return out
+}
+
+// inCreateWindow reports whether what the service created at created may
+// be the work of record e's create: from e.Started to e.Deadline (both by
+// the service's clock), widened by clockMargin.
+func inCreateWindow(e record, created time.Time) bool {
+	return !created.Before(e.Started.Add(-clockMargin)) && !created.After(e.Deadline.Add(clockMargin))
 }
 
 // fits reports whether key can stand for the planned one: same lifetime,
@@ -132,136 +133,189 @@ func fits(key *identityclient.ServiceSpecificCredential, want wantKey, serverNow
 	return key.ExpirationDate.After(serverNow.Add(left))
 }
 
-// clockOffsetOf is how far the service's clock was ahead of ours when it
-// answered a list (0 when the answer had no Date).
-func clockOffsetOf(out *identityclient.ListServiceSpecificCredentialsOutput, at time.Time) time.Duration {
-	if out == nil || out.ServerTime.IsZero() {
-		return 0
-	}
-	return out.ServerTime.Sub(at)
-}
-
-// keyCreate is one create of a key resource, under its scope's lock.
+// keyCreate is one create of a key resource.
 type keyCreate struct {
 	r     *serviceSpecificCredentialResource
-	j     *keyjournal.Journal
-	scope keyjournal.Scope
 	in    identityclient.CreateServiceSpecificCredentialInput
 	want  wantKey
 	diags *diag.Diagnostics
+	// nonce names this create in the records it writes.
+	nonce string
+	// offset is how far the service's clock was ahead of ours at the last
+	// look.
+	offset time.Duration
 }
 
 const createSummary = "Unable to Create Identity Service Specific Credential"
 
-// run returns the key for the resource, with its value: an orphan of an
-// earlier run adopted, or a new key. It adds diagnostics and returns nil
-// when there is none.
+// view is what the user's tags and keys said at one moment.
+type view struct {
+	now     time.Time // by the service's clock
+	pending []record  // this service's key creates, in flight or interrupted
+	claims  map[string]claim
+	keys    []identityclient.ServiceSpecificCredential
+}
+
+// look reads the user's records and keys.
+func (c *keyCreate) look(ctx context.Context) (*view, error) {
+	tags, err := c.r.clients.Identity.ListUserTags(ctx, c.in.UserName)
+	if err != nil {
+		return nil, err
+	}
+	at := time.Now()
+	out, err := c.r.clients.Identity.ListServiceSpecificCredentials(ctx, c.in.UserName, c.in.ServiceName)
+	if err != nil {
+		return nil, err
+	}
+	if !tags.ServerTime.IsZero() {
+		c.offset = tags.ServerTime.Sub(at)
+	}
+	v := &view{now: at.Add(c.offset), keys: out.Credentials}
+	v.pending, v.claims = recordsOf(tags.Tags, c.in.ServiceName)
+	return v, nil
+}
+
+// serviceNow is the service's clock as of the last look.
+func (c *keyCreate) serviceNow() time.Time { return time.Now().Add(c.offset) }
+
+// inFlight reports whether the key of record e may still land.
+func (v *view) inFlight(e record) bool { return v.now.Before(e.Deadline.Add(clockMargin)) }
+
+// run returns the key for the resource, with its value: the key of an
+// interrupted create adopted, or a new key. It adds diagnostics and returns
+// nil when there is none.
 func (c *keyCreate) run(ctx context.Context) *identityclient.ServiceSpecificCredential {
-	cred, ok := c.recoverOrphans(ctx)
+	c.nonce = newNonce()
+	v, err := c.settle(ctx, nil)
+	switch {
+	case errors.Is(err, client.ErrAccessDenied):
+		c.diags.AddWarning("Interrupted Key Creates Not Recovered",
+			fmt.Sprintf("The provider may not read the tags of user %q (identity:ListUserTags), where it records key creates in flight, so a key left by an interrupted create cannot be recognised and adopted. "+
+				"The key is created regardless. Grant identity:ListUserTags, identity:TagUser and identity:UntagUser on the user to have interrupted creates recovered.\n\n%s", c.in.UserName, err))
+		return c.create(ctx, false)
+	case errors.Is(err, client.ErrNotFound):
+		return c.create(ctx, false) // no user: the create says so
+	case err != nil:
+		c.diags.AddError(createSummary, fmt.Sprintf("Reading the keys of user %q and the records of its key creates failed, so nothing was created "+
+			"(a create interrupted earlier may have left a key that a new one would put beside it). Apply again.\n\n%s", c.in.UserName, err))
+		return nil
+	}
+	cred, ok := c.recover(ctx, v, nil)
 	if !ok || cred != nil {
 		return cred
 	}
-	return c.create(ctx)
+	return c.create(ctx, true)
 }
 
-func (c *keyCreate) warnJournal(ctx context.Context, err error) {
-	warnJournal(ctx, c.j, "a key", err)
-}
-
-func (c *keyCreate) list(ctx context.Context) (*identityclient.ListServiceSpecificCredentialsOutput, time.Duration, error) {
-	out, err := c.r.clients.Identity.ListServiceSpecificCredentials(ctx, c.in.UserName, c.in.ServiceName)
-	return out, clockOffsetOf(out, time.Now()), err
-}
-
-// recoverOrphans deals with the unresolved entries of earlier provider
-// instances before anything is created: it finds their keys, waiting while
-// one may still land, adopts one that fits the plan and deletes the rest.
-// ok is false when it failed (diagnostics say why).
-func (c *keyCreate) recoverOrphans(ctx context.Context) (adopted *identityclient.ServiceSpecificCredential, ok bool) {
-	all, err := c.j.Entries(c.scope)
-	c.warnJournal(ctx, err)
-	var stale []keyjournal.Entry
-	for _, e := range all {
-		if c.j.Stale(e) {
-			stale = append(stale, e)
-		}
-	}
-	if len(stale) == 0 {
-		return nil, true
-	}
-	tflog.Info(ctx, "Earlier key creates of this user were interrupted: looking for the keys they may have made before creating one", map[string]any{
-		"user_name": c.in.UserName, "service_name": c.in.ServiceName, "entries": len(stale),
-	})
-	var (
-		matches   []match
-		serverNow time.Time
-		userGone  bool
-	)
-	var last time.Time
-	for _, e := range stale {
-		if e.State == keyjournal.Pending && e.Deadline.After(last) {
-			last = e.Deadline
-		}
-	}
-	// Wait while a create may still land, and look once after that.
-	wait := time.Until(last)
-	if wait > 0 {
-		wait += recoveryPoll
-		tflog.Info(ctx, "An interrupted create may still land a key: waiting for it before creating one", map[string]any{
-			"user_name": c.in.UserName, "wait_up_to": wait.Round(time.Second).String(),
-		})
-	}
-	_, err = untilSeen(ctx, max(wait, 0), recoveryPoll, func() (bool, error) {
-		out, offset, err := c.list(ctx)
-		if errors.Is(err, client.ErrNotFound) {
-			userGone = true // and its keys with it
-			return true, nil
-		}
+// settle looks at the user's records and keys until no create of another
+// run may still land a key and, when own is set, until own's key is found
+// or can no longer land. The wait is bounded by twice the create window
+// and logged at INFO.
+func (c *keyCreate) settle(ctx context.Context, own *record) (*view, error) {
+	limit := time.Now().Add(2*createWindow(c.r.clients) + recoveryPoll)
+	logged := false
+	for {
+		v, err := c.look(ctx)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
-		serverNow = time.Now().Add(offset)
-		matches = matchKeys(all, stale, out.Credentials, offset)
-		for _, m := range matches {
-			if m.key == nil && len(m.ambiguous) == 0 && m.entry.State == keyjournal.Pending && time.Now().Before(m.entry.Deadline) {
-				return false, nil // that create may still land
+		var until time.Time
+		live := map[string]bool{}
+		for _, e := range v.pending {
+			live[e.ID] = true
+			if own != nil && e.ID == own.ID {
+				continue
+			}
+			if v.inFlight(e) && e.Deadline.After(until) {
+				until = e.Deadline
 			}
 		}
-		return true, nil
-	})
-	if err != nil {
-		c.diags.AddError(createSummary, fmt.Sprintf("An earlier create of a key for user %q was interrupted, and listing the user's keys to find what it left failed, so nothing was created "+
-			"(a second key could exceed the limit or leave one behind). Apply again.\n\n%s", c.in.UserName, err))
-		return nil, false
+		// A recovery of another run taking a key over.
+		for _, cl := range v.claims {
+			if live[cl.record] && v.now.Before(cl.deadline.Add(clockMargin)) && cl.deadline.After(until) {
+				until = cl.deadline
+			}
+		}
+		if own != nil && until.IsZero() && v.inFlight(*own) {
+			if m := matchKeys(v.claims, []record{*own}, v.keys)[0]; m.key == nil && len(m.ambiguous) == 0 {
+				until = own.Deadline
+			}
+		}
+		if until.IsZero() {
+			return v, nil
+		}
+		if time.Now().After(limit) {
+			return nil, fmt.Errorf("creates of keys for user %q by other runs were still in flight after %s", c.in.UserName, time.Until(limit).Round(time.Second).Abs())
+		}
+		if !logged {
+			logged = true
+			tflog.Info(ctx, "A create of a key for this user may still land one: waiting for it before going on", map[string]any{
+				"user_name": c.in.UserName, "service_name": c.in.ServiceName, "wait_up_to": until.Add(clockMargin).Sub(v.now).Round(time.Second).String(),
+			})
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(recoveryPoll):
+		}
 	}
-	if userGone {
-		c.warnJournal(ctx, c.j.Drop(c.scope, entryIDs(stale)...))
+}
+
+// recover deals with the records whose creates are over: it adopts a key
+// one of them made that fits the plan (own's first), deletes the others'
+// keys, which no configuration holds and whose values are lost, and clears
+// the records. When the user's keys in some record's window are more than
+// the records account for, it changes nothing and says which keys to
+// import or delete. ok is false when it failed (diagnostics say why).
+func (c *keyCreate) recover(ctx context.Context, v *view, own *record) (adopted *identityclient.ServiceSpecificCredential, ok bool) {
+	var over []record
+	for _, e := range v.pending {
+		if !v.inFlight(e) || (own != nil && e.ID == own.ID) {
+			// A recovery that took a key over for e and was interrupted:
+			// resume it with that key.
+			for _, cl := range v.claims {
+				if cl.record == e.ID {
+					e.KeyID = cl.keyID
+				}
+			}
+			over = append(over, e)
+		}
+	}
+	if len(over) == 0 {
 		return nil, true
 	}
+	matches := matchKeys(v.claims, over, v.keys)
 	for _, m := range matches {
 		if len(m.ambiguous) > 0 {
-			c.diags.AddError(createSummary, fmt.Sprintf("An earlier create of a key for user %q was interrupted at %s, and the user's keys created around then (%s) are more than the interrupted creates can account for: "+
-				"another client made keys for this user at the same time, and the provider cannot tell which key is its own, so it changed nothing. "+
-				"Delete the key Terraform should not keep (it cannot be used: its value was lost), or bring it under Terraform with terraform import <address> %s/<credential id>, then apply again.",
-				c.in.UserName, m.entry.Started.Format(time.RFC3339), strings.Join(m.ambiguous, ", "), c.in.UserName))
+			c.diags.AddError(createSummary, fmt.Sprintf("A create of a key for user %q started at %s was interrupted, and the user's unclaimed keys created around then (%s) are more than the interrupted creates can account for: "+
+				"another client made keys for this user at the same time, and the provider cannot tell which key the interrupted create made, so it changed nothing. "+
+				"Delete the key no configuration should keep (its value was lost), or bring it under Terraform with terraform import <address> %s/<credential id>; "+
+				"then remove the tag %s from the user and apply again.",
+				c.in.UserName, m.entry.Started.Format(time.RFC3339), strings.Join(m.ambiguous, ", "), c.in.UserName, m.entry.ID))
 			return nil, false
 		}
 	}
-
 	pick := -1
 	for i, m := range matches {
-		if m.key != nil && fits(m.key, c.want, serverNow) {
+		if m.key != nil && fits(m.key, c.want, v.now) && (pick < 0 || (own != nil && m.entry.ID == own.ID)) {
 			pick = i
-			break
 		}
 	}
 	var done []string
+	defer func() { c.untag(ctx, done...) }()
 	for i, m := range matches {
-		switch {
-		case i == pick:
-			continue
-		case m.key == nil:
+		if m.key == nil {
 			done = append(done, m.entry.ID) // nothing landed, and nothing can now
+			if m.entry.KeyID != "" {
+				done = append(done, claimTagKey(m.entry.KeyID)) // the key taken over is gone
+			}
+			continue
+		}
+		if !c.claim(ctx, m.entry, m.key.ServiceSpecificCredentialID) {
+			continue // another run took it over first: its business now
+		}
+		done = append(done, m.entry.ID)
+		if i == pick {
 			continue
 		}
 		tflog.Warn(ctx, "Deleting a key an interrupted create left behind, which the plan cannot use", map[string]any{
@@ -269,141 +323,151 @@ func (c *keyCreate) recoverOrphans(ctx context.Context) (adopted *identityclient
 		})
 		err := c.r.clients.Identity.DeleteServiceSpecificCredential(ctx, c.in.UserName, m.key.ServiceSpecificCredentialID)
 		if err != nil && !errors.Is(err, client.ErrNotFound) {
-			c.warnJournal(ctx, c.j.Drop(c.scope, done...))
-			c.diags.AddError(createSummary, fmt.Sprintf("Key %s of user %q was left behind by an interrupted create and does not fit the planned key, and deleting it failed, so nothing was created. Apply again.\n\n%s",
-				m.key.ServiceSpecificCredentialID, c.in.UserName, err))
+			done = append(done[:len(done)-1], claimTagKey(m.key.ServiceSpecificCredentialID))
+			c.diags.AddError(createSummary, fmt.Sprintf("Key %s of user %q was left behind by a create interrupted at %s and does not fit the planned key, and deleting it failed, so nothing was created. Apply again.\n\n%s",
+				m.key.ServiceSpecificCredentialID, c.in.UserName, m.entry.Started.Format(time.RFC3339), err))
 			return nil, false
 		}
-		done = append(done, m.entry.ID)
+		done = append(done, claimTagKey(m.key.ServiceSpecificCredentialID))
 		c.diags.AddWarning("Orphaned Identity Service Specific Credential Deleted",
-			fmt.Sprintf("Key %s of user %q was left behind by a create interrupted at %s (its value was lost), and it does not fit the planned key, so the provider deleted it.",
+			fmt.Sprintf("Key %s of user %q was made by a create interrupted at %s: no configuration holds it and its value was lost. It does not fit the planned key, so the provider deleted it.",
 				m.key.ServiceSpecificCredentialID, c.in.UserName, m.entry.Started.Format(time.RFC3339)))
 	}
-	c.warnJournal(ctx, c.j.Drop(c.scope, done...))
-	if pick < 0 {
+	if pick < 0 || !slices.Contains(done, matches[pick].entry.ID) {
 		return nil, true
 	}
 	m := matches[pick]
 	tflog.Warn(ctx, "Adopting the key an interrupted create left behind, instead of creating another", map[string]any{
 		"user_name": c.in.UserName, "service_specific_credential_id": m.key.ServiceSpecificCredentialID, "interrupted_at": m.entry.Started.Format(time.RFC3339),
 	})
-	cred := c.adopt(ctx, m.entry, m.key, fmt.Sprintf("Key %s of user %q was left behind by a create interrupted at %s (its value was lost).",
-		m.key.ServiceSpecificCredentialID, c.in.UserName, m.entry.Started.Format(time.RFC3339)))
-	return cred, cred != nil
-}
-
-func entryIDs(es []keyjournal.Entry) []string {
-	ids := make([]string, 0, len(es))
-	for _, e := range es {
-		ids = append(ids, e.ID)
-	}
-	return ids
-}
-
-// adopt takes key over for this create and resets it, which gives it a
-// value. The entry names the key first, so that if this run dies too, the
-// next one adopts the same key by its id.
-func (c *keyCreate) adopt(ctx context.Context, e keyjournal.Entry, key *identityclient.ServiceSpecificCredential, why string) *identityclient.ServiceSpecificCredential {
-	c.warnJournal(ctx, c.j.Set(c.scope, e.ID, keyjournal.Created, key.ServiceSpecificCredentialID, time.Now()))
-	cred, err := c.r.clients.Identity.ResetServiceSpecificCredential(ctx, c.in.UserName, key.ServiceSpecificCredentialID)
+	why := fmt.Sprintf("Key %s of user %q was made by a create started at %s whose answer never arrived (its value was lost).",
+		m.key.ServiceSpecificCredentialID, c.in.UserName, m.entry.Started.Format(time.RFC3339))
+	cred, err := c.r.clients.Identity.ResetServiceSpecificCredential(ctx, c.in.UserName, m.key.ServiceSpecificCredentialID)
 	if err != nil {
+		// The claim stays with this configuration's nonce; release it so
+		// that the next apply adopts the key again.
+		done = append(done, claimTagKey(m.key.ServiceSpecificCredentialID))
+		done = slices.DeleteFunc(done, func(id string) bool { return id == m.entry.ID })
 		c.diags.AddError(createSummary, fmt.Sprintf("%s The provider adopts it rather than create a second key, but resetting it to obtain a value failed. "+
 			"Nothing else was created; the next apply adopts the same key.\n\n%s", why, err))
-		return nil
+		return nil, false
 	}
 	c.diags.AddWarning("Identity Service Specific Credential Adopted",
-		fmt.Sprintf("%s The provider adopted it instead of creating a second key, and reset it to obtain a value: service_api_key_value holds that value.", why))
-	return cred
+		fmt.Sprintf("%s No configuration held it, so the provider adopted it instead of creating a second key, and reset it to obtain a value: service_api_key_value holds that value.", why))
+	return cred, true
 }
 
-// create sends CreateServiceSpecificCredential with a pending journal entry
-// and, when the answer is lost, finds the key it made.
-func (c *keyCreate) create(ctx context.Context) *identityclient.ServiceSpecificCredential {
-	entry, err := c.j.Begin(c.scope, time.Now().Add(createWindow(c.r.clients)))
-	c.warnJournal(ctx, err)
+// claim marks key id as being taken over by this create for record e, and
+// reads the tags back to check that no other run claimed it at the same
+// time; false when another run holds it (or the claim cannot be written:
+// then nothing may touch it). The claim's deadline bounds the takeover
+// (a reset or a delete), after which a later run resumes it.
+func (c *keyCreate) claim(ctx context.Context, e record, id string) bool {
+	k := claimTagKey(id)
+	tag := adoptionTag(c.nonce, e, id, c.serviceNow().Add(createWindow(c.r.clients)))
+	if err := c.r.clients.Identity.TagUser(ctx, c.in.UserName, []identityclient.Tag{tag}); err != nil {
+		tflog.Warn(ctx, "Could not claim a key left by an interrupted create; leaving it alone", map[string]any{"user_name": c.in.UserName, "service_specific_credential_id": id, "error": err.Error()})
+		return false
+	}
+	tags, err := c.r.clients.Identity.ListUserTags(ctx, c.in.UserName)
+	if err != nil {
+		return false
+	}
+	_, claims := recordsOf(tags.Tags, c.in.ServiceName)
+	return claims[k].nonce == c.nonce
+}
+
+// untag removes tags of this create's records, logging a failure: a record
+// left behind only makes a later create wait for it and look at the keys
+// of its window.
+func (c *keyCreate) untag(ctx context.Context, keys ...string) {
+	if len(keys) == 0 {
+		return
+	}
+	if err := c.r.clients.Identity.UntagUser(ctx, c.in.UserName, keys); err != nil {
+		tflog.Warn(ctx, "Could not remove the record of a key create from its user", map[string]any{"user_name": c.in.UserName, "tags": strings.Join(keys, ","), "error": err.Error()})
+	}
+}
+
+// create sends CreateServiceSpecificCredential, recorded on the user first
+// when record is set, and when the answer is lost, finds the key it made.
+func (c *keyCreate) create(ctx context.Context, recorded bool) *identityclient.ServiceSpecificCredential {
+	var own *record
+	if recorded {
+		started := c.serviceNow().Truncate(time.Second)
+		e := record{ID: tagCreating + c.nonce, Started: started, Deadline: started.Add(createWindow(c.r.clients))}
+		tag := pendingTag(c.nonce, c.in.ServiceName, e.Started, e.Deadline)
+		if err := c.r.clients.Identity.TagUser(ctx, c.in.UserName, []identityclient.Tag{tag}); err != nil {
+			c.diags.AddWarning("Key Create Not Recorded",
+				fmt.Sprintf("The provider could not record this key create on user %q (identity:TagUser; a user holds at most %d tags), so if it is interrupted, the key it makes cannot be recognised by a later apply. "+
+					"The key is created regardless.\n\n%s", c.in.UserName, identityclient.MaxUserTags, err))
+		} else {
+			own = &e
+		}
+	}
 	cred, err := c.r.clients.Identity.CreateServiceSpecificCredential(ctx, c.in)
 	var apiErr *client.APIError
 	switch {
 	case err == nil:
-		c.warnJournal(ctx, c.j.Set(c.scope, entry.ID, keyjournal.Created, cred.ServiceSpecificCredentialID, entry.Deadline))
+		if own != nil {
+			// Claim first: a record cleared before the claim is written
+			// would leave the key looking like nobody's.
+			if terr := c.r.clients.Identity.TagUser(ctx, c.in.UserName, []identityclient.Tag{{Key: claimTagKey(cred.ServiceSpecificCredentialID), Value: c.nonce}}); terr != nil {
+				c.diags.AddWarning("Key Not Claimed",
+					fmt.Sprintf("Key %s of user %q was created, but marking it as held (tag %s) failed. Until the tag is set, a later apply that recovers an interrupted create of a key for this user around this time reports the key as one it cannot place instead of adopting it.\n\n%s",
+						cred.ServiceSpecificCredentialID, c.in.UserName, claimTagKey(cred.ServiceSpecificCredentialID), terr))
+			} else {
+				c.untag(ctx, own.ID)
+			}
+		}
 		return cred
 	case errors.As(err, &apiErr):
 		// The service answered: nothing was created.
-		c.warnJournal(ctx, c.j.Drop(c.scope, entry.ID))
+		if own != nil {
+			c.untag(ctx, own.ID)
+		}
 		c.r.createError(c.diags, c.in, err)
 		return nil
+	case errors.Is(err, client.ErrOutcomeUnknown) && own != nil:
+		return c.findLost(ctx, own, err)
 	case errors.Is(err, client.ErrOutcomeUnknown):
-		return c.findLost(ctx, entry, err)
+		c.diags.AddError(createSummary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost, and the create was not recorded, so the provider cannot tell which key it made. "+
+			"List the user's keys: one not in any Terraform state, created just now, is this create's; delete it (its value was lost) or import it, then apply again.\n\n%s", c.in.UserName, err))
+		return nil
 	}
 	// Cut short (the run was interrupted) with the request perhaps on its
-	// way: the entry stays, and the next run's recovery finds the key.
-	c.diags.AddError(createSummary, fmt.Sprintf("The create of a key for user %q was interrupted before its answer arrived. If the service created the key, the next apply adopts it instead of creating another.\n\n%s", c.in.UserName, err))
+	// way: the record stays on the user.
+	if own == nil {
+		c.diags.AddError(createSummary, fmt.Sprintf("The create of a key for user %q was interrupted before its answer arrived, and it was not recorded: if the service created the key, it is held by no configuration and its value is lost. "+
+			"List the user's keys and delete the one not in any Terraform state, then apply again.\n\n%s", c.in.UserName, err))
+		return nil
+	}
+	c.diags.AddError(createSummary, fmt.Sprintf("The create of a key for user %q was interrupted before its answer arrived. It is recorded on the user (tag %s): "+
+		"the next apply, on this machine or any other, waits until %s for the key to land, then adopts it if the service created it, or creates one.\n\n%s",
+		c.in.UserName, own.ID, own.Deadline.Add(clockMargin).Format(time.RFC3339), err))
 	return nil
 }
 
-// findLost looks for the key of a create whose answer was lost, for as
-// long as the service may still apply the request, and adopts it.
-func (c *keyCreate) findLost(ctx context.Context, entry keyjournal.Entry, createErr error) *identityclient.ServiceSpecificCredential {
-	tflog.Warn(ctx, "CreateServiceSpecificCredential answer lost, listing the user's keys to find the key it made", map[string]any{"user_name": c.in.UserName})
-	var m match
-	window := lateWindow(c.r.clients)
-	found, err := untilSeen(ctx, window, lostAnswerPoll, func() (bool, error) {
-		all, jerr := c.j.Entries(c.scope)
-		c.warnJournal(ctx, jerr)
-		out, offset, err := c.list(ctx)
-		if err != nil {
-			return false, err
-		}
-		self := entry
-		self.Deadline = time.Now()
-		m = matchKeys(all, []keyjournal.Entry{self}, out.Credentials, offset)[0]
-		return m.key != nil || len(m.ambiguous) > 0, nil
+// findLost waits, for as long as the service may still apply the request,
+// for the key of a create whose answer was lost, and adopts it.
+func (c *keyCreate) findLost(ctx context.Context, own *record, createErr error) *identityclient.ServiceSpecificCredential {
+	tflog.Info(ctx, "CreateServiceSpecificCredential answer lost: looking among the user's keys for the key it made, until the create can no longer land one", map[string]any{
+		"user_name": c.in.UserName, "wait_up_to": own.Deadline.Add(clockMargin).Sub(c.serviceNow()).Round(time.Second).String(),
 	})
-	switch {
-	case err != nil:
+	v, err := c.settle(ctx, own)
+	if err != nil {
 		c.diags.AddError(createSummary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost, and listing the user's keys to find the key failed. "+
-			"Nothing more was created; the next apply looks for the key again and adopts it instead of creating another.\n\n%s", c.in.UserName, errors.Join(createErr, err)))
-	case len(m.ambiguous) > 0:
-		c.diags.AddError(createSummary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost, and more than one key appeared since (%s): another client made keys for this user at the same time, "+
-			"so the provider cannot tell which is its own and changed nothing. Delete the key Terraform should not keep, or import it with terraform import <address> %s/<credential id>, then apply again.\n\n%s",
-			c.in.UserName, strings.Join(m.ambiguous, ", "), c.in.UserName, createErr))
-	case !found:
-		// Nothing can land any more; the entry stays, for a key that
-		// shows up against all odds, with its deadline now.
-		c.warnJournal(ctx, c.j.Set(c.scope, entry.ID, keyjournal.Pending, "", time.Now()))
-		c.diags.AddError(createSummary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost, and no new key appeared within %s, so most likely nothing was created. "+
-			"Apply again: the next apply looks once more and adopts the key if it appeared, else creates one.\n\n%s", c.in.UserName, window, createErr))
-	default:
-		tflog.Warn(ctx, "Found the key of the create whose answer was lost; resetting it to obtain its value", map[string]any{
-			"user_name": c.in.UserName, "service_specific_credential_id": m.key.ServiceSpecificCredentialID,
-		})
-		return c.adopt(ctx, entry, m.key, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost; the service created key %s.", c.in.UserName, m.key.ServiceSpecificCredentialID))
+			"The create stays recorded on the user (tag %s), so the next apply looks for the key again and adopts it instead of creating another, on this machine or any other.\n\n%s", c.in.UserName, own.ID, errors.Join(createErr, err)))
+		return nil
 	}
-	return nil
-}
-
-// inCreateWindow reports whether what the service created at created (by
-// its clock, offset ahead of ours) may be the work of entry e's create:
-// from e.Started to e.Deadline, widened by clockMargin.
-func inCreateWindow(e keyjournal.Entry, created time.Time, offset time.Duration) bool {
-	return !created.Before(e.Started.Add(offset-clockMargin)) && !created.After(e.Deadline.Add(offset+clockMargin))
-}
-
-// warnJournal logs that the key journal could not be read or written during
-// a create: that costs only its protection, so what (a key, a user) is
-// created regardless.
-func warnJournal(ctx context.Context, j *keyjournal.Journal, what string, err error) {
-	if err != nil {
-		tflog.Warn(ctx, "The key journal could not be read or written; "+what+" whose create is interrupted may not be recovered by a later run", map[string]any{
-			"dir": j.Dir(), "error": err.Error(),
-		})
+	cred, ok := c.recover(ctx, v, own)
+	switch {
+	case !ok:
+		return nil
+	case cred == nil:
+		c.diags.AddError(createSummary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost, and no key from it appeared by %s, when the request could no longer take effect, so nothing was created. Apply again.\n\n%s",
+			c.in.UserName, own.Deadline.Add(clockMargin).Format(time.RFC3339), createErr))
+		return nil
 	}
-}
-
-// warnJournalUpdate logs that a key or user could not be confirmed in, or
-// forgotten by, the key journal: that costs only its protection.
-func warnJournalUpdate(ctx context.Context, err error) {
-	if err != nil {
-		tflog.Warn(ctx, "The key journal could not be updated", map[string]any{"error": err.Error()})
-	}
+	return cred
 }

@@ -11,18 +11,17 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/keyjournal"
 )
 
-// t0 is when the interrupted create started, by the local clock.
+// t0 is when the interrupted create started, by the service's clock.
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 300_000_000, time.UTC)
 
-func pending(id string, started time.Time, window time.Duration) keyjournal.Entry {
-	return keyjournal.Entry{ID: id, Started: started, Deadline: started.Add(window), State: keyjournal.Pending}
+func pending(id string, started time.Time, window time.Duration) record {
+	return record{ID: id, Started: started, Deadline: started.Add(window)}
 }
 
-func withKey(id string, state keyjournal.State, key string) keyjournal.Entry {
-	return keyjournal.Entry{ID: id, Started: t0, Deadline: t0, State: state, KeyID: key}
+func named(id, key string) record {
+	return record{ID: id, Started: t0, Deadline: t0, KeyID: key}
 }
 
 // key is a key created at the given time by the service's clock, which
@@ -57,35 +56,34 @@ func TestMatchKeys(t *testing.T) {
 	day := 24 * time.Hour
 	tests := []struct {
 		name    string
-		all     []keyjournal.Entry // besides the stale ones
-		stale   []keyjournal.Entry
+		claimed []string // ids of keys with a claim tag
+		stale   []record
 		keys    []identityclient.ServiceSpecificCredential
-		offset  time.Duration // service clock minus local clock
 		want    map[string]result
 		comment string
 	}{
 		{
 			name:  "the key landed during the create",
-			stale: []keyjournal.Entry{pending("p", t0, window)},
+			stale: []record{pending("p", t0, window)},
 			keys:  []identityclient.ServiceSpecificCredential{key("NEW", t0.Add(500*time.Millisecond))},
 			want:  map[string]result{"p": {Key: "NEW"}},
 		},
 		{
 			name:    "CreateDate truncated to the second before the start",
-			stale:   []keyjournal.Entry{pending("p", t0, window)},
+			stale:   []record{pending("p", t0, window)},
 			keys:    []identityclient.ServiceSpecificCredential{key("NEW", t0)}, // 12:00:00 for a start at 12:00:00.3
 			want:    map[string]result{"p": {Key: "NEW"}},
 			comment: "second resolution needs the margin",
 		},
 		{
 			name:  "nothing landed",
-			stale: []keyjournal.Entry{pending("p", t0, window)},
+			stale: []record{pending("p", t0, window)},
 			keys:  []identityclient.ServiceSpecificCredential{key("OLD", t0.Add(-time.Hour))},
 			want:  map[string]result{"p": {}},
 		},
 		{
 			name:  "a key older than the entry by more than the margin is not the orphan (renewal's old key)",
-			stale: []keyjournal.Entry{pending("p", t0, window)},
+			stale: []record{pending("p", t0, window)},
 			keys: []identityclient.ServiceSpecificCredential{
 				key("OLD", t0.Add(-clockMargin-1500*time.Millisecond)), key("NEW", t0.Add(time.Second)),
 			},
@@ -93,60 +91,58 @@ func TestMatchKeys(t *testing.T) {
 		},
 		{
 			name:  "a key created after the deadline is someone else's",
-			stale: []keyjournal.Entry{pending("p", t0, window)},
+			stale: []record{pending("p", t0, window)},
 			keys:  []identityclient.ServiceSpecificCredential{key("LATER", t0.Add(window+clockMargin+time.Second))},
 			want:  map[string]result{"p": {}},
 		},
 		{
-			name:    "the service's clock runs days ahead (an emulator moved forward)",
-			stale:   []keyjournal.Entry{pending("p", t0, window)},
-			keys:    []identityclient.ServiceSpecificCredential{key("OLD", t0.Add(24*day-time.Hour)), key("NEW", t0.Add(24*day+time.Second))},
-			offset:  24 * day,
-			want:    map[string]result{"p": {Key: "NEW"}},
-			comment: "without the offset both keys would be out of the window",
+			name:  "the service's clock runs days ahead (an emulator moved forward): records are by its clock",
+			stale: []record{pending("p", t0.Add(24*day), window)},
+			keys:  []identityclient.ServiceSpecificCredential{key("OLD", t0.Add(24*day-time.Hour)), key("NEW", t0.Add(24*day+time.Second))},
+			want:  map[string]result{"p": {Key: "NEW"}},
 		},
 		{
-			name:  "a key a journal entry claims is not taken",
-			all:   []keyjournal.Entry{withKey("c", keyjournal.Confirmed, "MINE"), withKey("d", keyjournal.Created, "OTHERS")},
-			stale: []keyjournal.Entry{pending("p", t0, window)},
+			name:    "a claimed key is not taken (held by a configuration)",
+			claimed: []string{"MINE", "OTHERS"},
+			stale:   []record{pending("p", t0, window)},
 			keys: []identityclient.ServiceSpecificCredential{
 				key("MINE", t0.Add(-time.Second)), key("OTHERS", t0.Add(time.Second)), key("NEW", t0.Add(2*time.Second)),
 			},
 			want: map[string]result{"p": {Key: "NEW"}},
 		},
 		{
-			name:  "a created entry matches its key by id, wherever its date",
-			stale: []keyjournal.Entry{withKey("c", keyjournal.Created, "K")},
+			name:  "a record naming a key matches it by id, wherever its date",
+			stale: []record{named("c", "K")},
 			keys:  []identityclient.ServiceSpecificCredential{key("K", t0.Add(-3*day)), key("X", t0)},
 			want:  map[string]result{"c": {Key: "K"}},
 		},
 		{
-			name:  "a created entry whose key is gone",
-			stale: []keyjournal.Entry{withKey("c", keyjournal.Created, "GONE")},
+			name:  "a record naming a key that is gone",
+			stale: []record{named("c", "GONE")},
 			keys:  []identityclient.ServiceSpecificCredential{key("X", t0)},
 			want:  map[string]result{"c": {}},
 		},
 		{
 			name:  "two keys in one entry's window: which is ours cannot be told",
-			stale: []keyjournal.Entry{pending("p", t0, window)},
+			stale: []record{pending("p", t0, window)},
 			keys:  []identityclient.ServiceSpecificCredential{key("A", t0.Add(time.Second)), key("B", t0.Add(3*time.Second))},
 			want:  map[string]result{"p": {Ambiguous: []string{"A", "B"}}},
 		},
 		{
 			name:  "two interrupted creates, overlapping windows, two keys: both accounted for",
-			stale: []keyjournal.Entry{pending("second", t0.Add(4*time.Second), window), pending("first", t0, window)},
+			stale: []record{pending("second", t0.Add(4*time.Second), window), pending("first", t0, window)},
 			keys:  []identityclient.ServiceSpecificCredential{key("B", t0.Add(5*time.Second)), key("A", t0.Add(time.Second))},
 			want:  map[string]result{"first": {Key: "A"}, "second": {Key: "B"}},
 		},
 		{
 			name:  "two interrupted creates, far apart, each its own key",
-			stale: []keyjournal.Entry{pending("first", t0, window), pending("second", t0.Add(time.Hour), window)},
+			stale: []record{pending("first", t0, window), pending("second", t0.Add(time.Hour), window)},
 			keys:  []identityclient.ServiceSpecificCredential{key("A", t0.Add(time.Second)), key("B", t0.Add(time.Hour+time.Second))},
 			want:  map[string]result{"first": {Key: "A"}, "second": {Key: "B"}},
 		},
 		{
 			name:  "a foreign key in one window leaves only that entry unresolved",
-			stale: []keyjournal.Entry{pending("first", t0, window), pending("second", t0.Add(time.Hour), window)},
+			stale: []record{pending("first", t0, window), pending("second", t0.Add(time.Hour), window)},
 			keys: []identityclient.ServiceSpecificCredential{
 				key("A", t0.Add(time.Second)), key("B", t0.Add(time.Hour+time.Second)), key("FOREIGN", t0.Add(time.Hour+2*time.Second)),
 			},
@@ -156,8 +152,11 @@ func TestMatchKeys(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			all := append(append([]keyjournal.Entry{}, tt.all...), tt.stale...)
-			got := results(matchKeys(all, tt.stale, tt.keys, tt.offset))
+			claims := map[string]claim{}
+			for _, id := range tt.claimed {
+				claims[claimTagKey(id)] = claim{nonce: "nonce"}
+			}
+			got := results(matchKeys(claims, tt.stale, tt.keys))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("matches (-want +got):\n%s%s", diff, tt.comment)
 			}

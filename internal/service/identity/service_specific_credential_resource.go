@@ -28,7 +28,6 @@ import (
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/keyjournal"
 )
 
 var (
@@ -48,6 +47,10 @@ const (
 	// service's clock was ahead of ours at the last refresh, in seconds.
 	privateClockOffset = "clock_offset_seconds"
 )
+
+// supportedServiceNames are the services that accept service-specific
+// credentials; the service refuses any other with NotSupportedService.
+var supportedServiceNames = []string{DefaultServiceName}
 
 var (
 	serviceNameRe  = regexp.MustCompile(`^[a-z0-9-]+(\.[a-z0-9-]+)+$`)
@@ -109,10 +112,11 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 				Optional:            true,
 				Computed:            true,
 				Default:             stringdefault.StaticString(DefaultServiceName),
-				MarkdownDescription: "Service the key is for. Defaults to `" + DefaultServiceName + "`, the model runtime service. Changing it replaces the key.",
+				MarkdownDescription: "Service the key is for: `" + DefaultServiceName + "` (the default), the model runtime service, is the one service that accepts these keys; any other is refused at plan. Changing it replaces the key.",
 				Validators: []validator.String{
 					stringvalidator.LengthBetween(3, 128),
 					stringvalidator.RegexMatches(serviceNameRe, "must be a service name such as "+DefaultServiceName),
+					stringvalidator.OneOf(supportedServiceNames...),
 				},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
@@ -209,9 +213,6 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// The key is in a state: no interrupted create may take it, even in a
-	// run that does not refresh (-refresh=false).
-	r.confirm(ctx, &state)
 	addr := fmt.Sprintf("%s/%s", state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString())
 
 	if !state.Region.IsNull() && state.Region.ValueString() != r.clients.Region {
@@ -283,8 +284,7 @@ func sameTriggers(a, b types.Map) bool {
 }
 
 // Create creates the key, or adopts the key an interrupted create left
-// behind (see orphan.go). The creates of one user and service are
-// serialised, so that one's recovery never takes another's key.
+// behind (see orphan.go).
 func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan serviceSpecificCredentialModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -298,10 +298,9 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	}
 	region := r.clients.Identity.Region()
 	c := &keyCreate{
-		r: r, j: r.clients.KeyJournal, scope: r.journalScope(in.UserName, in.ServiceName, region), in: in, diags: &resp.Diagnostics,
+		r: r, in: in, diags: &resp.Diagnostics,
 		want: wantKey{ageDays: plan.CredentialAgeDays.ValueInt64(), renewBefore: plan.RenewBeforeDays.ValueInt64(), status: plan.Status.ValueString()},
 	}
-	defer keyjournal.Lock(c.scope)()
 	cred := c.run(ctx)
 	if cred == nil {
 		return
@@ -339,7 +338,7 @@ func (r *serviceSpecificCredentialResource) createError(diags *diag.Diagnostics,
 		diags.AddAttributeError(path.Root("user_name"), summary,
 			fmt.Sprintf("User %q already holds the most keys the service allows for %s (2 per user per service). "+
 				"Delete a key the user no longer needs, or bring it under Terraform with terraform import, before creating another. "+
-				"A key left by a create interrupted on another machine, or before the key journal was cleared, counts too: the provider cannot recognise it.\n\n%s", in.UserName, in.ServiceName, err))
+				"A key left by a create that was interrupted without being recorded on the user (see the resource's documentation on permissions) counts too.\n\n%s", in.UserName, in.ServiceName, err))
 	case errors.Is(err, client.ErrNotFound):
 		diags.AddAttributeError(path.Root("user_name"), summary,
 			fmt.Sprintf("User %q does not exist. Create it first (for example reference cloud_identity_user.<name>.user_name so Terraform orders the two).\n\n%s", in.UserName, err))
@@ -378,7 +377,6 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	}
 	if found == nil {
 		tflog.Warn(ctx, "Key is gone, removing it from state", map[string]any{"user_name": user, "service_specific_credential_id": id})
-		r.forget(ctx, &state)
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -388,9 +386,6 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		// the provider's, where the import found it.
 		state.Region = types.StringValue(r.clients.Region)
 	}
-	// The key is in a state (this Read also follows an import, once the
-	// service name is known).
-	r.confirm(ctx, &state)
 	if state.ServiceAPIKeyValue.IsUnknown() {
 		state.ServiceAPIKeyValue = types.StringNull()
 	}
@@ -415,7 +410,6 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 		return
 	}
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
-	r.confirm(ctx, &state)
 	// Computed values stay as they are unless a call below changes them.
 	plan.ID, plan.ServiceSpecificCredentialID = state.ID, state.ServiceSpecificCredentialID
 	plan.CreateDate, plan.ExpirationDate, plan.Region = state.CreateDate, state.ExpirationDate, state.Region
@@ -468,7 +462,11 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 			fmt.Sprintf("Deleting key %s of user %q failed: %s", id, user, err))
 		return
 	}
-	r.forget(ctx, &state)
+	// The key's claim goes with it; a user without the tag, gone, or whose
+	// tags the provider may not change needs nothing more.
+	if err := r.clients.Identity.UntagUser(ctx, user, []string{claimTagKey(id)}); err != nil && !errors.Is(err, client.ErrNotFound) {
+		tflog.Warn(ctx, "Could not remove the claim of a deleted key from its user", map[string]any{"user_name": user, "service_specific_credential_id": id, "error": err.Error()})
+	}
 }
 
 // ImportState takes `<user_name>/<service_specific_credential_id>`. The
@@ -501,35 +499,4 @@ func flattenCredential(c *identityclient.ServiceSpecificCredential, m *serviceSp
 		m.ExpirationDate = types.StringValue(c.ExpirationDate.UTC().Format(time.RFC3339))
 		m.CredentialAgeDays = customtypes.NewInt64Value(int64(math.Round(c.ExpirationDate.Sub(c.CreateDate).Hours() / 24)))
 	}
-}
-
-// journalScope is the key journal's scope of a user's keys for a service,
-// as this provider's identity endpoint and a region see them.
-func (r *serviceSpecificCredentialResource) journalScope(user, service, region string) keyjournal.Scope {
-	return keyjournal.Scope{Endpoint: r.clients.Endpoints.Identity, Region: region, UserName: user, ServiceName: service}
-}
-
-// stateScope is the journal scope of a key in state: the region it was
-// created in, else the provider's.
-func (r *serviceSpecificCredentialResource) stateScope(m *serviceSpecificCredentialModel) keyjournal.Scope {
-	region := m.Region.ValueString()
-	if region == "" {
-		region = r.clients.Region
-	}
-	return r.journalScope(m.UserName.ValueString(), m.ServiceName.ValueString(), region)
-}
-
-// confirm tells the key journal that a key is in a Terraform state, so no
-// recovery of an interrupted create ever takes it. A journal that cannot
-// be written only costs that protection, with a warning.
-func (r *serviceSpecificCredentialResource) confirm(ctx context.Context, m *serviceSpecificCredentialModel) {
-	if r.clients == nil || m.ServiceName.ValueString() == "" {
-		return
-	}
-	warnJournalUpdate(ctx, r.clients.KeyJournal.Confirm(r.stateScope(m), m.ServiceSpecificCredentialID.ValueString()))
-}
-
-// forget removes the journal entries of a key that is gone or deleted.
-func (r *serviceSpecificCredentialResource) forget(ctx context.Context, m *serviceSpecificCredentialModel) {
-	warnJournalUpdate(ctx, r.clients.KeyJournal.Forget(r.stateScope(m), m.ServiceSpecificCredentialID.ValueString()))
 }

@@ -406,8 +406,9 @@ func TestAccServiceSpecificCredential_lostCreateAnswer(t *testing.T) {
 }
 
 // A lost create answer whose key cannot be found in that apply (the list
-// fails throughout): the apply fails and creates nothing more, and the
-// next apply adopts the key before creating anything.
+// fails from the create on): the apply fails and creates nothing more, and
+// the next apply, once the create could no longer land a key (the
+// emulator's clock moved past it), adopts the key before creating anything.
 func TestAccServiceSpecificCredential_lostCreateAnswerAdoptedNextApply(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	cfg := emu.ProviderConfig() + fmt.Sprintf(lostAnswerConfig, "kate")
@@ -420,7 +421,7 @@ func TestAccServiceSpecificCredential_lostCreateAnswerAdoptedNextApply(t *testin
 				PreConfig: func() {
 					for _, f := range []emulator.Fault{
 						{Service: "identity", Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse},
-						{Service: "identity", Operation: "ListServiceSpecificCredentials", Kind: emulator.FaultError, Times: -1},
+						{Service: "identity", Operation: "ListServiceSpecificCredentials", Kind: emulator.FaultError, Times: -1, After: 1},
 					} {
 						if err := emu.InjectFault(f); err != nil {
 							t.Fatal(err)
@@ -436,6 +437,7 @@ func TestAccServiceSpecificCredential_lostCreateAnswerAdoptedNextApply(t *testin
 					if ids := emu.Identity.CredentialIDs("kate"); len(ids) != 1 {
 						t.Errorf("after the failed apply the user holds keys %v, want the 1 the lost answer made", ids)
 					}
+					emu.Clock().Advance(10 * time.Minute)
 				},
 				Config: cfg,
 				Check:  checkOneWorkingKey(emu, "kate"),
@@ -493,6 +495,12 @@ func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 			{
 				Config:      keyConfig(emu.ProviderConfig(), "kim", `service_name = "Not A Service"`),
 				ExpectError: regexp.MustCompile(`Attribute service_name must be a service name such as models.cloud.example`),
+			},
+			{
+				// Well formed, but not a service that accepts these keys:
+				// refused at plan, before the user is created.
+				Config:      keyConfig(emu.ProviderConfig(), "kim", `service_name = "codecommit.cloud.example"`),
+				ExpectError: regexp.MustCompile(`Attribute service_name value must be one of: \["models.cloud.example"\], got:\s+"codecommit.cloud.example"`),
 			},
 		},
 	})

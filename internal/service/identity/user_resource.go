@@ -23,13 +23,11 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/keyjournal"
 )
 
 var (
 	_ resource.ResourceWithConfigure   = (*userResource)(nil)
 	_ resource.ResourceWithImportState = (*userResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*userResource)(nil)
 )
 
 // The identity service's limits on user names and paths.
@@ -131,8 +129,7 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 		return
 	}
 	in := identityclient.CreateUserInput{UserName: plan.UserName.ValueString(), Path: plan.Path.ValueString()}
-	c := &userCreate{r: r, j: r.clients.KeyJournal, scope: r.journalScope(in.UserName), in: in, diags: &resp.Diagnostics}
-	defer keyjournal.Lock(c.scope)()
+	c := &userCreate{r: r, in: in, diags: &resp.Diagnostics}
 	u := c.run(ctx)
 	if u == nil {
 		return
@@ -144,211 +141,166 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 const createUserSummary = "Unable to Create Identity User"
 
 // A user whose CreateUser took effect but whose result Terraform never
-// saved (Terraform or the provider killed while the request was in flight
-// or before the state was written) makes every later create fail with
-// EntityAlreadyExists. The provider records each create in the key journal
-// before sending it, and adopts such a user when the journal shows that
-// an interrupted create of its own, in the same directory, made it. A user
-// with no such entry is someone else's: the import advice, never adoption.
+// saved (Terraform or the provider killed or interrupted while the request
+// was in flight) makes every later create fail with EntityAlreadyExists.
+// So CreateUser carries a tag recording the create (create_record.go),
+// removed as soon as the answer is in hand. A user that still carries it
+// once the create's window has passed was made by an interrupted create
+// and is held by no configuration: the next create of that name, on any
+// machine, adopts it. A user without the tag is someone else's: the import
+// advice, never adoption.
 
-// userCreate is one create of a user resource, under its scope's lock.
+// userCreate is one create of a user resource.
 type userCreate struct {
 	r     *userResource
-	j     *keyjournal.Journal
-	scope keyjournal.Scope
 	in    identityclient.CreateUserInput
 	diags *diag.Diagnostics
+	// nonce names this create in the record it writes.
+	nonce string
 }
 
-func (c *userCreate) warnJournal(ctx context.Context, err error) {
-	warnJournal(ctx, c.j, "a user", err)
-}
-
-// run sends CreateUser with a pending journal entry and returns the user:
-// the new one, the one a lost answer made, or an orphan of an earlier run.
-// It adds diagnostics and returns nil when there is none.
+// run sends CreateUser with its record and returns the user: the new one,
+// the one a lost answer made, or the orphan of an interrupted create. It
+// adds diagnostics and returns nil when there is none.
 func (c *userCreate) run(ctx context.Context) *identityclient.User {
-	entry, err := c.j.Begin(c.scope, time.Now().Add(createWindow(c.r.clients)))
-	c.warnJournal(ctx, err)
-	u, err := c.r.clients.Identity.CreateUser(ctx, c.in)
+	c.nonce = newNonce()
+	window := createWindow(c.r.clients)
+	in := c.in
+	in.Tags = []identityclient.Tag{userCreateTag(c.nonce, window)}
+	u, err := c.r.clients.Identity.CreateUser(ctx, in)
 	var apiErr *client.APIError
 	switch {
 	case err == nil:
-		c.created(ctx, entry, u)
+		c.settled(ctx, u)
 		return u
 	case errors.Is(err, client.ErrAlreadyExists):
-		c.warnJournal(ctx, c.j.Drop(c.scope, entry.ID)) // this request made nothing
 		return c.exists(ctx, err)
 	case errors.As(err, &apiErr):
-		c.warnJournal(ctx, c.j.Drop(c.scope, entry.ID))
 		c.diags.AddAttributeError(path.Root("user_name"), createUserSummary, fmt.Sprintf("Creating user %q failed: %s", c.in.UserName, err))
 		return nil
 	case errors.Is(err, client.ErrOutcomeUnknown):
 		// The answer was lost; the user may exist now. Find out by reading.
-		tflog.Warn(ctx, "CreateUser answer lost, reading the user to learn the outcome", map[string]any{"user_name": c.in.UserName})
+		tflog.Info(ctx, "CreateUser answer lost, reading the user to learn the outcome", map[string]any{"user_name": c.in.UserName, "wait_up_to": lateWindow(c.r.clients).String()})
 		createErr := err
 		u, err = findUserAfterLostCreate(ctx, c.r.clients.Identity, c.in, createErr, lateWindow(c.r.clients))
 		if err != nil {
-			// The entry stays: if the user shows up, the next apply adopts it.
 			c.diags.AddAttributeError(path.Root("user_name"), createUserSummary, fmt.Sprintf("Creating user %q failed: %s", c.in.UserName, err))
 			return nil
 		}
-		// A user that predates the request, or is spelled otherwise, is not
-		// this create's: the lost answer was EntityAlreadyExists.
-		var notOurs error
-		if u.UserName != c.in.UserName {
-			notOurs = fmt.Errorf("%w; the user that exists is spelled %q", createErr, u.UserName)
-		} else if lo := entry.Started.Add(serviceClockOffset(ctx, c.r.clients.Identity, c.in.UserName) - clockMargin); u.CreateDate.Before(lo) {
-			notOurs = fmt.Errorf("%w; user %q was created at %s, before this request was sent", createErr, u.UserName, u.CreateDate.UTC().Format(time.RFC3339))
+		if nonce, _, ok := userCreateRecord(u); ok && nonce == c.nonce {
+			c.settled(ctx, u)
+			return u
 		}
-		if notOurs != nil {
-			c.warnJournal(ctx, c.j.Drop(c.scope, entry.ID))
-			return c.exists(ctx, notOurs)
-		}
-		c.created(ctx, entry, u)
-		return u
+		// Not made by this request: the lost answer was EntityAlreadyExists.
+		return c.exists(ctx, createErr)
 	}
 	// Cut short (the run was interrupted) with the request perhaps on its
-	// way: the entry stays, and the next run adopts the user it made.
-	c.diags.AddAttributeError(path.Root("user_name"), createUserSummary, fmt.Sprintf("The create of user %q was interrupted before its answer arrived. If the service created the user, the next apply adopts it.\n\n%s", c.in.UserName, err))
+	// way: a user it made carries the record.
+	c.diags.AddAttributeError(path.Root("user_name"), createUserSummary, fmt.Sprintf("The create of user %q was interrupted before its answer arrived. "+
+		"If the service created the user, the user carries the record of this create (tag %s), and the next apply, on this machine or any other, adopts it once %s have passed since its creation.\n\n%s",
+		c.in.UserName, tagCreatingUser, window.Round(time.Second), err))
 	return nil
 }
 
-// created records the user a create of this run made. Unresolved entries
-// of earlier runs of this directory are resolved by it: the name is taken,
-// so nothing they sent can make the user any more.
-func (c *userCreate) created(ctx context.Context, entry keyjournal.Entry, u *identityclient.User) {
-	c.warnJournal(ctx, c.j.Set(c.scope, entry.ID, keyjournal.Created, u.UserID, entry.Deadline))
-	all, err := c.j.Entries(c.scope)
-	c.warnJournal(ctx, err)
-	c.warnJournal(ctx, c.j.Drop(c.scope, entryIDs(c.orphanCandidates(all))...))
-}
-
-// orphanCandidates are the entries whose user this create may adopt:
-// unresolved creates of dead provider instances (keyjournal's stale rules)
-// run in this directory. Another directory's entries are another
-// configuration's to recover, even on this machine.
-func (c *userCreate) orphanCandidates(all []keyjournal.Entry) []keyjournal.Entry {
-	var out []keyjournal.Entry
-	for _, e := range all {
-		if c.j.Stale(e) && e.Dir == c.j.Self().Dir {
-			out = append(out, e)
-		}
+// settled clears the record of a create whose answer is in hand: the user
+// is now held by the configuration that asked for it.
+func (c *userCreate) settled(ctx context.Context, u *identityclient.User) {
+	if err := c.r.clients.Identity.UntagUser(ctx, u.UserName, []string{tagCreatingUser}); err != nil {
+		c.diags.AddWarning("User Create Record Not Cleared",
+			fmt.Sprintf("User %q was created, but removing the record of its create (tag %s) failed. Until the tag is removed, another configuration that creates a user of this name would adopt this one: remove the tag (identity:UntagUser).\n\n%s",
+				u.UserName, tagCreatingUser, err))
 	}
-	return out
 }
 
 // exists handles a CreateUser refused with EntityAlreadyExists: it adopts
-// the user if an interrupted create of this directory made it, and
-// otherwise reports the error with the import advice.
+// the user if it carries the record of a create that is over, waits while
+// that create may still be answered, and otherwise reports the error with
+// the import advice.
 func (c *userCreate) exists(ctx context.Context, createErr error) *identityclient.User {
-	all, err := c.j.Entries(c.scope)
-	c.warnJournal(ctx, err)
-	candidates := c.orphanCandidates(all)
-	if len(candidates) == 0 {
-		c.existsError(createErr, "")
-		return nil
-	}
-	u, err := c.r.clients.Identity.GetUser(ctx, c.in.UserName)
-	if err != nil {
-		c.diags.AddAttributeError(path.Root("user_name"), createUserSummary, fmt.Sprintf("User %q already exists, and an earlier create of it by this provider was interrupted, but reading the user to tell whether that create made it failed, so nothing was adopted. Apply again.\n\n%s",
-			c.in.UserName, errors.Join(createErr, err)))
-		return nil
-	}
-	var offset time.Duration
-	for _, e := range candidates {
-		if e.KeyID == "" {
-			offset = serviceClockOffset(ctx, c.r.clients.Identity, c.in.UserName)
-			break
+	logged := false
+	for {
+		u, err := c.r.clients.Identity.GetUser(ctx, c.in.UserName)
+		if err == nil && u.UserName != c.in.UserName {
+			c.existsError(createErr, fmt.Sprintf(" The user that exists is spelled %q.", u.UserName))
+			return nil
+		}
+		var tags *identityclient.UserTags
+		if err == nil {
+			tags, err = c.r.clients.Identity.ListUserTags(ctx, c.in.UserName)
+		}
+		if err != nil {
+			c.diags.AddAttributeError(path.Root("user_name"), createUserSummary, fmt.Sprintf("User %q already exists, and reading it to tell whether an interrupted create made it failed, so nothing was adopted. Apply again.\n\n%s",
+				c.in.UserName, errors.Join(createErr, err)))
+			return nil
+		}
+		_, until, ok := userCreateRecord(u)
+		if !ok {
+			c.existsError(createErr, "")
+			return nil
+		}
+		now := time.Now()
+		if !tags.ServerTime.IsZero() {
+			now = tags.ServerTime
+		}
+		if !now.Before(until.Add(clockMargin)) {
+			return c.adopt(ctx, u, createErr)
+		}
+		if !logged {
+			logged = true
+			tflog.Info(ctx, "The user carries the record of a create whose answer may still arrive: waiting for it before deciding whose the user is", map[string]any{
+				"user_name": c.in.UserName, "wait_up_to": until.Add(clockMargin).Sub(now).Round(time.Second).String(),
+			})
+		}
+		select {
+		case <-ctx.Done():
+			c.diags.AddAttributeError(path.Root("user_name"), createUserSummary, fmt.Sprintf("User %q already exists and carries the record of a create whose answer may still arrive; the wait for it was interrupted, so nothing was adopted. Apply again.\n\n%s",
+				c.in.UserName, errors.Join(createErr, ctx.Err())))
+			return nil
+		case <-time.After(recoveryPoll):
 		}
 	}
-	m := matchUser(all, candidates, u, offset)
-	if m == nil {
-		// The name is taken by a user they did not make: nothing they sent
-		// can make one any more.
-		c.warnJournal(ctx, c.j.Drop(c.scope, entryIDs(candidates)...))
-		c.existsError(createErr, fmt.Sprintf(" An earlier create of this user by the provider was interrupted, but the existing user (id %s, created %s) is not the one it could have made, so the provider does not adopt it.",
-			u.UserID, u.CreateDate.UTC().Format(time.RFC3339)))
-		return nil
-	}
-	if u.UserName != c.in.UserName || u.Path != c.in.Path {
+}
+
+// adopt takes over user u, made by an interrupted create: it rewrites the
+// record with this create's nonce and reads it back, so that of two runs
+// adopting at once only one does, then clears it.
+func (c *userCreate) adopt(ctx context.Context, u *identityclient.User, createErr error) *identityclient.User {
+	if u.Path != c.in.Path {
 		// Adopting it as it is would give the state other values than the
-		// plan's, which Terraform refuses; the entry stays for the next try.
-		c.diags.AddAttributeError(path.Root("user_name"), createUserSummary,
-			fmt.Sprintf("User %q (id %s) with path %q was created by an earlier run of this configuration that was interrupted at %s before Terraform recorded it, but the configuration now asks for user_name %q with path %q. "+
-				"Set user_name and path to the user's and apply (the provider adopts the user), then change them (the plan replaces the user); or delete the user and apply.\n\n%s",
-				u.UserName, u.UserID, u.Path, m.Started.Format(time.RFC3339), c.in.UserName, c.in.Path, createErr))
+		// plan's, which Terraform refuses; the record stays for the next try.
+		c.diags.AddAttributeError(path.Root("path"), createUserSummary,
+			fmt.Sprintf("User %q (id %s) with path %q was created at %s by a create that was interrupted before Terraform recorded it, but the configuration asks for path %q. "+
+				"Set path to the user's and apply (the provider adopts the user), then change it (the plan replaces the user); or delete the user and apply.\n\n%s",
+				u.UserName, u.UserID, u.Path, u.CreateDate.UTC().Format(time.RFC3339), c.in.Path, createErr))
 		return nil
 	}
-	tflog.Warn(ctx, "Adopting the user an interrupted create left behind, instead of failing", map[string]any{
-		"user_name": c.in.UserName, "user_id": u.UserID, "interrupted_at": m.Started.Format(time.RFC3339),
-	})
-	var others []string
-	for _, e := range candidates {
-		if e.ID != m.ID {
-			others = append(others, e.ID)
-		}
+	id := c.r.clients.Identity
+	err := id.TagUser(ctx, u.UserName, []identityclient.Tag{userCreateTag(c.nonce, 0)})
+	var again *identityclient.User
+	if err == nil {
+		again, err = id.GetUser(ctx, u.UserName)
 	}
-	// Take the entry over, naming the user, so that if this run dies too
-	// the next one adopts the same user by its id.
-	c.warnJournal(ctx, c.j.Set(c.scope, m.ID, keyjournal.Created, u.UserID, time.Now()))
-	c.warnJournal(ctx, c.j.Drop(c.scope, others...))
+	if err != nil {
+		c.diags.AddAttributeError(path.Root("user_name"), createUserSummary, fmt.Sprintf("User %q was made by an interrupted create, and taking it over failed, so nothing was adopted. Apply again.\n\n%s",
+			u.UserName, errors.Join(createErr, err)))
+		return nil
+	}
+	if nonce, _, ok := userCreateRecord(again); !ok || nonce != c.nonce || again.UserID != u.UserID {
+		c.existsError(createErr, " Another run adopted the user, made by an interrupted create, at the same time.")
+		return nil
+	}
+	tflog.Warn(ctx, "Adopting the user an interrupted create left behind, instead of failing", map[string]any{"user_name": u.UserName, "user_id": u.UserID})
+	c.settled(ctx, again)
 	c.diags.AddWarning("Identity User Adopted",
-		fmt.Sprintf("User %q (id %s) was created by an earlier run of this configuration that was interrupted at %s before Terraform recorded the user. The provider adopted it into the state instead of failing with EntityAlreadyExists; nothing else was created.",
-			c.in.UserName, u.UserID, m.Started.Format(time.RFC3339)))
-	return u
+		fmt.Sprintf("User %q (id %s) was created at %s by a create that was interrupted before Terraform recorded the user, and no configuration held it. The provider adopted it into the state instead of failing with EntityAlreadyExists; nothing else was created.",
+			u.UserName, u.UserID, u.CreateDate.UTC().Format(time.RFC3339)))
+	return again
 }
 
 func (c *userCreate) existsError(err error, why string) {
 	c.diags.AddAttributeError(path.Root("user_name"), createUserSummary,
 		fmt.Sprintf("A user named %q already exists (names are unique regardless of case).%s Choose another user_name, or bring the existing user under Terraform with: terraform import <address> %s\n\n%s",
 			c.in.UserName, why, c.in.UserName, err))
-}
-
-// matchUser returns the candidate entry whose create made u, or nil. An
-// entry naming u's id made it (the create's answer arrived). A pending
-// entry with no id made it if u was created within the entry's window
-// (Started to Deadline in the service's clock, which is offset ahead of
-// ours, widened by clockMargin). A user that another entry names (in a
-// state, or a live run's) or may have made (another run's create in
-// flight then) is never matched.
-func matchUser(all, candidates []keyjournal.Entry, u *identityclient.User, offset time.Duration) *keyjournal.Entry {
-	inWindow := func(e keyjournal.Entry) bool {
-		return e.State == keyjournal.Pending && e.KeyID == "" && inCreateWindow(e, u.CreateDate, offset)
-	}
-	isCandidate := map[string]bool{}
-	for _, e := range candidates {
-		isCandidate[e.ID] = true
-	}
-	for _, e := range all {
-		if !isCandidate[e.ID] && (e.KeyID == u.UserID || inWindow(e)) {
-			return nil
-		}
-	}
-	for i := range candidates {
-		if candidates[i].KeyID == u.UserID {
-			return &candidates[i]
-		}
-	}
-	var best *keyjournal.Entry
-	for i := range candidates {
-		if e := &candidates[i]; inWindow(*e) && (best == nil || e.Started.Before(best.Started)) {
-			best = e
-		}
-	}
-	return best
-}
-
-// serviceClockOffset is how far the service's clock is ahead of ours, 0
-// when unknown. The client reports the service's clock only with a list of
-// a user's keys, so it lists them: this is only done on the way to adopting
-// a user.
-func serviceClockOffset(ctx context.Context, c *identityclient.Client, userName string) time.Duration {
-	out, err := c.ListServiceSpecificCredentials(ctx, userName, "")
-	if err != nil {
-		return 0
-	}
-	return clockOffsetOf(out, time.Now())
 }
 
 // findUserAfterLostCreate reads the user a CreateUser with a lost answer may
@@ -368,9 +320,9 @@ func findUserAfterLostCreate(ctx context.Context, c *identityclient.Client, in i
 	case found:
 		return u, nil
 	case err == nil:
-		return nil, fmt.Errorf("%w; no user %q appeared within %s, so most likely nothing was created: apply again (if the user shows up later, the next apply adopts it)", createErr, in.UserName, window)
+		return nil, fmt.Errorf("%w; no user %q appeared within %s, so most likely nothing was created: apply again", createErr, in.UserName, window)
 	}
-	return nil, fmt.Errorf("%w; reading the user to learn the outcome also failed (%w): apply again (if the user was created, the next apply adopts it)", createErr, err)
+	return nil, fmt.Errorf("%w; reading the user to learn the outcome also failed (%w): apply again (if the user was created, it carries the record of this create, and the next apply adopts it)", createErr, err)
 }
 
 func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -382,7 +334,6 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	u, err := r.clients.Identity.GetUser(ctx, state.UserName.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "Identity user is gone, removing it from state", map[string]any{"user_name": state.UserName.ValueString()})
-		r.forget(ctx, &state)
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -395,23 +346,7 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	if state.ForceDestroy.IsNull() {
 		state.ForceDestroy = types.BoolValue(false) // after import
 	}
-	// The user is in a state (this Read also follows an import).
-	r.confirm(ctx, &state)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-// ModifyPlan changes no plan: a user in a state is confirmed in the
-// journal, so no recovery ever adopts it elsewhere, even in a run that does
-// not refresh (-refresh=false).
-func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || r.clients == nil {
-		return
-	}
-	var state userModel
-	if diags := req.State.Get(ctx, &state); diags.HasError() {
-		return
-	}
-	r.confirm(ctx, &state)
 }
 
 // Update changes only force_destroy, which lives in state alone; every
@@ -423,7 +358,6 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.confirm(ctx, &state)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -444,7 +378,6 @@ func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	err := r.clients.Identity.DeleteUser(ctx, name)
 	switch {
 	case err == nil, errors.Is(err, client.ErrNotFound):
-		r.forget(ctx, &state)
 	case errors.Is(err, client.ErrDeleteConflict):
 		resp.Diagnostics.AddError("Unable to Delete Identity User",
 			fmt.Sprintf("User %q still has attached policies or service-specific credentials (API keys), so the service refuses to delete it. Remove them first (destroy the resources that manage them), or set force_destroy = true and apply before destroying.\n\n%s", name, err))
@@ -461,24 +394,6 @@ func (r *userResource) ImportState(ctx context.Context, req resource.ImportState
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("force_destroy"), false)...)
-}
-
-// journalScope is the key journal's scope of a user's creates, as this
-// provider's identity endpoint and region see them.
-func (r *userResource) journalScope(userName string) keyjournal.Scope {
-	return keyjournal.UserScope(r.clients.Endpoints.Identity, r.clients.Region, userName)
-}
-
-// confirm tells the journal that a user is in a Terraform state, so no
-// recovery of an interrupted create adopts it. A journal that cannot be
-// written only costs that protection, with a warning.
-func (r *userResource) confirm(ctx context.Context, m *userModel) {
-	warnJournalUpdate(ctx, r.clients.KeyJournal.Confirm(r.journalScope(m.UserName.ValueString()), m.UserID.ValueString()))
-}
-
-// forget removes the journal entries of a deleted user.
-func (r *userResource) forget(ctx context.Context, m *userModel) {
-	warnJournalUpdate(ctx, r.clients.KeyJournal.Forget(r.journalScope(m.UserName.ValueString()), m.UserID.ValueString()))
 }
 
 func flattenUser(u *identityclient.User, m *userModel) {

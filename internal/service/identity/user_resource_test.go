@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -186,8 +187,9 @@ resource "cloud_identity_user" "b" {
 
 // A CreateUser that took effect but whose outcome the apply could not learn
 // (the answer lost, the user unreadable): the apply fails, and the next
-// one (another provider instance, as each Terraform command is) adopts the
-// user instead of failing with EntityAlreadyExists.
+// one (another provider instance, as each Terraform command is), once the
+// create could no longer be answered (the emulator's clock moved past it),
+// adopts the user instead of failing with EntityAlreadyExists.
 func TestAccUser_interruptedCreateAdoptedNextApply(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	cfg := userConfig(emu, "ivan", "")
@@ -218,6 +220,7 @@ func TestAccUser_interruptedCreateAdoptedNextApply(t *testing.T) {
 						t.Errorf("after the failed apply: users %v, want the 1 the lost answer made", names)
 					}
 					orphanID = userID(t, emu, "ivan")
+					emu.Clock().Advance(10 * time.Minute)
 				},
 				Config: cfg,
 				ConfigStateChecks: []statecheck.StateCheck{
