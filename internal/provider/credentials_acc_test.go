@@ -195,11 +195,16 @@ func newTokenSigner(t *testing.T) *tokenSigner {
 
 func (s *tokenSigner) token(t *testing.T, aud string, exp time.Time) string {
 	t.Helper()
+	return s.sign(t, issuer, subject, aud, exp)
+}
+
+func (s *tokenSigner) sign(t *testing.T, iss, sub, aud string, exp time.Time) string {
+	t.Helper()
 	sig, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: s.key}, (&jose.SignerOptions{}).WithType("JWT").WithHeader("kid", "k1"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	claims := jwt.Claims{Issuer: issuer, Subject: subject, Audience: jwt.Audience{aud}, Expiry: jwt.NewNumericDate(exp), IssuedAt: jwt.NewNumericDate(exp.Add(-time.Hour))}
+	claims := jwt.Claims{Issuer: iss, Subject: sub, Audience: jwt.Audience{aud}, Expiry: jwt.NewNumericDate(exp), IssuedAt: jwt.NewNumericDate(exp.Add(-time.Hour))}
 	tok, err := jwt.Signed(sig).Claims(claims).Serialize()
 	if err != nil {
 		t.Fatal(err)

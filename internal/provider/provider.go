@@ -47,6 +47,9 @@ const (
 	EnvCredsFile    = "CLOUD_SHARED_CREDENTIALS_FILE"
 	EnvRoleARN      = "CLOUD_ROLE_ARN"
 	EnvTokenFile    = "CLOUD_WEB_IDENTITY_TOKEN_FILE"
+	// EnvTFCToken is where HCP Terraform puts a workload identity token
+	// when a workspace sets TFC_WORKLOAD_IDENTITY_AUDIENCE.
+	EnvTFCToken = "TFC_WORKLOAD_IDENTITY_TOKEN"
 )
 
 var (
