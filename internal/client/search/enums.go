@@ -1,6 +1,6 @@
 package search
 
-// Values the design guide (docs/guides/design.md) fixes where the spec says
+// Values the design guide (contributing/design.md) fixes where the spec says
 // "not shown". Clients treat a value they do not know conservatively.
 const (
 	// ChangeProgressStatus.Status (also used for each stage's Status).
