@@ -23,6 +23,7 @@ func main() {
 	urlFile := flag.String("url-file", "", "write the emulator's URL to this file once it listens")
 	region := flag.String("region", emulator.DefaultRegion, "the emulator's home region")
 	quiet := flag.Bool("quiet", false, "do not print one line per request")
+	timeOfDay := flag.String("time-of-day", "", "move the emulated clock forward to the next HH:MM UTC, so that what depends on the hour (the demo domain's off-peak window) is the same at any real time")
 	flag.Parse()
 
 	host, _, err := net.SplitHostPort(*listen)
@@ -37,6 +38,13 @@ func main() {
 		opts.Log = os.Stdout
 	}
 	emu := emulator.New(opts)
+	if *timeOfDay != "" {
+		d, err := untilTimeOfDay(emu.Clock().Now(), *timeOfDay)
+		if err != nil {
+			log.Fatalf("-time-of-day %q: %v", *timeOfDay, err)
+		}
+		emu.Clock().Advance(d)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -63,4 +71,18 @@ func main() {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Fatalf("serve: %v", err)
 	}
+}
+
+// untilTimeOfDay is how far now is from the next hh:mm UTC (zero at it).
+func untilTimeOfDay(now time.Time, hhmm string) (time.Duration, error) {
+	t, err := time.Parse("15:04", hhmm)
+	if err != nil {
+		return 0, fmt.Errorf("want a time such as 02:00")
+	}
+	now = now.UTC()
+	at := time.Date(now.Year(), now.Month(), now.Day(), t.Hour(), t.Minute(), 0, 0, time.UTC)
+	if at.Before(now) {
+		at = at.Add(24 * time.Hour)
+	}
+	return at.Sub(now), nil
 }

@@ -1,8 +1,34 @@
 # Credentials and region usually come from the environment:
 # CLOUD_REGION, CLOUD_ACCESS_KEY_ID, CLOUD_SECRET_ACCESS_KEY and, for
-# temporary credentials, CLOUD_SESSION_TOKEN.
+# temporary credentials, CLOUD_SESSION_TOKEN; or CLOUD_PROFILE for a profile
+# of ~/.cloud/credentials; or, in CI, CLOUD_ROLE_ARN with
+# CLOUD_WEB_IDENTITY_TOKEN_FILE.
 provider "cloud" {
   region = "us-east-1"
+}
+
+# A profile of the shared files, then a role assumed with its credentials.
+provider "cloud" {
+  alias   = "deploy"
+  region  = "us-east-1"
+  profile = "platform"
+
+  assume_role {
+    role_arn     = "arn:cloud:identity::123456789012:role/deploy"
+    session_name = "terraform"
+    external_id  = "platform-team"
+  }
+}
+
+# An OIDC token exchanged for a role's temporary credentials.
+provider "cloud" {
+  alias  = "ci"
+  region = "us-east-1"
+
+  assume_role_with_web_identity {
+    role_arn                = "arn:cloud:identity::123456789012:role/ci"
+    web_identity_token_file = "/var/run/secrets/oidc/token"
+  }
 }
 
 # Aimed at the local emulator (`make emulator`): one URL serves every service.
@@ -15,5 +41,6 @@ provider "cloud" {
     identity = "http://127.0.0.1:8080"
     search   = "http://127.0.0.1:8080"
     models   = "http://127.0.0.1:8080"
+    sts      = "http://127.0.0.1:8080"
   }
 }

@@ -63,7 +63,8 @@ resource "cloud_search_domain_config" "demo" {
     automated_snapshot_start_hour = 3
   }
 
-  # The second code is drawn only outside the domain's off-peak window.
+  # The second code is drawn only outside the domain's off-peak window
+  # (make demo sets the emulator's clock inside it).
   accepted_warnings = ["ADV_NO_DEDICATED_MASTERS", "ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK"]
 }
 

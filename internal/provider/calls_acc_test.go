@@ -172,6 +172,8 @@ resource "cloud_search_domain_config" "d" {
 		b.WriteString("# API calls per Terraform operation, counted from the emulator's request log by\n")
 		b.WriteString("# TestAccAPICalls (internal/provider/calls_acc_test.go). The test fails when a\n")
 		b.WriteString("# count rises. Rewrite with: TF_ACC=1 go test ./internal/provider -run TestAccAPICalls -update-calls\n")
+		b.WriteString("# Each Configure checks the credentials with one GetCallerIdentity (skip_credentials_validation\n")
+		b.WriteString("# turns it off); apply -auto-approve configures the provider twice, for its plan and its apply.\n")
 		b.WriteString("# The domain config's plans read the latest dry run back (DescribeDryRunProgress) so that the plan\n")
 		b.WriteString("# Terraform makes again at apply reuses the reviewed dry run instead of running and waiting for another.\n")
 		for _, k := range order {

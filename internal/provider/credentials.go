@@ -176,7 +176,7 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, reg
 		s.Static = &auth.Static{AccessKeyID: keyID, SecretAccessKey: secret, SessionToken: setting(cfg.SessionToken, EnvSessionToken)}
 		out.source, out.keyID = from, keyID
 	}
-	envRole, envTokenFile := os.Getenv(EnvRoleARN), os.Getenv(EnvTokenFile)
+	envRole, envTokenFile, tfcToken := os.Getenv(EnvRoleARN), os.Getenv(EnvTokenFile), os.Getenv(EnvTFCToken)
 	var implicit *auth.Profile
 	switch {
 	case cfg.AccessKey.ValueString() != "" || cfg.SecretKey.ValueString() != "":
@@ -189,6 +189,9 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, reg
 		}
 		if wi.Token == "" && wi.TokenFile == "" {
 			wi.TokenFile = envTokenFile
+			if wi.TokenFile == "" {
+				wi.Token = tfcToken
+			}
 		}
 		at := path.Root("assume_role_with_web_identity")
 		if wi.RoleARN == "" {
@@ -200,7 +203,7 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, reg
 		}
 		if wi.Token == "" && wi.TokenFile == "" {
 			diags.AddAttributeError(at, "Missing Web Identity Token",
-				"assume_role_with_web_identity needs the OIDC token: set web_identity_token or web_identity_token_file in the block, or the "+EnvTokenFile+" environment variable.")
+				"assume_role_with_web_identity needs the OIDC token: set web_identity_token or web_identity_token_file in the block, or the "+EnvTokenFile+" environment variable (HCP Terraform sets "+EnvTFCToken+" when the workspace sets TFC_WORKLOAD_IDENTITY_AUDIENCE).")
 		}
 		s.WebIdentity, out.source = wi, "the assume_role_with_web_identity block"
 	case cfg.Profile.ValueString() != "":
@@ -208,11 +211,18 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, reg
 	case os.Getenv(EnvAccessKeyID) != "" || os.Getenv(EnvSecretKey) != "":
 		static(EnvAccessKeyID + " and " + EnvSecretKey)
 	case envRole != "" || envTokenFile != "":
-		if envRole == "" || envTokenFile == "" {
+		if envRole == "" || (envTokenFile == "" && tfcToken == "") {
 			diags.AddError("Incomplete Web Identity Settings",
-				fmt.Sprintf("Web identity from the environment needs both %s and %s; only one is set.", EnvRoleARN, EnvTokenFile))
+				fmt.Sprintf("Web identity from the environment needs both %s and %s (or HCP Terraform's %s); only one is set.", EnvRoleARN, EnvTokenFile, EnvTFCToken))
 		}
-		s.WebIdentity, out.source = &auth.WebIdentity{RoleARN: envRole, TokenFile: envTokenFile}, EnvRoleARN+" and "+EnvTokenFile
+		out.source = EnvRoleARN + " and " + EnvTokenFile
+		if envTokenFile == "" {
+			out.source = EnvRoleARN + " and " + EnvTFCToken
+		}
+		s.WebIdentity = &auth.WebIdentity{RoleARN: envRole, TokenFile: envTokenFile}
+		if envTokenFile == "" {
+			s.WebIdentity.Token = tfcToken
+		}
 	case os.Getenv(EnvProfile) != "":
 		s.Profile, out.source = profile(os.Getenv(EnvProfile)), EnvProfile
 	default:

@@ -43,9 +43,12 @@ const (
 	EnvEndpointURL  = "CLOUD_ENDPOINT_URL"
 	EnvProfile      = "CLOUD_PROFILE"
 	EnvConfigFile   = "CLOUD_CONFIG_FILE"
-	EnvCredsFile    = "CLOUD_SHARED_CREDENTIALS_FILE"
+	EnvCredsFile    = "CLOUD_SHARED_CREDENTIALS_FILE" //nolint:gosec // G101: a variable's name, not a credential
 	EnvRoleARN      = "CLOUD_ROLE_ARN"
-	EnvTokenFile    = "CLOUD_WEB_IDENTITY_TOKEN_FILE"
+	EnvTokenFile    = "CLOUD_WEB_IDENTITY_TOKEN_FILE" //nolint:gosec // G101: a variable's name, not a credential
+	// EnvTFCToken is where HCP Terraform puts a workload identity token
+	// when a workspace sets TFC_WORKLOAD_IDENTITY_AUDIENCE.
+	EnvTFCToken = "TFC_WORKLOAD_IDENTITY_TOKEN" //nolint:gosec // G101: a variable's name, not a credential
 )
 
 var (

@@ -21,7 +21,7 @@ resource "cloud_identity_user" "test" {
 // clearEnv makes the test independent of the caller's CLOUD_* variables.
 func clearEnv(t *testing.T) {
 	for _, v := range []string{"CLOUD_REGION", "CLOUD_ACCESS_KEY_ID", "CLOUD_SECRET_ACCESS_KEY", "CLOUD_SESSION_TOKEN", "CLOUD_ENDPOINT_URL",
-		"CLOUD_PROFILE", "CLOUD_CONFIG_FILE", "CLOUD_SHARED_CREDENTIALS_FILE", "CLOUD_ROLE_ARN", "CLOUD_WEB_IDENTITY_TOKEN_FILE"} {
+		"CLOUD_PROFILE", "CLOUD_CONFIG_FILE", "CLOUD_SHARED_CREDENTIALS_FILE", "CLOUD_ROLE_ARN", "CLOUD_WEB_IDENTITY_TOKEN_FILE", "TFC_WORKLOAD_IDENTITY_TOKEN"} {
 		t.Setenv(v, "")
 	}
 	t.Setenv("HOME", t.TempDir()) // no ~/.cloud of the user's

@@ -17,7 +17,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 )
 
-// Short-term key format (the design guide, docs/guides/design.md, "Wire
+// Short-term key format (the design guide, contributing/design.md, "Wire
 // protocols"): a SigV4 presigned URL
 // for POST /?Action=CallWithBearerToken on the models host, scheme dropped,
 // "&Version=1" appended, base64 (standard, padded), TokenPrefix in front.

@@ -2,7 +2,7 @@ package search
 
 import "github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 
-// Values the design guide (docs/guides/design.md) fixes where the spec says
+// Values the design guide (contributing/design.md) fixes where the spec says
 // "not shown". Clients treat a value they do not know conservatively.
 const (
 	// ChangeProgressStatus.Status (also used for each stage's Status).

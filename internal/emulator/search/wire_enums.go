@@ -9,7 +9,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
-// The emulator's own wire constants, written from the spec and the design guide (docs/guides/design.md)
+// The emulator's own wire constants, written from the spec and the design guide (contributing/design.md)
 // (which fixes the values the spec leaves "not shown"). They are not taken
 // from the client: a wrong constant there must not be mirrored here.
 

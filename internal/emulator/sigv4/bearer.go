@@ -15,7 +15,7 @@ import (
 )
 
 // Short-term bearer keys of the model runtime (the design guide,
-// docs/guides/design.md, "Wire protocols").
+// contributing/design.md, "Wire protocols").
 const (
 	BearerPrefix      = "models-api-key-" //nolint:gosec // a format prefix, not a credential
 	BearerService     = "models"

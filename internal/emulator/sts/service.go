@@ -252,7 +252,7 @@ func (s *Service) assumeRoleWithWebIdentity(form url.Values) (any, *apiError) {
 		return nil, bad("InvalidIdentityToken", "No OpenIDConnect provider found in your account for %s", unverified.Issuer)
 	}
 	var claims webClaims
-	if err := tok.Claims(prov.Keys, &claims); err != nil {
+	if !verify(tok, prov.Keys, &claims) {
 		return nil, bad("InvalidIdentityToken", "The web identity token's signature does not verify with the keys of OpenIDConnect provider %s.", prov.Arn)
 	}
 	err = claims.ValidateWithLeeway(jwt.Expected{Issuer: prov.URL, AnyAudience: prov.Audiences, Time: s.clock.Now()}, 0)
@@ -276,6 +276,21 @@ func (s *Service) assumeRoleWithWebIdentity(form url.Values) (any, *apiError) {
 		Credentials: creds, AssumedRoleUser: user, SubjectFromWebIdentityToken: claims.Subject,
 		Audience: keys[host+":aud"], Provider: prov.Arn,
 	}, nil
+}
+
+// verify checks tok's signature with the key its header names (kid), or
+// with each key of the set when it names none, and reads its claims.
+func verify(tok *jwt.JSONWebToken, keys jose.JSONWebKeySet, claims *webClaims) bool {
+	kid := ""
+	if len(tok.Headers) > 0 {
+		kid = tok.Headers[0].KeyID
+	}
+	for _, k := range keys.Keys {
+		if (kid == "" || k.KeyID == kid) && tok.Claims(k, claims) == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func matchedAudience(have, registered []string) string {

@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -126,7 +128,7 @@ func domainConfigSchema(ctx context.Context) schema.Schema {
 			Computed:            true,
 			MarkdownDescription: "Status of that change as the service reports it, such as `Completed`, or `ApplyingChanges` while it runs.",
 		},
-		"timeouts": validators.PositiveTimeouts(timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true})),
+		"timeouts": validators.PositiveTimeouts(domainConfigTimeouts(ctx)),
 	} {
 		attrs[name] = a
 	}
@@ -134,4 +136,19 @@ func domainConfigSchema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "The configuration of an existing search domain. `terraform plan` runs a Verbose dry run of every change and shows its deployment type (dynamic or blue/green), every validation failure and each property's value now and after the change, before anyone approves; `terraform apply` applies the change and follows the service's change progress to the end. Only the sections the configuration sets are managed. Destroying this resource stops managing the configuration and changes nothing on the domain.",
 		Attributes:          attrs,
 	}
+}
+
+// domainConfigTimeouts is the timeouts attribute, described with its
+// defaults (the library's description names none).
+func domainConfigTimeouts(ctx context.Context) schema.Attribute {
+	wait := func(op string, def time.Duration) string {
+		return fmt.Sprintf("How long %s may wait for the domain's change to complete (DescribeDomainChangeProgress), as a duration such as `30m` or `2h`. Defaults to `%dm`: a blue/green deployment can take hours. When it runs out, the state keeps the submitted values and `change_id`, and the next plan follows the change still running.", op, int(def.Minutes()))
+	}
+	a, _ := timeouts.Attributes(ctx, timeouts.Opts{
+		Create: true, Update: true,
+		CreateDescription: wait("a create (adopting the domain and applying its sections)", defaultCreateTimeout),
+		UpdateDescription: wait("an update", defaultUpdateTimeout),
+	}).(schema.SingleNestedAttribute)
+	a.MarkdownDescription = "How long apply waits for a configuration change. Only `wait_for_completion = true` waits."
+	return a
 }

@@ -1,0 +1,5 @@
+# Import a user by its name.
+import {
+  to = cloud_identity_user.example
+  id = "alice"
+}

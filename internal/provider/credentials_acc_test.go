@@ -1,0 +1,360 @@
+package provider_test
+
+import (
+	"crypto/rand"
+	"crypto/rsa"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
+)
+
+const (
+	issuer   = "https://token.actions.githubusercontent.com"
+	audience = "sts.cloud.example"
+	subject  = "repo:acme/infra:ref:refs/heads/main"
+)
+
+// providerWith is a provider block aimed at the emulator with no
+// credentials but body's.
+func providerWith(emu *acctest.Emulator, body string) string {
+	return fmt.Sprintf(`
+provider "cloud" {
+  region = "us-east-1"
+  endpoints = {
+    identity = %q
+    search   = %q
+    models   = %q
+  }
+%s
+}
+`, emu.URL, emu.URL, emu.URL, body)
+}
+
+// signedBy checks that the user was created with temporary credentials of
+// a session of roleArn.
+func signedBy(emu *acctest.Emulator, roleArn string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		for _, c := range emu.Calls() {
+			if c.Operation != "CreateUser" || c.Status >= 300 {
+				continue
+			}
+			cred, ok := emu.Credentials().Get(c.AccessKeyID)
+			if !ok || cred.SessionToken == "" || cred.Principal != roleArn {
+				return fmt.Errorf("CreateUser was signed by %s (principal %q, session %t), want a session of %s", c.AccessKeyID, cred.Principal, cred.SessionToken != "", roleArn)
+			}
+			return nil
+		}
+		return fmt.Errorf("no CreateUser call in the emulator's log")
+	}
+}
+
+func userCreated(name string) []statecheck.StateCheck {
+	return []statecheck.StateCheck{
+		statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("arn"), knownvalue.StringExact("arn:cloud:identity::123456789012:user/"+name)),
+	}
+}
+
+func trustAdmin(condition string) []byte {
+	return fmt.Appendf(nil, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:cloud:identity::123456789012:user/emulator-admin"},"Action":"sts:AssumeRole"%s}]}`, condition)
+}
+
+func run(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+}
+
+// A profile of a shared credentials file, named in the provider block or by
+// CLOUD_PROFILE; a profile that assumes a role through source_profile.
+func TestAccProvider_sharedProfile(t *testing.T) {
+	clearEnv(t)
+	emu := acctest.NewEmulator(t)
+	if _, err := emu.Identity.PutRole("deploy", trustAdmin(""), nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	creds := filepath.Join(dir, "credentials")
+	config := filepath.Join(dir, "config")
+	write(t, creds, fmt.Sprintf("[dev]\naws_access_key_id = %s\naws_secret_access_key = %s\n", emu.AccessKeyID(), emu.SecretAccessKey()))
+	write(t, config, "[profile deployer]\nrole_arn = arn:cloud:identity::123456789012:role/deploy\nsource_profile = dev\n")
+	files := fmt.Sprintf("shared_config_files = [%q]\n  shared_credentials_files = [%q]", config, creds)
+
+	t.Run("profile argument", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:            providerWith(emu, `profile = "dev"`+"\n  "+files) + userResource,
+			ConfigStateChecks: userCreated("provider-test"),
+		})
+	})
+	t.Run("profile that assumes a role", func(t *testing.T) {
+		emu.ClearCalls()
+		run(t, resource.TestStep{
+			Config:            providerWith(emu, `profile = "deployer"`+"\n  "+files) + userResource,
+			ConfigStateChecks: userCreated("provider-test"),
+			Check:             signedBy(emu, "arn:cloud:identity::123456789012:role/deploy"),
+		})
+	})
+	t.Run("CLOUD_PROFILE and CLOUD_SHARED_CREDENTIALS_FILE", func(t *testing.T) {
+		t.Setenv("CLOUD_PROFILE", "dev")
+		t.Setenv("CLOUD_SHARED_CREDENTIALS_FILE", creds)
+		run(t, resource.TestStep{Config: providerWith(emu, "") + userResource, ConfigStateChecks: userCreated("provider-test")})
+	})
+	t.Run("default profile of ~/.cloud/credentials", func(t *testing.T) {
+		home := t.TempDir()
+		t.Setenv("HOME", home)
+		write(t, filepath.Join(home, ".cloud", "credentials"), fmt.Sprintf("[default]\naws_access_key_id = %s\naws_secret_access_key = %s\n", emu.AccessKeyID(), emu.SecretAccessKey()))
+		run(t, resource.TestStep{Config: providerWith(emu, "") + userResource, ConfigStateChecks: userCreated("provider-test")})
+	})
+	t.Run("missing profile", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:      providerWith(emu, `profile = "nosuch"`+"\n  "+files) + userResource,
+			ExpectError: acctest.ErrorRe(`Invalid Profile.*profile "nosuch" \(looked in .*config, .*credentials\) is not in any of them`),
+		})
+	})
+}
+
+// assume_role with and without external_id; a role whose trust policy
+// needs an external id refuses a request without it or with another one.
+func TestAccProvider_assumeRole(t *testing.T) {
+	clearEnv(t)
+	emu := acctest.NewEmulator(t)
+	if _, err := emu.Identity.PutRole("deploy", trustAdmin(""), nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := emu.Identity.PutRole("partner", trustAdmin(`,"Condition":{"StringEquals":{"sts:ExternalId":"ext-4711"}}`), nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	keys := fmt.Sprintf("access_key = %q\n  secret_key = %q\n", emu.AccessKeyID(), emu.SecretAccessKey())
+	role := func(name, extra string) string {
+		return providerWith(emu, keys+fmt.Sprintf("  assume_role {\n    role_arn = \"arn:cloud:identity::123456789012:role/%s\"\n    session_name = \"ci-run\"\n%s  }", name, extra)) + userResource
+	}
+	t.Run("without external_id", func(t *testing.T) {
+		emu.ClearCalls()
+		run(t, resource.TestStep{
+			Config: role("deploy", ""), ConfigStateChecks: userCreated("provider-test"),
+			Check: signedBy(emu, "arn:cloud:identity::123456789012:role/deploy"),
+		})
+	})
+	t.Run("with external_id", func(t *testing.T) {
+		emu.ClearCalls()
+		run(t, resource.TestStep{
+			Config: role("partner", "    external_id = \"ext-4711\"\n    duration = \"30m\"\n"), ConfigStateChecks: userCreated("provider-test"),
+			Check: signedBy(emu, "arn:cloud:identity::123456789012:role/partner"),
+		})
+	})
+	t.Run("external_id missing", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:      role("partner", ""),
+			ExpectError: acctest.ErrorRe(`Role Refused.*assume role arn:cloud:identity::123456789012:role/partner.*not authorized to perform: sts:AssumeRole`),
+		})
+	})
+	t.Run("external_id wrong", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:      role("partner", "    external_id = \"ext-0000\"\n"),
+			ExpectError: acctest.ErrorRe(`Role Refused.*role/partner.*not authorized to perform: sts:AssumeRole`),
+		})
+	})
+	t.Run("duration out of range", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:      role("deploy", "    duration = \"13h\"\n"),
+			ExpectError: acctest.ErrorRe(`Invalid Role Session Duration.*"13h" must be between 15m and 12h`),
+		})
+	})
+}
+
+// tokenSigner signs web identity tokens as an OIDC issuer would.
+type tokenSigner struct {
+	key *rsa.PrivateKey
+	jwk jose.JSONWebKey
+}
+
+func newTokenSigner(t *testing.T) *tokenSigner {
+	t.Helper()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tokenSigner{key: key, jwk: jose.JSONWebKey{Key: &key.PublicKey, KeyID: "k1", Algorithm: string(jose.RS256), Use: "sig"}}
+}
+
+func (s *tokenSigner) token(t *testing.T, aud string, exp time.Time) string {
+	t.Helper()
+	return s.sign(t, issuer, subject, aud, exp)
+}
+
+func (s *tokenSigner) sign(t *testing.T, iss, sub, aud string, exp time.Time) string {
+	t.Helper()
+	sig, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: s.key}, (&jose.SignerOptions{}).WithType("JWT").WithHeader("kid", "k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims := jwt.Claims{Issuer: iss, Subject: sub, Audience: jwt.Audience{aud}, Expiry: jwt.NewNumericDate(exp), IssuedAt: jwt.NewNumericDate(exp.Add(-time.Hour))}
+	tok, err := jwt.Signed(sig).Claims(claims).Serialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// Web identity: a token the test signs as the OIDC issuer, through the
+// environment (what CI integrations set) and the block; expired,
+// wrong-audience and wrongly signed tokens are refused with their cause.
+func TestAccProvider_webIdentity(t *testing.T) {
+	clearEnv(t)
+	emu := acctest.NewEmulator(t)
+	issuerKey := newTokenSigner(t)
+	providerArn, err := emu.Identity.AddOIDCProvider(issuer, []string{audience}, jose.JSONWebKeySet{Keys: []jose.JSONWebKey{issuerKey.jwk}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trust := fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Federated":%q},"Action":"sts:AssumeRoleWithWebIdentity","Condition":{"StringLike":{"token.actions.githubusercontent.com:sub":"repo:acme/infra:*"},"StringEquals":{"token.actions.githubusercontent.com:aud":%q}}}]}`, providerArn, audience)
+	if _, err := emu.Identity.PutRole("ci", []byte(trust), nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	const roleArn = "arn:cloud:identity::123456789012:role/ci"
+	now := emu.Clock().Now()
+	tokenFile := func(t *testing.T, tok string) string {
+		f := filepath.Join(t.TempDir(), "token")
+		write(t, f, tok)
+		return f
+	}
+	block := func(file string) string {
+		return providerWith(emu, fmt.Sprintf("  assume_role_with_web_identity {\n    role_arn = %q\n    web_identity_token_file = %q\n  }", roleArn, file)) + userResource
+	}
+
+	t.Run("CLOUD_ROLE_ARN and CLOUD_WEB_IDENTITY_TOKEN_FILE", func(t *testing.T) {
+		t.Setenv("CLOUD_ROLE_ARN", roleArn)
+		t.Setenv("CLOUD_WEB_IDENTITY_TOKEN_FILE", tokenFile(t, issuerKey.token(t, audience, now.Add(time.Hour))))
+		emu.ClearCalls()
+		run(t, resource.TestStep{Config: providerWith(emu, "") + userResource, ConfigStateChecks: userCreated("provider-test"), Check: signedBy(emu, roleArn)})
+	})
+	t.Run("block with a token file", func(t *testing.T) {
+		emu.ClearCalls()
+		run(t, resource.TestStep{Config: block(tokenFile(t, issuerKey.token(t, audience, now.Add(time.Hour)))), ConfigStateChecks: userCreated("provider-test"), Check: signedBy(emu, roleArn)})
+	})
+	t.Run("expired token", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:      block(tokenFile(t, issuerKey.token(t, audience, now.Add(-time.Minute)))),
+			ExpectError: acctest.ErrorRe(`Web Identity Token Refused.*role arn:cloud:identity::123456789012:role/ci.*because it has expired.*Token expired`),
+		})
+	})
+	t.Run("wrong audience", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:      block(tokenFile(t, issuerKey.token(t, "someone-else", now.Add(time.Hour)))),
+			ExpectError: acctest.ErrorRe(`Web Identity Token Refused.*Incorrect token audience: someone-else is not an audience of OpenIDConnect provider`),
+		})
+	})
+	t.Run("signed by another key", func(t *testing.T) {
+		other := newTokenSigner(t)
+		run(t, resource.TestStep{
+			Config:      block(tokenFile(t, other.token(t, audience, now.Add(time.Hour)))),
+			ExpectError: acctest.ErrorRe(`Web Identity Token Refused.*signature does not verify with the keys of OpenIDConnect provider arn:cloud:identity::123456789012:oidc-provider/token.actions.githubusercontent.com`),
+		})
+	})
+	t.Run("token value conflicts with token file", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:      providerWith(emu, fmt.Sprintf("  assume_role_with_web_identity {\n    role_arn = %q\n    web_identity_token = \"abcd\"\n    web_identity_token_file = \"/x\"\n  }", roleArn)) + userResource,
+			ExpectError: acctest.ErrorRe(`Invalid Attribute Combination`),
+		})
+	})
+}
+
+// A role whose policy denies CreateServiceSpecificCredential may still
+// create users, but its key create is refused at apply.
+func TestAccProvider_roleDeniesKeys(t *testing.T) {
+	clearEnv(t)
+	emu := acctest.NewEmulator(t)
+	role, err := emu.Identity.PutRole("no-keys", trustAdmin(""), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := emu.Identity.AttachPrincipalPolicy(role.Arn, "deny-keys", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"identity:*","Resource":"*"},{"Sid":"NoKeys","Effect":"Deny","Action":"identity:CreateServiceSpecificCredential","Resource":"*"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	cfg := providerWith(emu, fmt.Sprintf("access_key = %q\n  secret_key = %q\n  assume_role {\n    role_arn = %q\n  }", emu.AccessKeyID(), emu.SecretAccessKey(), role.Arn)) + userResource + `
+resource "cloud_identity_service_specific_credential" "test" {
+  user_name    = cloud_identity_user.test.user_name
+  service_name = "models.cloud.example"
+}
+`
+	run(t, resource.TestStep{
+		Config:      cfg,
+		ExpectError: acctest.ErrorRe(`AccessDenied.*arn:cloud:identity::123456789012:role/no-keys is not authorized to perform: identity:CreateServiceSpecificCredential.*NoKeys`),
+	})
+}
+
+// Configure's one check says what is wrong: an unreachable token service
+// (which host, which setting), expired session credentials.
+func TestAccProvider_credentialCheck(t *testing.T) {
+	clearEnv(t)
+	emu := acctest.NewEmulator(t)
+	keys := fmt.Sprintf("access_key = %q\n  secret_key = %q\n", emu.AccessKeyID(), emu.SecretAccessKey())
+	t.Run("unreachable endpoints.sts", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:      "provider \"cloud\" {\n  region = \"us-east-1\"\n  " + keys + "  endpoints = { sts = \"http://127.0.0.1:1\" }\n}\n" + userResource,
+			ExpectError: acctest.ErrorRe(`Token Service Unreachable.*at 127.0.0.1:1 \(http://127.0.0.1:1, from endpoints.sts\).*Set endpoints.sts`),
+		})
+	})
+	t.Run("unreachable CLOUD_ENDPOINT_URL", func(t *testing.T) {
+		t.Setenv("CLOUD_ENDPOINT_URL", "http://127.0.0.1:1")
+		run(t, resource.TestStep{
+			Config:      "provider \"cloud\" {\n  region = \"us-east-1\"\n  " + keys + "}\n" + userResource,
+			ExpectError: acctest.ErrorRe(`Token Service Unreachable.*from CLOUD_ENDPOINT_URL`),
+		})
+	})
+	t.Run("default endpoint", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:      "provider \"cloud\" {\n  region = \"us-east-1\"\n  " + keys + "}\n" + userResource,
+			ExpectError: acctest.ErrorRe(`Token Service Unreachable.*at sts.us-east-1.cloud.example .*from the default for region us-east-1`),
+		})
+	})
+	t.Run("expired session token", func(t *testing.T) {
+		emu.Credentials().Add(sigv4.Credential{
+			AccessKeyID: "ASIAEXPIREDSESSION1", SecretAccessKey: "expired-secret", SessionToken: "expired-token",
+			Expires: emu.Clock().Now().Add(-time.Minute), Principal: "arn:cloud:identity::123456789012:user/emulator-admin", Account: emu.Account(),
+		})
+		run(t, resource.TestStep{
+			Config:      providerWith(emu, "access_key = \"ASIAEXPIREDSESSION1\"\n  secret_key = \"expired-secret\"\n  session_token = \"expired-token\"") + userResource,
+			ExpectError: acctest.ErrorRe(`Expired Credentials.*session token of the credentials from access_key and secret_key in the provider block has expired`),
+		})
+	})
+	t.Run("skip_credentials_validation", func(t *testing.T) {
+		emu.ClearCalls()
+		run(t, resource.TestStep{
+			Config:            providerWith(emu, keys+"  skip_credentials_validation = true") + userResource,
+			ConfigStateChecks: userCreated("provider-test"),
+			Check: func(*terraform.State) error {
+				if n := emu.CountCalls("GetCallerIdentity", false); n != 0 {
+					return fmt.Errorf("GetCallerIdentity called %d times with skip_credentials_validation", n)
+				}
+				return nil
+			},
+		})
+	})
+}
+
+func write(t *testing.T, name, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(strings.TrimLeft(content, "\n")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
