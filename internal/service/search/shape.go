@@ -92,9 +92,8 @@ func integer(wire, doc string, v ...validator.Int64) field {
 }
 
 func timestamp(wire, doc string) field {
-	f := newField(wire, kTime, doc+" (RFC 3339, such as `2026-01-02T03:04:05Z`).")
-	f.strV = []validator.String{stringvalidator.RegexMatches(rfc3339Re, "must be a UTC time in RFC 3339 form such as 2026-01-02T03:04:05Z")}
-	return f
+	// The attribute's type (timetypes.RFC3339) checks the form.
+	return newField(wire, kTime, doc+" (RFC 3339, such as `2026-01-02T03:04:05Z` or `2026-01-02T05:04:05+02:00`).")
 }
 
 func stringSet(wire, doc string, v ...validator.Set) field {
@@ -140,7 +139,6 @@ func (f field) child(wire string) (field, bool) {
 }
 
 var (
-	rfc3339Re     = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
 	arnRe         = regexp.MustCompile(`^arn:[a-z-]+:[a-z0-9-]+:[a-z0-9-]*:\d{0,12}:.+$`)
 	warningCodeRe = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 	httpsRe       = regexp.MustCompile(`^https://`)

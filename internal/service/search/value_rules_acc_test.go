@@ -1,11 +1,16 @@
 package search_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
@@ -40,5 +45,57 @@ func TestAccDomainConfig_valueRules(t *testing.T) {
 		if strings.HasPrefix(c.Operation, "UpdateDomainConfig") || c.Operation == "DescribeDryRunProgress" {
 			t.Errorf("a refused configuration made call %s", c.Operation)
 		}
+	}
+}
+
+// access_policies = "" (the spec allows length 0) is accepted, applied and
+// read back with no diff.
+func TestAccDomainConfig_emptyAccessPolicies(t *testing.T) {
+	emu := newDomainEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: domainConfig(emu, `  access_policies = ""`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("cloud_search_domain_config.test", tfjsonpath.New("access_policies"), knownvalue.StringExact("")),
+			},
+		}},
+	})
+}
+
+// RFC 3339 times with an offset are accepted (the docs promise RFC 3339),
+// kept as written, and the service's UTC answer for the same instant is no
+// change.
+func TestAccDomainConfig_timeWithOffset(t *testing.T) {
+	emu := newDomainEmulator(t)
+	cfg := domainConfig(emu, `  automated_snapshot_pause_options = {
+    enabled    = true
+    start_time = "2030-01-01T02:00:00+02:00"
+    end_time   = "2030-01-02T02:00:00+02:00"
+  }
+  accepted_warnings = ["ADV_SNAPSHOT_PAUSE_NO_RESTORE"]`)
+	addr := "cloud_search_domain_config.test"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("automated_snapshot_pause_options").AtMapKey("start_time"), knownvalue.StringExact("2030-01-01T02:00:00+02:00")),
+				},
+			},
+			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		},
+	})
+	// The service holds the instant: 00:00 UTC.
+	out, err := searchClient(t, emu).DescribeDomainConfig(testCtx(t), "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(out)
+	if !strings.Contains(string(b), `"StartTime":1893456000`) {
+		t.Errorf("the service does not hold 2030-01-01T00:00:00Z as the start: %s", b)
 	}
 }
