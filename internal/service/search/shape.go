@@ -57,6 +57,10 @@ type field struct {
 	doc        string
 	sensitive  bool
 	fields     []field // of an object, or of the elements of a list or map
+	// defaults are the keys of a string map the service has at these
+	// values when its answer leaves them out (the spec's AdvancedOptions
+	// defaults), so configuring a default is no change.
+	defaults map[string]string
 
 	strV  []validator.String
 	intV  []validator.Int64
@@ -165,6 +169,7 @@ var sections = []field{
 	func() field {
 		f := newField("AdvancedOptions", kStringMap, "Advanced cluster settings; values are strings. Supported keys: `rest.action.multi.allow_explicit_index` (`true` or `false`, default `true`), `indices.fielddata.cache.size` (percentage of heap, such as `40` or `40%`, or `unbounded`, the default), `indices.query.bool.max_clause_count` (a number from 1 to 2147483647, default `1024`). Only the keys the configuration sets are compared; a key set to its default is no change on a domain that does not set it.")
 		f.mapV = []validator.Map{mapvalidator.KeysAre(stringvalidator.OneOf(rules.AdvancedOptionKeys...)), validators.AdvancedOptionValues()}
+		f.defaults = rules.AdvancedOptionDefaults()
 		return f
 	}(),
 	object("AdvancedSecurityOptions", "Fine-grained access control.",

@@ -106,10 +106,11 @@ const answer = `{
 
 // request is what sending every section of answer back builds: the same
 // values, in the request's shape (no member the service only returns), with
-// the master user kept from the state.
+// the master user kept from the state, and each AdvancedOptions key the
+// answer leaves out at the spec's default.
 const request = `{
 "AccessPolicies":"{\"Version\":\"2012-10-17\",\"Statement\":[]}",
-"AdvancedOptions":{"indices.query.bool.max_clause_count":"2048","rest.action.multi.allow_explicit_index":"false"},
+"AdvancedOptions":{"indices.fielddata.cache.size":"unbounded","indices.query.bool.max_clause_count":"2048","rest.action.multi.allow_explicit_index":"false"},
 "AdvancedSecurityOptions":{"AnonymousAuthEnabled":false,"Enabled":true,"InternalUserDatabaseEnabled":true,
   "IdentityFederationOptions":{"Enabled":true,"RolesKey":"roles","SubjectKey":"sub"},
   "JWTOptions":{"Enabled":true,"JwksUrl":"https://jwks.example","PublicKey":"pk","RolesKey":"r","SubjectKey":"s"},
