@@ -55,7 +55,7 @@ func badCases() []badCase {
 		dcOK("26 accepted warnings", `accepted_warnings = [for i in range(26) : format("ADV_CODE_%02d", i)]`, "accepted_warnings", `set must contain at most 25 elements`),
 		dcOK("accepted warning not a code", `accepted_warnings = ["not a code"]`, "accepted_warnings", `must be a validation code`),
 		// AccessPolicies 0 to 102400 characters.
-		dcOK("access policies over 102400", `access_policies = jsonencode({ Version = "2012-10-17", Pad = format("%0102400d", 0) })`, "access_policies", `string length must be at most 102400`),
+		dcOK("access policies over 102400", `access_policies = jsonencode({ Version = "2012-10-17", Pad = format("%0102400d", 0) })`, "access_policies", `character count must be at most 102400`),
 		// AccessPolicies is a policy document: a JSON object.
 		dcOK("access policies an array", `access_policies = jsonencode(["s3:*"])`, "access_policies", `must be a JSON policy document, an object.*got an array`),
 		dcOK("access policies a string", `access_policies = jsonencode("allow")`, "access_policies", `must be a JSON policy document, an object.*got a string`),
@@ -83,6 +83,11 @@ func badCases() []badCase {
 		// Whole numbers where the service takes integers.
 		dcOK("instance count 1.5", `cluster_config = { instance_count = 1.5 }`, "cluster_config", `must be a whole number.*got 1.5`).nested("cluster_config.instance_count"),
 		dcOK("off-peak hour 2.5", `off_peak_window_options = { off_peak_window = { window_start_time = { hours = 2.5 } } }`, "off_peak_window_options", `hours must be a whole number`).nested("off_peak_window_options.off_peak_window.window_start_time.hours"),
+		// The shared value rules (internal/rules), issues 18 and 22.
+		dcOK("instance count 1001", `cluster_config = { instance_count = 1001 }`, "cluster_config", `must be between 1 and 1000, got: 1001`).nested("cluster_config.instance_count"),
+		dcOK("zone count 4", `cluster_config = { zone_awareness_config = { availability_zone_count = 4 } }`, "cluster_config", `must be between 2 and 3, got: 4`).nested("cluster_config.zone_awareness_config.availability_zone_count"),
+		dcOK("subnet id empty", `vpc_options = { subnet_ids = [""] }`, "vpc_options", `string length must be at least 1`).nested("vpc_options.subnet_ids"),
+		dcOK("timeout negative", `timeouts = { update = "-1h" }`, "timeouts", `timeouts.update must be a positive duration`).nested("timeouts.update"),
 		// Secrets.
 		dcOK("master password too short", `advanced_security_options = { master_user_options = { master_user_name = "admin", master_user_password = "short" } }`, "advanced_security_options", `between 8 and 128`).nested("advanced_security_options.master_user_options.master_user_password"),
 		dcOK("write-only version without password", `master_user_password_wo_version = 1`, "master_user_password_wo_version", `master_user_password_wo`),
