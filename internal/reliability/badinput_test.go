@@ -107,12 +107,13 @@ func badCases() []badCase {
 		{name: "policy ARN", kind: "resource", typ: "cloud_identity_user_policy_attachment", body: userOK + `policy_arn = "ModelsLimitedAccess"`, attr: "policy_arn", want: `must be a policy ARN`},
 		{name: "attachment user name", kind: "resource", typ: "cloud_identity_user_policy_attachment", body: `user_name = "a/b"` + "\n" + `policy_arn = "` + limitedAccess + `"`, attr: "user_name", want: `only letters, digits`},
 		// The long-term key.
+		key("credential age missing (an expiry is chosen at creation)", ``, "credential_age_days", `The argument "credential_age_days" is required`),
 		key("credential age 0 days", `credential_age_days = 0`, "credential_age_days", `between 1 and 36600`),
 		key("credential age 36601 days", `credential_age_days = 36601`, "credential_age_days", `between 1 and 36600`),
-		key("status Disabled", `status = "Disabled"`, "status", `value must be one of: \["Active" "Inactive"\]`),
+		key("status Disabled", `credential_age_days = 30`+"\n"+`status = "Disabled"`, "status", `value must be one of: \["Active" "Inactive"\]`),
 		key("renew before 0 days", `credential_age_days = 30`+"\n"+`renew_before_days = 0`, "renew_before_days", `must be between 1`),
-		{name: "service name too short", kind: "resource", typ: "cloud_identity_service_specific_credential", body: userOK + `service_name = "mo"`, attr: "service_name", want: `between 3 and 128`},
-		{name: "key user name", kind: "resource", typ: "cloud_identity_service_specific_credential", body: `user_name = "bad name"` + "\n" + `service_name = "models.cloud.example"`, attr: "user_name", want: `only letters, digits`},
+		{name: "service name too short", kind: "resource", typ: "cloud_identity_service_specific_credential", body: userOK + `service_name = "mo"` + "\ncredential_age_days = 30", attr: "service_name", want: `between 3 and 128`},
+		{name: "key user name", kind: "resource", typ: "cloud_identity_service_specific_credential", body: `user_name = "bad name"` + "\n" + `service_name = "models.cloud.example"` + "\ncredential_age_days = 30", attr: "user_name", want: `only letters, digits`},
 		// The short-term key: at most 12 hours.
 		{name: "short-term key of 13h", kind: "ephemeral", typ: "cloud_models_short_term_api_key", body: `expires_in = "13h"`, attr: "expires_in", want: `12h`},
 		{name: "short-term key of 12h1s", kind: "ephemeral", typ: "cloud_models_short_term_api_key", body: `expires_in = "12h0m1s"`, attr: "expires_in", want: `12h`},
