@@ -488,12 +488,12 @@ func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 				ExpectError: acctest.ErrorRe(`renew_before_days must be a whole number, such as 1 or 30; got 2.5\.`),
 			},
 			{
-				Config:      keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
+				Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
   status = "Disabled"`),
 				ExpectError: regexp.MustCompile(`Attribute status value must be one of`),
 			},
 			{
-				Config:      keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
+				Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
   service_name = "Not A Service"`),
 				ExpectError: regexp.MustCompile(`Attribute service_name must be a service name such as models.cloud.example`),
 			},
