@@ -41,7 +41,11 @@ const (
 	EnvAccessKeyID  = "CLOUD_ACCESS_KEY_ID"
 	EnvSecretKey    = "CLOUD_SECRET_ACCESS_KEY"
 	EnvSessionToken = "CLOUD_SESSION_TOKEN"
-	EnvEndpointURL  = "CLOUD_ENDPOINT_URL"
+	// EnvSessionExpiration is when temporary credentials expire (RFC 3339),
+	// as AWS_CREDENTIAL_EXPIRATION is for the AWS CLI's exported
+	// credentials: a session token alone does not say.
+	EnvSessionExpiration = "CLOUD_SESSION_EXPIRATION"
+	EnvEndpointURL       = "CLOUD_ENDPOINT_URL"
 )
 
 var (
@@ -70,6 +74,7 @@ type providerModel struct {
 	AccessKey    types.String      `tfsdk:"access_key"`
 	SecretKey    types.String      `tfsdk:"secret_key"`
 	SessionToken types.String      `tfsdk:"session_token"`
+	SessionExp   types.String      `tfsdk:"session_expiration"`
 	Endpoints    *endpoints        `tfsdk:"endpoints"`
 	MaxRetries   customtypes.Int64 `tfsdk:"max_retries"`
 	HTTPTimeout  types.String      `tfsdk:"http_timeout"`
@@ -118,6 +123,12 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Sensitive:           true,
 				MarkdownDescription: "Session token of temporary credentials. Falls back to `CLOUD_SESSION_TOKEN`.",
 			},
+			"session_expiration": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "When the temporary credentials of `session_token` expire (RFC 3339, such as `2026-01-02T15:04:05Z`), as the token service returned it. " +
+					"Falls back to `CLOUD_SESSION_EXPIRATION`. A short-term API key never outlives the session that made it: with this set, `cloud_models_short_term_api_key` " +
+					"ends at the session's expiry when that comes before `expires_in`; without it the provider cannot know the session's end.",
+			},
 			"endpoints": schema.SingleNestedAttribute{
 				Optional:            true,
 				MarkdownDescription: "Custom service endpoints, such as the local emulator's. `CLOUD_ENDPOINT_URL` sets all three at once.",
@@ -153,6 +164,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 	unknown := map[string]types.String{
 		"region": cfg.Region, "access_key": cfg.AccessKey, "secret_key": cfg.SecretKey, "session_token": cfg.SessionToken,
+		"session_expiration": cfg.SessionExp,
 	}
 	for name, v := range unknown {
 		if v.IsUnknown() {
@@ -182,6 +194,21 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if secretKey == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("secret_key"), "Missing Secret Key",
 			"The provider needs credentials to sign requests. Set secret_key in the provider block or the "+EnvSecretKey+" environment variable.")
+	}
+
+	sessionToken := setting(cfg.SessionToken, EnvSessionToken)
+	var sessionExpires time.Time
+	if v := setting(cfg.SessionExp, EnvSessionExpiration); v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		switch {
+		case err != nil:
+			resp.Diagnostics.AddAttributeError(path.Root("session_expiration"), "Invalid Session Expiration",
+				fmt.Sprintf("The session expiration %q (from %s) is not an RFC 3339 time such as 2026-01-02T15:04:05Z.", v, source(cfg.SessionExp, EnvSessionExpiration)))
+		case sessionToken == "":
+			resp.Diagnostics.AddAttributeError(path.Root("session_expiration"), "Session Expiration Without Session Token",
+				fmt.Sprintf("A session expiration (from %s) is the expiry of temporary credentials, but no session token is set. Set session_token (or %s) too, or remove the expiration.", source(cfg.SessionExp, EnvSessionExpiration), EnvSessionToken))
+		}
+		sessionExpires = t
 	}
 
 	common := os.Getenv(EnvEndpointURL)
@@ -226,7 +253,8 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		Credentials: client.Credentials{
 			AccessKeyID:     accessKey,
 			SecretAccessKey: secretKey,
-			SessionToken:    setting(cfg.SessionToken, EnvSessionToken),
+			SessionToken:    sessionToken,
+			Expires:         sessionExpires,
 		},
 		MaxRetries:     retries,
 		AttemptTimeout: attemptTimeout,
