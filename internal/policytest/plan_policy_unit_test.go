@@ -19,6 +19,9 @@ func TestPlanPolicy_rules(t *testing.T) {
 			"change": {"actions": ["delete"], "before": {"credential_age_days": 365}, "after": null, "after_unknown": {}}}`
 		unknownAge = `{"address": "cloud_identity_service_specific_credential.later", "type": "cloud_identity_service_specific_credential",
 			"change": {"actions": ["create"], "before": null, "after": {"user_name": "a"}, "after_unknown": {"credential_age_days": true}}}`
+		// A plan from a provider older than 0.1.0, where credential_age_days was optional.
+		noAge = `{"address": "cloud_identity_service_specific_credential.forever", "type": "cloud_identity_service_specific_credential",
+			"change": {"actions": ["create"], "before": null, "after": {"user_name": "a", "credential_age_days": null}, "after_unknown": {}}}`
 		noDryRun = `{"address": "cloud_search_domain_config.later", "type": "cloud_search_domain_config",
 			"change": {"actions": ["update"], "before": {}, "after": {"dry_run_mode": "Verbose"}, "after_unknown": {"dry_run": true}}}`
 		basic = `{"address": "cloud_search_domain_config.basic", "type": "cloud_search_domain_config",
@@ -39,6 +42,10 @@ func TestPlanPolicy_rules(t *testing.T) {
 		"key age known only after apply": {
 			changes: unknownAge,
 			warn:    []string{"cloud_identity_service_specific_credential.later: credential_age_days is known only after apply"},
+		},
+		"key that never expires": {
+			changes: noAge,
+			deny:    []string{"cloud_identity_service_specific_credential.forever: credential_age_days is not set, so the key never expires; set it to at most 90"},
 		},
 		"domain change without a dry run": {
 			changes: noDryRun,

@@ -82,6 +82,8 @@ resource "cloud_identity_service_specific_credential" "k" {
   user_name    = cloud_identity_user.u.user_name
   service_name = "models.cloud.example"
   status       = %q
+
+  credential_age_days = 30
 }
 `, status)
 	}

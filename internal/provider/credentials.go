@@ -174,6 +174,7 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, reg
 				"An access key id is set ("+source(cfg.AccessKey, EnvAccessKeyID)+") but no secret key. Set secret_key in the provider block or the "+EnvSecretKey+" environment variable.")
 		}
 		s.Static = &auth.Static{AccessKeyID: keyID, SecretAccessKey: secret, SessionToken: setting(cfg.SessionToken, EnvSessionToken)}
+		s.Static.Expires = sessionExpiration(cfg, s.Static.SessionToken, diags)
 		out.source, out.keyID = from, keyID
 	}
 	envRole, envTokenFile, tfcToken := os.Getenv(EnvRoleARN), os.Getenv(EnvTokenFile), os.Getenv(EnvTFCToken)
@@ -267,6 +268,25 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, reg
 	}
 	out.provider, out.settings = prov, s
 	return out
+}
+
+// sessionExpiration is session_expiration (or CLOUD_SESSION_EXPIRATION):
+// when the static session token's session ends, zero when not set.
+func sessionExpiration(cfg *providerModel, sessionToken string, diags *diag.Diagnostics) time.Time {
+	v := setting(cfg.SessionExp, EnvSessionExpiration)
+	if v == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	switch {
+	case err != nil:
+		diags.AddAttributeError(path.Root("session_expiration"), "Invalid Session Expiration",
+			fmt.Sprintf("The session expiration %q (from %s) is not an RFC 3339 time such as 2026-01-02T15:04:05Z.", v, source(cfg.SessionExp, EnvSessionExpiration)))
+	case sessionToken == "":
+		diags.AddAttributeError(path.Root("session_expiration"), "Session Expiration Without Session Token",
+			fmt.Sprintf("A session expiration (from %s) is the expiry of temporary credentials, but no session token is set. Set session_token (or %s) too, or remove the expiration.", source(cfg.SessionExp, EnvSessionExpiration), EnvSessionToken))
+	}
+	return t
 }
 
 // fileList is the configured list of files, else the one file of env,

@@ -49,6 +49,10 @@ const (
 	// EnvTFCToken is where HCP Terraform puts a workload identity token
 	// when a workspace sets TFC_WORKLOAD_IDENTITY_AUDIENCE.
 	EnvTFCToken = "TFC_WORKLOAD_IDENTITY_TOKEN" //nolint:gosec // G101: a variable's name, not a credential
+	// EnvSessionExpiration is when temporary credentials expire (RFC 3339),
+	// as AWS_CREDENTIAL_EXPIRATION is for the AWS CLI's exported
+	// credentials: a session token alone does not say.
+	EnvSessionExpiration = "CLOUD_SESSION_EXPIRATION"
 )
 
 var (
@@ -74,6 +78,7 @@ type providerModel struct {
 	AccessKey    types.String      `tfsdk:"access_key"`
 	SecretKey    types.String      `tfsdk:"secret_key"`
 	SessionToken types.String      `tfsdk:"session_token"`
+	SessionExp   types.String      `tfsdk:"session_expiration"`
 	Endpoints    *endpoints        `tfsdk:"endpoints"`
 	MaxRetries   customtypes.Int64 `tfsdk:"max_retries"`
 	HTTPTimeout  types.String      `tfsdk:"http_timeout"`
@@ -130,6 +135,12 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Sensitive:           true,
 				MarkdownDescription: "Session token of temporary credentials. Falls back to `CLOUD_SESSION_TOKEN`.",
 			},
+			"session_expiration": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "When the temporary credentials of `session_token` expire (RFC 3339, such as `2026-01-02T15:04:05Z`), as the token service returned it. " +
+					"Falls back to `CLOUD_SESSION_EXPIRATION`. A short-term API key never outlives the session that made it: with this set, `cloud_models_short_term_api_key` " +
+					"ends at the session's expiry when that comes before `expires_in`; without it the provider cannot know the session's end.",
+			},
 			"endpoints": schema.SingleNestedAttribute{
 				Optional:            true,
 				MarkdownDescription: "Custom service endpoints, such as the local emulator's. `CLOUD_ENDPOINT_URL` sets all four at once.",
@@ -172,6 +183,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 	unknown := map[string]types.String{
 		"region": cfg.Region, "access_key": cfg.AccessKey, "secret_key": cfg.SecretKey, "session_token": cfg.SessionToken,
+		"session_expiration": cfg.SessionExp,
 	}
 	for name, v := range unknown {
 		if v.IsUnknown() {

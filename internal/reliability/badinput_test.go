@@ -55,7 +55,7 @@ func badCases() []badCase {
 		dcOK("26 accepted warnings", `accepted_warnings = [for i in range(26) : format("ADV_CODE_%02d", i)]`, "accepted_warnings", `set must contain at most 25 elements`),
 		dcOK("accepted warning not a code", `accepted_warnings = ["not a code"]`, "accepted_warnings", `must be a validation code`),
 		// AccessPolicies 0 to 102400 characters.
-		dcOK("access policies over 102400", `access_policies = jsonencode({ Version = "2012-10-17", Pad = format("%0102400d", 0) })`, "access_policies", `string length must be at most 102400`),
+		dcOK("access policies over 102400", `access_policies = jsonencode({ Version = "2012-10-17", Pad = format("%0102400d", 0) })`, "access_policies", `character count must be at most 102400`),
 		// AccessPolicies is a policy document: a JSON object.
 		dcOK("access policies an array", `access_policies = jsonencode(["s3:*"])`, "access_policies", `must be a JSON policy document, an object.*got an array`),
 		dcOK("access policies a string", `access_policies = jsonencode("allow")`, "access_policies", `must be a JSON policy document, an object.*got a string`),
@@ -83,6 +83,11 @@ func badCases() []badCase {
 		// Whole numbers where the service takes integers.
 		dcOK("instance count 1.5", `cluster_config = { instance_count = 1.5 }`, "cluster_config", `must be a whole number.*got 1.5`).nested("cluster_config.instance_count"),
 		dcOK("off-peak hour 2.5", `off_peak_window_options = { off_peak_window = { window_start_time = { hours = 2.5 } } }`, "off_peak_window_options", `hours must be a whole number`).nested("off_peak_window_options.off_peak_window.window_start_time.hours"),
+		// The shared value rules (internal/rules), issues 18 and 22.
+		dcOK("instance count 1001", `cluster_config = { instance_count = 1001 }`, "cluster_config", `must be between 1 and 1000, got: 1001`).nested("cluster_config.instance_count"),
+		dcOK("zone count 4", `cluster_config = { zone_awareness_config = { availability_zone_count = 4 } }`, "cluster_config", `must be between 2 and 3, got: 4`).nested("cluster_config.zone_awareness_config.availability_zone_count"),
+		dcOK("subnet id empty", `vpc_options = { subnet_ids = [""] }`, "vpc_options", `string length must be at least 1`).nested("vpc_options.subnet_ids"),
+		dcOK("timeout negative", `timeouts = { update = "-1h" }`, "timeouts", `timeouts.update must be a positive duration`).nested("timeouts.update"),
 		// Secrets.
 		dcOK("master password too short", `advanced_security_options = { master_user_options = { master_user_name = "admin", master_user_password = "short" } }`, "advanced_security_options", `between 8 and 128`).nested("advanced_security_options.master_user_options.master_user_password"),
 		dcOK("write-only version without password", `master_user_password_wo_version = 1`, "master_user_password_wo_version", `master_user_password_wo`),
@@ -102,12 +107,13 @@ func badCases() []badCase {
 		{name: "policy ARN", kind: "resource", typ: "cloud_identity_user_policy_attachment", body: userOK + `policy_arn = "ModelsLimitedAccess"`, attr: "policy_arn", want: `must be a policy ARN`},
 		{name: "attachment user name", kind: "resource", typ: "cloud_identity_user_policy_attachment", body: `user_name = "a/b"` + "\n" + `policy_arn = "` + limitedAccess + `"`, attr: "user_name", want: `only letters, digits`},
 		// The long-term key.
+		key("credential age missing (an expiry is chosen at creation)", ``, "credential_age_days", `The argument "credential_age_days" is required`),
 		key("credential age 0 days", `credential_age_days = 0`, "credential_age_days", `between 1 and 36600`),
 		key("credential age 36601 days", `credential_age_days = 36601`, "credential_age_days", `between 1 and 36600`),
-		key("status Disabled", `status = "Disabled"`, "status", `value must be one of: \["Active" "Inactive"\]`),
+		key("status Disabled", `credential_age_days = 30`+"\n"+`status = "Disabled"`, "status", `value must be one of: \["Active" "Inactive"\]`),
 		key("renew before 0 days", `credential_age_days = 30`+"\n"+`renew_before_days = 0`, "renew_before_days", `must be between 1`),
-		{name: "service name too short", kind: "resource", typ: "cloud_identity_service_specific_credential", body: userOK + `service_name = "mo"`, attr: "service_name", want: `between 3 and 128`},
-		{name: "key user name", kind: "resource", typ: "cloud_identity_service_specific_credential", body: `user_name = "bad name"` + "\n" + `service_name = "models.cloud.example"`, attr: "user_name", want: `only letters, digits`},
+		{name: "service name too short", kind: "resource", typ: "cloud_identity_service_specific_credential", body: userOK + `service_name = "mo"` + "\ncredential_age_days = 30", attr: "service_name", want: `between 3 and 128`},
+		{name: "key user name", kind: "resource", typ: "cloud_identity_service_specific_credential", body: `user_name = "bad name"` + "\n" + `service_name = "models.cloud.example"` + "\ncredential_age_days = 30", attr: "user_name", want: `only letters, digits`},
 		// The short-term key: at most 12 hours.
 		{name: "short-term key of 13h", kind: "ephemeral", typ: "cloud_models_short_term_api_key", body: `expires_in = "13h"`, attr: "expires_in", want: `12h`},
 		{name: "short-term key of 12h1s", kind: "ephemeral", typ: "cloud_models_short_term_api_key", body: `expires_in = "12h0m1s"`, attr: "expires_in", want: `12h`},

@@ -33,8 +33,9 @@ resource "cloud_identity_user_policy_attachment" "a%[2]d" {
 }
 
 resource "cloud_identity_service_specific_credential" "k%[2]d" {
-  user_name    = cloud_identity_user.u%[2]d.user_name
-  service_name = "models.cloud.example"
+  user_name           = cloud_identity_user.u%[2]d.user_name
+  service_name        = "models.cloud.example"
+  credential_age_days = 30
 }
 `, run, u, limitedAccess)
 		}

@@ -73,9 +73,10 @@ resource "cloud_identity_user" "u" {
 }
 
 resource "cloud_identity_service_specific_credential" "k" {
-  user_name      = cloud_identity_user.u.user_name
-  service_name   = "models.cloud.example"
-  reset_triggers = { rotation = %[6]q }
+  user_name           = cloud_identity_user.u.user_name
+  service_name        = "models.cloud.example"
+  credential_age_days = 30
+  reset_triggers      = { rotation = %[6]q }
 }
 
 resource "cloud_search_domain_config" "pw" {

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 )
 
 // MaxSnapshotPause is the spec's limit on suspending automated snapshots.
@@ -35,7 +36,7 @@ func (snapshotPauseWindow) ValidateObject(_ context.Context, req validator.Objec
 	attrs := req.ConfigValue.Attributes()
 	if enabled, ok := attrs["enabled"].(types.Bool); ok && enabled.ValueBool() {
 		for _, name := range []string{"start_time", "end_time"} {
-			if v, ok := attrs[name].(types.String); ok && v.IsNull() {
+			if v, ok := attrs[name].(basetypes.StringValuable); ok && v.IsNull() {
 				resp.Diagnostics.AddAttributeError(req.Path.AtName(name), "Incomplete Snapshot Suspension",
 					fmt.Sprintf("Suspending automated snapshots (enabled = true) needs start_time and end_time, at most 3 days apart; %s is not set.", name))
 			}
@@ -58,8 +59,12 @@ func (snapshotPauseWindow) ValidateObject(_ context.Context, req validator.Objec
 }
 
 func timeAttr(attrs map[string]attr.Value, name string) (time.Time, bool) {
-	s, ok := attrs[name].(types.String)
-	if !ok || s.IsNull() || s.IsUnknown() {
+	v, ok := attrs[name].(basetypes.StringValuable)
+	if !ok || v.IsNull() || v.IsUnknown() {
+		return time.Time{}, false
+	}
+	s, diags := v.ToStringValue(context.Background())
+	if diags.HasError() {
 		return time.Time{}, false
 	}
 	t, err := time.Parse(time.RFC3339, s.ValueString())

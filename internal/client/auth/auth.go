@@ -40,9 +40,12 @@ func homeFile(name string) []string {
 	return []string{filepath.Join(home, ".cloud", name)}
 }
 
-// Static are long-lived (or externally issued temporary) keys.
+// Static are long-lived (or externally issued temporary) keys. Expires,
+// when not zero, is when temporary keys end: a session token alone does not
+// say, and a short-term API key must not outlive its session.
 type Static struct {
 	AccessKeyID, SecretAccessKey, SessionToken string
+	Expires                                    time.Time
 }
 
 // Profile names a profile of the shared config and credentials files.
@@ -91,7 +94,7 @@ func (s Settings) Provider(ctx context.Context) (aws.CredentialsProvider, error)
 	var base aws.CredentialsProvider
 	switch {
 	case s.Static != nil:
-		base = credentials.NewStaticCredentialsProvider(s.Static.AccessKeyID, s.Static.SecretAccessKey, s.Static.SessionToken)
+		base = s.Static.provider()
 	case s.WebIdentity != nil:
 		base = s.webIdentity(*s.WebIdentity)
 	case s.Profile != nil:
@@ -198,4 +201,12 @@ func orDefault(name string) string {
 		return DefaultSessionName
 	}
 	return name
+}
+
+func (s *Static) provider() aws.CredentialsProvider {
+	p := credentials.NewStaticCredentialsProvider(s.AccessKeyID, s.SecretAccessKey, s.SessionToken)
+	if !s.Expires.IsZero() {
+		p.Value.CanExpire, p.Value.Expires = true, s.Expires
+	}
+	return p
 }

@@ -16,13 +16,15 @@ const RegionMessage = "Credential should be scoped to a valid region"
 
 // authenticate finds who a bearer key speaks for, refuses it when it is not
 // usable here, and asks the identity service whether its principal may call
-// <prefix>:CallWithBearerToken. It never puts the key into a message.
-func (s *Service) authenticate(r *http.Request, rt route, now time.Time) (tokenType, principal string, _ *apiError) {
+// <prefix>:CallWithBearerToken; expires is when the key stops working (zero
+// for a long-term key without an expiry). It never puts the key into a
+// message.
+func (s *Service) authenticate(r *http.Request, rt route, now time.Time) (tokenType, principal string, expires time.Time, _ *apiError) {
 	auth := r.Header.Get("Authorization")
 	scheme, key, _ := strings.Cut(auth, " ")
 	key = strings.TrimSpace(key)
 	if !strings.EqualFold(scheme, "Bearer") || key == "" {
-		return "", "", &apiError{http.StatusUnauthorized, "MissingAuthenticationTokenException",
+		return "", "", time.Time{}, &apiError{http.StatusUnauthorized, "MissingAuthenticationTokenException",
 			"The request needs an API key in the header Authorization: Bearer <API_KEY>."}
 	}
 	s.mu.Lock()
@@ -32,29 +34,29 @@ func (s *Service) authenticate(r *http.Request, rt route, now time.Time) (tokenT
 	if strings.HasPrefix(key, sigv4.BearerPrefix) {
 		tok, verr := s.creds.VerifyBearer(key, now)
 		if verr != nil {
-			return ShortTerm, "", shortTermRefusal(verr)
+			return ShortTerm, "", time.Time{}, shortTermRefusal(verr)
 		}
 		if tok.Region != rt.region {
-			return ShortTerm, tok.Principal, &apiError{http.StatusForbidden, "AccessDeniedException", RegionMessage}
+			return ShortTerm, tok.Principal, tok.ExpiresAt, &apiError{http.StatusForbidden, "AccessDeniedException", RegionMessage}
 		}
-		return ShortTerm, tok.Principal, s.authorize(tok.Principal, ShortTerm, rt)
+		return ShortTerm, tok.Principal, tok.ExpiresAt, s.authorize(tok.Principal, ShortTerm, rt)
 	}
 
 	info, ok := s.identity.LookupServiceAPIKey(key)
 	switch {
 	case !ok:
-		return LongTerm, "", &apiError{http.StatusForbidden, "UnrecognizedClientException",
+		return LongTerm, "", time.Time{}, &apiError{http.StatusForbidden, "UnrecognizedClientException",
 			"The API key included in the request is invalid: it was never issued, was replaced by a reset, or was deleted."}
 	case info.Status != "Active":
-		return LongTerm, info.UserArn, &apiError{http.StatusForbidden, "AccessDeniedException",
+		return LongTerm, info.UserArn, info.Expiration, &apiError{http.StatusForbidden, "AccessDeniedException",
 			fmt.Sprintf("The API key %s is %s. Reactivate it or use another key.", info.CredentialID, info.Status)}
 	case !info.Expiration.IsZero() && !now.Before(info.Expiration):
-		return LongTerm, info.UserArn, &apiError{http.StatusForbidden, "ExpiredTokenException",
+		return LongTerm, info.UserArn, info.Expiration, &apiError{http.StatusForbidden, "ExpiredTokenException",
 			fmt.Sprintf("The API key %s expired at %s.", info.CredentialID, info.Expiration.UTC().Format(time.RFC3339))}
 	case info.Region != rt.region:
-		return LongTerm, info.UserArn, &apiError{http.StatusForbidden, "AccessDeniedException", RegionMessage}
+		return LongTerm, info.UserArn, info.Expiration, &apiError{http.StatusForbidden, "AccessDeniedException", RegionMessage}
 	}
-	return LongTerm, info.UserArn, s.authorize(info.UserArn, LongTerm, rt)
+	return LongTerm, info.UserArn, info.Expiration, s.authorize(info.UserArn, LongTerm, rt)
 }
 
 // authorize evaluates <prefix>:CallWithBearerToken on the model with the

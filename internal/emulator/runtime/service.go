@@ -44,8 +44,11 @@ type Use struct {
 	ModelID   string
 	TokenType string // LONG_TERM, SHORT_TERM or "" when the key was unreadable
 	Principal string
-	Status    int
-	Code      string
+	// KeyExpires is when the key stops working: a short-term key's signing
+	// time plus its X-Amz-Expires (zero when the key was unreadable).
+	KeyExpires time.Time
+	Status     int
+	Code       string
 }
 
 // Service is the emulated runtime.
@@ -152,7 +155,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	use.Region, use.Endpoint, use.ModelID = rt.region, rt.prefix, rt.model
 	var body []byte
 	if aerr == nil {
-		use.TokenType, use.Principal, aerr = s.authenticate(r, rt, use.Time)
+		use.TokenType, use.Principal, use.KeyExpires, aerr = s.authenticate(r, rt, use.Time)
 	}
 	if aerr == nil {
 		body, aerr = converse(r)

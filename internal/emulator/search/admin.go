@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // Pace sets how long emulated work takes, in emulated time (the clock).
@@ -74,6 +75,18 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	if _, ok := cfg["SnapshotOptions"]; !ok {
 		cfg["SnapshotOptions"] = map[string]any{"AutomatedSnapshotStartHour": 0.0} // the spec's default
 	}
+	// The spec's AdvancedOptions defaults: a domain reports each key it
+	// does not set at its default, so configuring a default is no change.
+	adv, _ := cfg["AdvancedOptions"].(map[string]any)
+	if adv == nil {
+		adv = map[string]any{}
+	}
+	for k, v := range rules.AdvancedOptionDefaults() {
+		if _, ok := adv[k]; !ok {
+			adv[k] = v
+		}
+	}
+	cfg["AdvancedOptions"] = adv
 	now := s.clock.Now()
 	d := &domain{
 		name: spec.DomainName, id: s.account + "/" + spec.DomainName, created: now,

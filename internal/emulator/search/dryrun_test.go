@@ -136,6 +136,10 @@ func TestVerboseDryRunFindings(t *testing.T) {
 		{"unbounded field data", api.UpdateDomainConfigInput{Sections: obj{"AdvancedOptions": obj{api.AdvancedOptionAllowExplicitIndex: "false"}}}, false, nil, []string{"ADV_FIELDDATA_CACHE_UNBOUNDED/Advisory"}},
 		{"field data 100", api.UpdateDomainConfigInput{Sections: obj{"AdvancedOptions": obj{api.AdvancedOptionFielddataCacheSize: "100"}}}, false, nil, []string{"ADV_FIELDDATA_CACHE_UNBOUNDED/Advisory"}},
 		{"bounded field data", api.UpdateDomainConfigInput{Sections: obj{"AdvancedOptions": obj{api.AdvancedOptionFielddataCacheSize: "40"}}}, false, nil, []string{}},
+		{"sub-resource policy with explicit index allowed (the default)", api.UpdateDomainConfigInput{Sections: obj{"AccessPolicies": subPolicy}}, false, nil, []string{"CRIT_EXPLICIT_INDEX_SUBRESOURCE_POLICY/Critical"}},
+		{"sub-resource policy with allow_explicit_index true", api.UpdateDomainConfigInput{Sections: obj{"AccessPolicies": subPolicy, "AdvancedOptions": obj{api.AdvancedOptionAllowExplicitIndex: "true", api.AdvancedOptionFielddataCacheSize: "40"}}}, false, nil, []string{"CRIT_EXPLICIT_INDEX_SUBRESOURCE_POLICY/Critical"}},
+		{"sub-resource policy with allow_explicit_index false", api.UpdateDomainConfigInput{Sections: obj{"AccessPolicies": subPolicy, "AdvancedOptions": obj{api.AdvancedOptionAllowExplicitIndex: "false", api.AdvancedOptionFielddataCacheSize: "40"}}}, false, nil, []string{}},
+		{"whole-domain policy", api.UpdateDomainConfigInput{Sections: obj{"AccessPolicies": `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"search:*","Resource":["arn:cloud:search:us-east-1:123456789012:domain/demo/*","arn:cloud:search:us-east-1:123456789012:domain/demo"]}]}`}}, false, nil, []string{}},
 		{"ipv4 set explicitly", api.UpdateDomainConfigInput{Sections: obj{"IPAddressType": "ipv4"}}, false, nil, []string{"ADV_DUALSTACK_RECOMMENDED/Advisory"}},
 		{"dualstack back to ipv4", api.UpdateDomainConfigInput{Sections: obj{"IPAddressType": "ipv4"}}, false,
 			&search.DomainSpec{DomainName: "dual", IPAddressType: "dualstack"},
@@ -179,6 +183,9 @@ func TestVerboseDryRunFindings(t *testing.T) {
 		})
 	}
 }
+
+// subPolicy grants one index of the demo domain.
+const subPolicy = `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Principal":{"CLOUD":"*"},"Action":"search:ESHttpGet","Resource":"arn:cloud:search:us-east-1:123456789012:domain/demo/my-index/*"}}`
 
 func TestVerboseDryRunProgress(t *testing.T) {
 	t.Parallel()

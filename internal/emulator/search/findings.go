@@ -1,7 +1,9 @@
 package search
 
 import (
+	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -99,6 +101,7 @@ const (
 	CritSnapshotPauseTooLong      = "CRIT_SNAPSHOT_PAUSE_TOO_LONG"
 	CritEncryptionAtRestDisable   = "CRIT_ENCRYPTION_AT_REST_DISABLE"
 	CritNodeToNodeDisable         = "CRIT_NODE_TO_NODE_DISABLE"
+	CritExplicitIndexSubresource  = "CRIT_EXPLICIT_INDEX_SUBRESOURCE_POLICY"
 
 	AdvBlueGreenOutsideOffPeak = "ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK"
 	AdvDualstackRecommended    = "ADV_DUALSTACK_RECOMMENDED"
@@ -166,6 +169,15 @@ func analyse(cur, next map[string]any, req *request, kind string, now time.Time)
 	if lookupBool(cur, "NodeToNodeEncryptionOptions", "Enabled") && !lookupBool(next, "NodeToNodeEncryptionOptions", "Enabled") {
 		crit(CritNodeToNodeDisable, "NodeToNodeEncryptionOptions cannot be disabled once enabled.")
 	}
+	if in.AccessPolicies != nil || in.AdvancedOptions != nil {
+		// The spec: allow_explicit_index "must be false to set access
+		// policies on sub-resources such as specific indexes and domain
+		// APIs" (a key left out is at its default, true).
+		if sub := subResources(lookupString(next, "AccessPolicies")); len(sub) > 0 && lookupString(next, "AdvancedOptions", advancedOptionAllowExplicitIndex) != "false" {
+			crit(CritExplicitIndexSubresource, "AccessPolicies names sub-resources of the domain (%s) while AdvancedOptions[%q] is \"true\"; set it to \"false\" in the same change, or grant the whole domain (domain/<name>/*).",
+				strings.Join(sub, ", "), advancedOptionAllowExplicitIndex)
+		}
+	}
 	if in.AdvancedOptions != nil {
 		switch v := lookupString(next, "AdvancedOptions", advancedOptionFielddataCacheSize); v {
 		case "", "unbounded", "100", "100%":
@@ -179,6 +191,52 @@ func analyse(cur, next map[string]any, req *request, kind string, now time.Time)
 		adv(AdvBlueGreenOutsideOffPeak, "This blue/green deployment would start outside the domain's off-peak window (%s).", offPeakWindow(cur))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// subResourceRe matches a domain ARN's path below the domain:
+// arn:...:domain/demo/my-index/* has "my-index/*".
+var subResourceRe = regexp.MustCompile(`:domain/[^/]+/(.+)$`)
+
+// subResources lists the Resources of a policy document that name a part
+// of a domain (an index, a domain API) rather than all of it
+// (domain/<name>/*), sorted.
+func subResources(policy string) []string {
+	var doc struct {
+		Statement json.RawMessage `json:"Statement"`
+	}
+	if policy == "" || json.Unmarshal([]byte(policy), &doc) != nil {
+		return nil
+	}
+	var stmts []map[string]any
+	if json.Unmarshal(doc.Statement, &stmts) != nil {
+		var one map[string]any
+		if json.Unmarshal(doc.Statement, &one) != nil {
+			return nil
+		}
+		stmts = []map[string]any{one}
+	}
+	seen := map[string]bool{}
+	for _, st := range stmts {
+		var res []any
+		switch r := st["Resource"].(type) {
+		case string:
+			res = []any{r}
+		case []any:
+			res = r
+		}
+		for _, r := range res {
+			s, _ := r.(string)
+			if m := subResourceRe.FindStringSubmatch(s); m != nil && m[1] != "*" {
+				seen[s] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	sort.Strings(out)
 	return out
 }
 

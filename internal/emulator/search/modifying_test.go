@@ -41,7 +41,7 @@ func TestDryRunModifyingProperties(t *testing.T) {
 		{"an array", `"VPCOptions":{"SubnetIds":["subnet-1"]}`,
 			[]any{prop("VPCOptions.SubnetIds", "", `["subnet-1"]`, "STRINGIFIED_JSON")}, "blue/green"},
 		{"an advanced option", `"AdvancedOptions":{"indices.fielddata.cache.size":"40"}`,
-			[]any{prop("AdvancedOptions.indices.fielddata.cache.size", "", "40", "PLAIN_TEXT")}, "blue/green"},
+			[]any{prop("AdvancedOptions.indices.fielddata.cache.size", "unbounded", "40", "PLAIN_TEXT")}, "blue/green"},
 		{"a log type", `"LogPublishingOptions":{"AUDIT_LOGS":{"Enabled":true}}`,
 			[]any{prop("LogPublishingOptions.AUDIT_LOGS.Enabled", "", "true", "PLAIN_TEXT")}, "dynamic"},
 		{"write-only values are never shown", `"AdvancedSecurityOptions":{"MasterUserOptions":{"MasterUserName":"admin","MasterUserPassword":"hunter2-Secret"},"SAMLOptions":{"MasterBackendRole":"admins"}}`,

@@ -48,9 +48,9 @@ func everyField(now time.Time) []field {
 	start, end := now.Add(time.Hour).Unix(), now.Add(25*time.Hour).Unix()
 	fs := []field{
 		{path: p("AccessPolicies"), send: `"{\"Version\":\"2012-10-17\",\"Statement\":[]}"`, shown: `{"Version":"2012-10-17","Statement":[]}`, valueType: stringified},
-		{path: p("AdvancedOptions", "rest.action.multi.allow_explicit_index"), send: `"false"`, valueType: plain},
-		{path: p("AdvancedOptions", "indices.fielddata.cache.size"), send: `"40"`, valueType: plain},
-		{path: p("AdvancedOptions", "indices.query.bool.max_clause_count"), send: `"2048"`, valueType: plain},
+		{path: p("AdvancedOptions", "rest.action.multi.allow_explicit_index"), send: `"false"`, active: "true", valueType: plain},
+		{path: p("AdvancedOptions", "indices.fielddata.cache.size"), send: `"40"`, active: "unbounded", valueType: plain},
+		{path: p("AdvancedOptions", "indices.query.bool.max_clause_count"), send: `"2048"`, active: "1024", valueType: plain},
 		{path: p("AdvancedSecurityOptions", "AnonymousAuthEnabled"), send: `true`, valueType: plain},
 		{path: p("AdvancedSecurityOptions", "Enabled"), send: `true`, valueType: plain},
 		{path: p("AdvancedSecurityOptions", "InternalUserDatabaseEnabled"), send: `true`, valueType: plain},

@@ -122,9 +122,9 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 			},
 			"credential_age_days": schema.Int64Attribute{
 				CustomType: customtypes.Int64Type{},
-				Optional:   true,
-				MarkdownDescription: fmt.Sprintf("Days from creation until the key expires, %d to %d. Without it the key never expires "+
-					"(a policy that caps the age, such as the documented 90-day cap, then refuses the key). Changing it replaces the key.", minCredentialAgeDays, maxCredentialAgeDays),
+				Required:   true,
+				MarkdownDescription: fmt.Sprintf("Days from creation until the key expires, %d to %d. Required: a long-term key lives until the expiration chosen at its creation "+
+					"(a policy may cap the age, such as the documented 90-day cap). Changing it replaces the key.", minCredentialAgeDays, maxCredentialAgeDays),
 				Validators:    []validator.Int64{int64validator.Between(minCredentialAgeDays, maxCredentialAgeDays)},
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
 			},
@@ -145,7 +145,7 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 				CustomType: customtypes.Int64Type{},
 				Optional:   true,
 				MarkdownDescription: "When set, a plan made this many days or fewer before `expiration_date` (or after it) replaces the key with a new one, " +
-					"and says so in a warning. Days are counted against the service's clock as seen at the last refresh. Needs `credential_age_days`, and must be smaller than it.",
+					"and says so in a warning. Days are counted against the service's clock as seen at the last refresh. Must be smaller than `credential_age_days`.",
 				Validators: []validator.Int64{int64validator.Between(1, maxCredentialAgeDays-1)},
 			},
 			"service_specific_credential_id": computed("Id of the key, as the service gives it."),
@@ -157,7 +157,7 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"create_date":     computed("When the key was created (RFC 3339)."),
-			"expiration_date": computed("When the key expires (RFC 3339); null for a key that never expires."),
+			"expiration_date": computed("When the key expires (RFC 3339); null only for an imported key made without an expiry."),
 			"region": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "Region the key was created in and the only one it works in: the provider's `region` at creation. " +
@@ -176,12 +176,8 @@ func (r *serviceSpecificCredentialResource) Configure(_ context.Context, req res
 func (r *serviceSpecificCredentialResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg serviceSpecificCredentialModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() || cfg.RenewBeforeDays.IsNull() || cfg.RenewBeforeDays.IsUnknown() || cfg.CredentialAgeDays.IsUnknown() {
-		return
-	}
-	if cfg.CredentialAgeDays.IsNull() {
-		resp.Diagnostics.AddAttributeError(path.Root("renew_before_days"), "Invalid Key Renewal",
-			"renew_before_days needs credential_age_days: a key without credential_age_days never expires, so there is nothing to renew. Set credential_age_days or remove renew_before_days.")
+	// credential_age_days is required: Terraform reports it missing.
+	if resp.Diagnostics.HasError() || cfg.RenewBeforeDays.IsNull() || cfg.RenewBeforeDays.IsUnknown() || cfg.CredentialAgeDays.IsNull() || cfg.CredentialAgeDays.IsUnknown() {
 		return
 	}
 	if cfg.RenewBeforeDays.ValueInt64() >= cfg.CredentialAgeDays.ValueInt64() {

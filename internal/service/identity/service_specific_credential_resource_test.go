@@ -476,8 +476,9 @@ func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 				ExpectError: regexp.MustCompile(`renew_before_days \(30\) must be smaller than\s+credential_age_days \(30\)`),
 			},
 			{
+				// A key's expiry is chosen at creation (the spec): no key without one.
 				Config:      keyConfig(emu.ProviderConfig(), "kim", `renew_before_days = 3`),
-				ExpectError: regexp.MustCompile(`renew_before_days needs credential_age_days`),
+				ExpectError: regexp.MustCompile(`The argument "credential_age_days" is required`),
 			},
 			{
 				Config:      keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 1.5`),
@@ -489,11 +490,13 @@ func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 				ExpectError: acctest.ErrorRe(`renew_before_days must be a whole number, such as 1 or 30; got 2.5\.`),
 			},
 			{
-				Config:      keyConfig(emu.ProviderConfig(), "kim", `status = "Disabled"`),
+				Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
+  status = "Disabled"`),
 				ExpectError: regexp.MustCompile(`Attribute status value must be one of`),
 			},
 			{
-				Config:      keyConfig(emu.ProviderConfig(), "kim", `service_name = "Not A Service"`),
+				Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
+  service_name = "Not A Service"`),
 				ExpectError: regexp.MustCompile(`Attribute service_name must be a service name such as models.cloud.example`),
 			},
 			{

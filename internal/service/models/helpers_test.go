@@ -35,7 +35,8 @@ resource "cloud_identity_user_policy_attachment" "p%d" {
 	}
 	return s + fmt.Sprintf(`
 resource "cloud_identity_service_specific_credential" "test" {
-  user_name = cloud_identity_user.test.user_name
+  user_name           = cloud_identity_user.test.user_name
+  credential_age_days = 30
   %s
 }
 %s`, keyExtra, extra)

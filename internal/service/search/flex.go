@@ -37,6 +37,26 @@ func decodeJSON(raw []byte) (any, error) {
 	return v, nil
 }
 
+// withDefaults is the wire map w with each key it leaves out at its
+// default; w absent is a map of the defaults. Anything else is left to
+// fromWire to refuse.
+func withDefaults(w any, defaults map[string]string) any {
+	if w != nil {
+		if _, ok := w.(map[string]any); !ok {
+			return w
+		}
+	}
+	m, _ := w.(map[string]any)
+	out := make(map[string]any, len(defaults)+len(m))
+	for k, v := range defaults {
+		out[k] = v
+	}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
 // fromWire is the Terraform value of the wire value w (decoded with
 // decodeJSON) for f in view v. A field the service never returns takes its
 // value from prior, the value at the same place before.
@@ -47,6 +67,9 @@ func (f field) fromWire(w any, prior tftypes.Value, v view) (tftypes.Value, erro
 			return prior, nil
 		}
 		return tftypes.NewValue(typ, nil), nil
+	}
+	if f.defaults != nil {
+		w = withDefaults(w, f.defaults)
 	}
 	if w == nil {
 		return tftypes.NewValue(typ, nil), nil

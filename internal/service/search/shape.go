@@ -57,6 +57,10 @@ type field struct {
 	doc        string
 	sensitive  bool
 	fields     []field // of an object, or of the elements of a list or map
+	// defaults are the keys of a string map the service has at these
+	// values when its answer leaves them out (the spec's AdvancedOptions
+	// defaults), so configuring a default is no change.
+	defaults map[string]string
 
 	strV  []validator.String
 	intV  []validator.Int64
@@ -92,9 +96,8 @@ func integer(wire, doc string, v ...validator.Int64) field {
 }
 
 func timestamp(wire, doc string) field {
-	f := newField(wire, kTime, doc+" (RFC 3339, such as `2026-01-02T03:04:05Z`).")
-	f.strV = []validator.String{stringvalidator.RegexMatches(rfc3339Re, "must be a UTC time in RFC 3339 form such as 2026-01-02T03:04:05Z")}
-	return f
+	// The attribute's type (timetypes.RFC3339) checks the form.
+	return newField(wire, kTime, doc+" (RFC 3339, such as `2026-01-02T03:04:05Z` or `2026-01-02T05:04:05+02:00`).")
 }
 
 func stringSet(wire, doc string, v ...validator.Set) field {
@@ -140,7 +143,6 @@ func (f field) child(wire string) (field, bool) {
 }
 
 var (
-	rfc3339Re     = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
 	arnRe         = regexp.MustCompile(`^arn:[a-z-]+:[a-z0-9-]+:[a-z0-9-]*:\d{0,12}:.+$`)
 	warningCodeRe = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 	httpsRe       = regexp.MustCompile(`^https://`)
@@ -167,6 +169,7 @@ var sections = []field{
 	func() field {
 		f := newField("AdvancedOptions", kStringMap, "Advanced cluster settings; values are strings. Supported keys: `rest.action.multi.allow_explicit_index` (`true` or `false`, default `true`), `indices.fielddata.cache.size` (percentage of heap, such as `40` or `40%`, or `unbounded`, the default), `indices.query.bool.max_clause_count` (a number from 1 to 2147483647, default `1024`). Only the keys the configuration sets are compared; a key set to its default is no change on a domain that does not set it.")
 		f.mapV = []validator.Map{mapvalidator.KeysAre(stringvalidator.OneOf(rules.AdvancedOptionKeys...)), validators.AdvancedOptionValues()}
+		f.defaults = rules.AdvancedOptionDefaults()
 		return f
 	}(),
 	object("AdvancedSecurityOptions", "Fine-grained access control.",

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
@@ -46,7 +45,7 @@ func (f field) resourceAttribute() schema.Attribute {
 		return schema.Int64Attribute{CustomType: customtypes.Int64Type{}, Optional: opt, Computed: true, MarkdownDescription: f.doc, Validators: f.intV,
 			PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}}
 	case kPolicy:
-		return schema.StringAttribute{CustomType: jsontypes.NormalizedType{}, Optional: opt, Computed: true, MarkdownDescription: f.doc, Validators: f.strV,
+		return schema.StringAttribute{CustomType: customtypes.PolicyType{}, Optional: opt, Computed: true, MarkdownDescription: f.doc, Validators: f.strV,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	case kStringSet:
 		return schema.SetAttribute{ElementType: types.StringType, Optional: opt, Computed: true, MarkdownDescription: f.doc, Validators: f.setV,
@@ -67,7 +66,13 @@ func (f field) resourceAttribute() schema.Attribute {
 			NestedObject:  schema.NestedAttributeObject{Attributes: resourceAttributes(f.fields)},
 			PlanModifiers: []planmodifier.Map{mapplanmodifier.UseStateForUnknown()}}
 	}
-	// kString, kTime
+	if f.kind == kTime {
+		// Any RFC 3339 time, offset or Z; the same instant in another
+		// offset is no change (the service answers in UTC).
+		return schema.StringAttribute{CustomType: customtypes.TimeType{}, Optional: opt, Computed: true, MarkdownDescription: f.doc, Validators: f.strV,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	}
+	// kString
 	return schema.StringAttribute{Optional: opt, Computed: true, Sensitive: f.sensitive, MarkdownDescription: f.doc, Validators: f.strV,
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -17,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 )
 
 func TestSnake(t *testing.T) {
@@ -104,10 +106,11 @@ const answer = `{
 
 // request is what sending every section of answer back builds: the same
 // values, in the request's shape (no member the service only returns), with
-// the master user kept from the state.
+// the master user kept from the state, and each AdvancedOptions key the
+// answer leaves out at the spec's default.
 const request = `{
 "AccessPolicies":"{\"Version\":\"2012-10-17\",\"Statement\":[]}",
-"AdvancedOptions":{"indices.query.bool.max_clause_count":"2048","rest.action.multi.allow_explicit_index":"false"},
+"AdvancedOptions":{"indices.fielddata.cache.size":"unbounded","indices.query.bool.max_clause_count":"2048","rest.action.multi.allow_explicit_index":"false"},
 "AdvancedSecurityOptions":{"AnonymousAuthEnabled":false,"Enabled":true,"InternalUserDatabaseEnabled":true,
   "IdentityFederationOptions":{"Enabled":true,"RolesKey":"roles","SubjectKey":"sub"},
   "JWTOptions":{"Enabled":true,"JwksUrl":"https://jwks.example","PublicKey":"pk","RolesKey":"r","SubjectKey":"s"},
@@ -208,8 +211,8 @@ func TestSectionsRoundTrip(t *testing.T) {
 	st := tfsdk.State{Schema: sr.Schema, Raw: raw}
 	for p, want := range map[string]attr.Value{
 		"cluster_config.node_options[0].node_config.count":                     types.Int64Value(2),
-		"advanced_security_options.anonymous_auth_disable_date":                types.StringValue("1970-01-02T00:00:00Z"),
-		"automated_snapshot_pause_options.start_time":                          types.StringValue("2026-01-02T03:04:05Z"),
+		"advanced_security_options.anonymous_auth_disable_date":                customtypes.Time{RFC3339: timetypes.NewRFC3339ValueMust("1970-01-02T00:00:00Z")},
+		"automated_snapshot_pause_options.start_time":                          customtypes.Time{RFC3339: timetypes.NewRFC3339ValueMust("2026-01-02T03:04:05Z")},
 		"aiml_options.natural_language_query_generation_options.current_state": types.StringValue("ENABLE_IN_PROGRESS"),
 		"log_publishing_options[\"AUDIT_LOGS\"].enabled":                       types.BoolValue(true),
 		"vpc_options.vpc_id": types.StringValue("vpc-1"),

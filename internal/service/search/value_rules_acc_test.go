@@ -1,13 +1,19 @@
 package search_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
@@ -41,4 +47,121 @@ func TestAccDomainConfig_valueRules(t *testing.T) {
 			t.Errorf("a refused configuration made call %s", c.Operation)
 		}
 	}
+}
+
+// access_policies = "" (the spec allows length 0) is accepted, applied and
+// read back with no diff.
+func TestAccDomainConfig_emptyAccessPolicies(t *testing.T) {
+	emu := newDomainEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: domainConfig(emu, `  access_policies = ""`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("cloud_search_domain_config.test", tfjsonpath.New("access_policies"), knownvalue.StringExact("")),
+			},
+		}},
+	})
+}
+
+// RFC 3339 times with an offset are accepted (the docs promise RFC 3339),
+// kept as written, and the service's UTC answer for the same instant is no
+// change.
+func TestAccDomainConfig_timeWithOffset(t *testing.T) {
+	emu := newDomainEmulator(t)
+	cfg := domainConfig(emu, `  automated_snapshot_pause_options = {
+    enabled    = true
+    start_time = "2030-01-01T02:00:00+02:00"
+    end_time   = "2030-01-02T02:00:00+02:00"
+  }
+  accepted_warnings = ["ADV_SNAPSHOT_PAUSE_NO_RESTORE"]`)
+	addr := "cloud_search_domain_config.test"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("automated_snapshot_pause_options").AtMapKey("start_time"), knownvalue.StringExact("2030-01-01T02:00:00+02:00")),
+				},
+			},
+			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		},
+	})
+	// The service holds the instant: 00:00 UTC.
+	out, err := searchClient(t, emu).DescribeDomainConfig(testCtx(t), "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(out)
+	if !strings.Contains(string(b), `"StartTime":1893456000`) {
+		t.Errorf("the service does not hold 2030-01-01T00:00:00Z as the start: %s", b)
+	}
+}
+
+// Configuring AdvancedOptions at the spec's defaults on a domain that sets
+// none is no change: no dry run, no update, an empty plan (issue 22).
+func TestAccDomainConfig_advancedOptionsDefaults(t *testing.T) {
+	emu := newDomainEmulator(t)
+	if err := emu.Search.AddDomain(emusearch.DomainSpec{DomainName: "plain", Config: json.RawMessage(`{"ClusterConfig":{"InstanceCount":1,"InstanceType":"r6g.large.search"}}`)}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := emu.ProviderConfig() + `
+resource "cloud_search_domain_config" "test" {
+  domain_name = "plain"
+  advanced_options = {
+    "rest.action.multi.allow_explicit_index" = "true"
+    "indices.fielddata.cache.size"           = "unbounded"
+    "indices.query.bool.max_clause_count"    = "1024"
+  }
+}
+`
+	emu.ClearCalls()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("cloud_search_domain_config.test", tfjsonpath.New("advanced_options").AtMapKey("indices.query.bool.max_clause_count"), knownvalue.StringExact("1024")),
+			}},
+			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		},
+	})
+	for _, c := range emu.Calls() {
+		if strings.HasPrefix(c.Operation, "UpdateDomainConfig") {
+			t.Errorf("configuring the defaults made call %s (dry run %v)", c.Operation, c.DryRun)
+		}
+	}
+}
+
+// An access policy on a sub-resource (one index) needs
+// allow_explicit_index = "false" (the spec's rule): the plan's dry run
+// fails with its own code and says what to set; setting it applies.
+func TestAccDomainConfig_explicitIndexRule(t *testing.T) {
+	emu := newDomainEmulator(t)
+	policy := `  access_policies = jsonencode({
+    Version   = "2012-10-17"
+    Statement = [{ Effect = "Allow", Principal = { CLOUD = "*" }, Action = "search:ESHttpGet", Resource = "arn:cloud:search:us-east-1:123456789012:domain/demo/my-index/*" }]
+  })
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      domainConfig(emu, policy),
+				PlanOnly:    true,
+				ExpectError: acctest.ErrorRe(`CRIT_EXPLICIT_INDEX_SUBRESOURCE_POLICY.*domain/demo/my-index/\*.*set it to "false"`),
+			},
+			{
+				Config: domainConfig(emu, policy+`  advanced_options = { "rest.action.multi.allow_explicit_index" = "false" }
+  accepted_warnings = ["ADV_FIELDDATA_CACHE_UNBOUNDED"]`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("cloud_search_domain_config.test", tfjsonpath.New("advanced_options").AtMapKey("rest.action.multi.allow_explicit_index"), knownvalue.StringExact("false")),
+				},
+			},
+		},
+	})
 }

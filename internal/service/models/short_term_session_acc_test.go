@@ -1,0 +1,122 @@
+package models_test
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/runtime"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
+)
+
+// temporaryProvider is a provider block signing with temporary credentials
+// the emulator accepts until sessionEnd.
+func temporaryProvider(t *testing.T, emu *acctest.Emulator, sessionEnd time.Time, withExpiration bool) string {
+	t.Helper()
+	emu.Credentials().Add(sigv4.Credential{
+		AccessKeyID: "ASIATEMPORARY000001", SecretAccessKey: "temporary-secret", SessionToken: "session-token-1",
+		Expires: sessionEnd, Principal: "arn:cloud:identity::" + emu.Account() + ":user/emulator-admin", Account: emu.Account(),
+	})
+	exp := ""
+	if withExpiration {
+		exp = fmt.Sprintf("session_expiration = %q", sessionEnd.UTC().Format(time.RFC3339))
+	}
+	return fmt.Sprintf(`
+provider "cloud" {
+  region        = %q
+  access_key    = "ASIATEMPORARY000001"
+  secret_key    = "temporary-secret"
+  session_token = "session-token-1"
+  %s
+  endpoints = {
+    identity = %q
+    search   = %q
+    models   = %q
+  }
+}
+`, emu.Region(), exp, emu.URL, emu.URL, emu.URL)
+}
+
+// lastShortTermExpiry checks when the last short-term key the runtime saw
+// stops working.
+func lastShortTermExpiry(emu *acctest.Emulator, want time.Time) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		uses := emu.Runtime.Uses()
+		for i := len(uses) - 1; i >= 0; i-- {
+			if u := uses[i]; u.TokenType == runtime.ShortTerm {
+				if u.Status != 200 || !u.KeyExpires.Equal(want) {
+					return fmt.Errorf("last short-term key: status %d, expires %s; want 200 and %s (the session's end)", u.Status, u.KeyExpires.Format(time.RFC3339), want.Format(time.RFC3339))
+				}
+				return nil
+			}
+		}
+		return fmt.Errorf("no short-term key reached the runtime")
+	}
+}
+
+// A short-term key made from temporary credentials never outlives their
+// session: asked for 12 hours with 30 minutes of session left, it carries
+// X-Amz-Expires of the 30 minutes, so the runtime refuses it from the
+// session's end (issue 22; the spec: "at most 12 hours, or the session
+// duration if shorter").
+func TestAccShortTermKey_sessionCapsLifetime(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	sessionEnd := emu.Clock().Now().Add(30 * time.Minute).Truncate(time.Second)
+	cfg := temporaryProvider(t, emu, sessionEnd, true) + `
+ephemeral "cloud_models_short_term_api_key" "test" {
+  expires_in = "12h"
+}
+
+ephemeral "cloud_models_converse" "short" {
+  model_id = "test.model-v1"
+  prompt   = "hello short"
+  api_key  = ephemeral.cloud_models_short_term_api_key.test.token
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: lastShortTermExpiry(emu, sessionEnd)},
+			{
+				PreConfig: func() { emu.Clock().Advance(31 * time.Minute) },
+				Config:    cfg,
+				// The key stops at the session's end, not 12 hours later.
+				ExpectError: acctest.ErrorRe(`The short-term API key expired at\s+` + regexp.QuoteMeta(sessionEnd.UTC().Format(time.RFC3339))),
+			},
+		},
+	})
+}
+
+// session_expiration needs a session token and an RFC 3339 time; each
+// mistake is an error on the argument.
+func TestAccProvider_sessionExpirationRefused(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	bad := func(body string) string {
+		return fmt.Sprintf(`
+provider "cloud" {
+  region     = %q
+  access_key = %q
+  secret_key = %q
+  %s
+  endpoints = { identity = %q, search = %q, models = %q }
+}
+
+ephemeral "cloud_models_short_term_api_key" "test" {}
+`, emu.Region(), emu.AccessKeyID(), emu.SecretAccessKey(), body, emu.URL, emu.URL, emu.URL)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: bad(`session_expiration = "2030-01-01T00:00:00Z"`), PlanOnly: true, ExpectError: acctest.ErrorRe(`Session Expiration Without Session Token`)},
+			{Config: bad(`session_token = "t"
+  session_expiration = "tomorrow"`), PlanOnly: true, ExpectError: acctest.ErrorRe(`Invalid Session Expiration.*"tomorrow".*not an RFC 3339 time`)},
+		},
+	})
+}
