@@ -257,12 +257,12 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, reg
 				"). Set one of them: see Authentication on the provider's documentation page.")
 		return out
 	default:
-		at := path.Root("profile")
+		detail := fmt.Sprintf("The credentials from %s cannot be used: %s. Fix the profile or name another one.", out.source, err)
 		if cfg.Profile.ValueString() == "" {
-			diags.AddError("Invalid Profile", fmt.Sprintf("The %s: %s. Fix the profile or name another one.", out.source, err))
+			diags.AddError("Invalid Profile", detail)
 			return out
 		}
-		diags.AddAttributeError(at, "Invalid Profile", fmt.Sprintf("The %s: %s. Fix the profile or name another one.", out.source, err))
+		diags.AddAttributeError(path.Root("profile"), "Invalid Profile", detail)
 		return out
 	}
 	out.provider, out.settings = prov, s

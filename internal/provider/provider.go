@@ -176,6 +176,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 	unknown := map[string]types.String{
 		"region": cfg.Region, "access_key": cfg.AccessKey, "secret_key": cfg.SecretKey, "session_token": cfg.SessionToken,
+		"profile": cfg.Profile,
 	}
 	for name, v := range unknown {
 		if v.IsUnknown() {
