@@ -143,7 +143,7 @@ type resolvedCredentials struct {
 	settings auth.Settings
 	// source names the setting the base credentials came from, for messages.
 	source string
-	// keyID is the static access key id, when the base is static keys.
+	// keyID is the access key id signing the check, once known.
 	keyID string
 }
 
@@ -290,6 +290,9 @@ func fileList(ctx context.Context, l types.List, env string, def []string) []str
 func checkCredentials(ctx context.Context, c resolvedCredentials, skip bool, endpoint, endpointFrom string, diags *diag.Diagnostics) (client.Credentials, bool) {
 	cfg := client.Config{CredentialsProvider: c.provider}
 	current, err := cfg.RetrieveCredentials(ctx)
+	if err == nil {
+		c.keyID = current.AccessKeyID // also of a profile's keys, for the messages
+	}
 	if err == nil && !skip {
 		var out *sts.GetCallerIdentityOutput
 		out, err = c.settings.Client(c.provider).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
@@ -325,6 +328,10 @@ func explainCredentialError(err error, c resolvedCredentials, endpoint, endpoint
 			"The provider cannot reach the token service at %s (%s, from %s) to check its credentials. Set endpoints.sts in the provider block, or %s for every service, to a URL this machine can reach (the local emulator's is such as http://127.0.0.1:8080), or check the network. Set skip_credentials_validation = true only if the token service is unreachable on purpose.",
 			host, endpoint, endpointFrom, EnvEndpointURL)
 	}
+	key := "the access key"
+	if c.keyID != "" {
+		key = "access key " + c.keyID
+	}
 	var api smithy.APIError
 	if !errors.As(err, &api) {
 		return "Unable to Get Credentials", fmt.Sprintf("The provider could not get credentials from %s.", c.source)
@@ -332,11 +339,11 @@ func explainCredentialError(err error, c resolvedCredentials, endpoint, endpoint
 	switch api.ErrorCode() {
 	case "SignatureDoesNotMatch":
 		return "Invalid Credentials", fmt.Sprintf(
-			"The token service refused the signature of access key %s (from %s): the secret key does not belong to this access key. Check the secret key (secret_key, %s or the profile's aws_secret_access_key).",
-			c.keyID, c.source, EnvSecretKey)
+			"The token service refused the signature of %s (from %s): the secret key does not belong to this access key. Check the secret key (secret_key, %s or the profile's aws_secret_access_key).",
+			key, c.source, EnvSecretKey)
 	case "InvalidClientTokenId":
 		return "Invalid Credentials", fmt.Sprintf(
-			"The token service does not know the access key %s (from %s), or its session token. Check the access key id, and the session token of temporary credentials.", c.keyID, c.source)
+			"The token service does not know %s (from %s), or its session token. Check the access key id, and the session token of temporary credentials.", key, c.source)
 	case "ExpiredToken":
 		return "Expired Credentials", fmt.Sprintf(
 			"The session token of the credentials from %s has expired. Get new temporary credentials (or let assume_role get them) and run again.", c.source)

@@ -121,6 +121,32 @@ func TestAccProvider_sharedProfile(t *testing.T) {
 		write(t, filepath.Join(home, ".cloud", "credentials"), fmt.Sprintf("[default]\naws_access_key_id = %s\naws_secret_access_key = %s\n", emu.AccessKeyID(), emu.SecretAccessKey()))
 		run(t, resource.TestStep{Config: providerWith(emu, "") + userResource, ConfigStateChecks: userCreated("provider-test")})
 	})
+	// The order of precedence: profile in the provider block before the
+	// environment's keys, the environment's keys before the default profile.
+	t.Run("profile argument before CLOUD_ACCESS_KEY_ID", func(t *testing.T) {
+		t.Setenv("CLOUD_ACCESS_KEY_ID", "NOSUCHACCESSKEY0001")
+		t.Setenv("CLOUD_SECRET_ACCESS_KEY", "wrong")
+		run(t, resource.TestStep{
+			Config:            providerWith(emu, `profile = "dev"`+"\n  "+files) + userResource,
+			ConfigStateChecks: userCreated("provider-test"),
+		})
+	})
+	t.Run("CLOUD_ACCESS_KEY_ID before the default profile", func(t *testing.T) {
+		home := t.TempDir()
+		t.Setenv("HOME", home)
+		write(t, filepath.Join(home, ".cloud", "credentials"), "[default]\naws_access_key_id = NOSUCHACCESSKEY0001\naws_secret_access_key = wrong\n")
+		t.Setenv("CLOUD_ACCESS_KEY_ID", emu.AccessKeyID())
+		t.Setenv("CLOUD_SECRET_ACCESS_KEY", emu.SecretAccessKey())
+		run(t, resource.TestStep{Config: providerWith(emu, "") + userResource, ConfigStateChecks: userCreated("provider-test")})
+	})
+	t.Run("wrong secret in a profile", func(t *testing.T) {
+		bad := filepath.Join(t.TempDir(), "credentials")
+		write(t, bad, fmt.Sprintf("[dev]\naws_access_key_id = %s\naws_secret_access_key = wrong\n", emu.AccessKeyID()))
+		run(t, resource.TestStep{
+			Config:      providerWith(emu, fmt.Sprintf("profile = \"dev\"\n  shared_credentials_files = [%q]", bad)) + userResource,
+			ExpectError: acctest.ErrorRe(`Invalid Credentials.*refused the signature of access key EMULATORACCESSKEY01 \(from profile in the provider block\)`),
+		})
+	})
 	t.Run("missing profile", func(t *testing.T) {
 		run(t, resource.TestStep{
 			Config:      providerWith(emu, `profile = "nosuch"`+"\n  "+files) + userResource,
