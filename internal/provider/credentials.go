@@ -16,6 +16,7 @@ import (
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -96,6 +97,7 @@ func addCredentialSchema(s *schema.Schema) {
 	}
 	s.Blocks["assume_role"] = schema.SingleNestedBlock{
 		MarkdownDescription: "Assume a role with the credentials found otherwise (keys, profile or web identity), and sign every request with the role session's temporary credentials, renewed before they expire.",
+		Validators:          []validator.Object{objectvalidator.AlsoRequires(path.MatchRelative().AtName("role_arn"))},
 		Attributes: map[string]schema.Attribute{
 			"role_arn":     roleARN(true),
 			"session_name": sessionName,
@@ -231,9 +233,6 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, reg
 	}
 	if r := cfg.AssumeRole; r != nil {
 		ar := &auth.AssumeRole{RoleARN: r.RoleARN.ValueString(), SessionName: r.SessionName.ValueString(), ExternalID: r.ExternalID.ValueString()}
-		if ar.RoleARN == "" {
-			diags.AddAttributeError(path.Root("assume_role").AtName("role_arn"), "Missing Role ARN", "The assume_role block needs role_arn, the ARN of the role to assume.")
-		}
 		if d := r.Duration.ValueString(); d != "" {
 			ar.Duration, _ = time.ParseDuration(d) // checked by the validator
 		}

@@ -196,6 +196,18 @@ func TestAccProvider_assumeRole(t *testing.T) {
 			ExpectError: acctest.ErrorRe(`Role Refused.*role/partner.*not authorized to perform: sts:AssumeRole`),
 		})
 	})
+	t.Run("role_arn missing", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:      providerWith(emu, keys+"  assume_role {\n    session_name = \"x1\"\n  }") + userResource,
+			ExpectError: acctest.ErrorRe(`Attribute "assume_role.role_arn" must be specified when "assume_role" is\s+specified`),
+		})
+	})
+	t.Run("role_arn not a role", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:      providerWith(emu, keys+"  assume_role {\n    role_arn = \"arn:cloud:identity::123456789012:user/alice\"\n  }") + userResource,
+			ExpectError: acctest.ErrorRe(`assume_role.role_arn must be a role ARN such as arn:cloud:identity::123456789012:role/deploy`),
+		})
+	})
 	t.Run("duration out of range", func(t *testing.T) {
 		run(t, resource.TestStep{
 			Config:      role("deploy", "    duration = \"13h\"\n"),
