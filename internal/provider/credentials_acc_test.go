@@ -396,3 +396,44 @@ func write(t *testing.T, name, content string) {
 		t.Fatal(err)
 	}
 }
+
+// A short-term API key signed with a role session's credentials is
+// authorized at the model runtime with the role's policies: allowed with
+// the limited-access policy, refused without it.
+func TestAccProvider_roleSessionShortTermKey(t *testing.T) {
+	clearEnv(t)
+	emu := acctest.NewEmulator(t)
+	allowed, err := emu.Identity.PutRole("model-caller", trustAdmin(""), []string{"arn:cloud:identity::cloud:policy/ModelsLimitedAccess"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := emu.Identity.PutRole("no-policies", trustAdmin(""), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := func(roleArn string) string {
+		return providerWith(emu, fmt.Sprintf("access_key = %q\n  secret_key = %q\n  assume_role {\n    role_arn = %q\n  }", emu.AccessKeyID(), emu.SecretAccessKey(), roleArn)) + `
+ephemeral "cloud_models_short_term_api_key" "test" {
+  expires_in = "15m"
+}
+
+ephemeral "cloud_models_converse" "test" {
+  model_id = "test.model-v1"
+  prompt   = "hello"
+  api_key  = ephemeral.cloud_models_short_term_api_key.test.token
+}
+`
+	}
+	run(t,
+		resource.TestStep{Config: cfg(allowed.Arn), Check: func(*terraform.State) error {
+			if emu.CountCalls("Converse", false) == 0 {
+				return fmt.Errorf("the runtime answered no Converse call")
+			}
+			return nil
+		}},
+		resource.TestStep{
+			Config:      cfg(bare.Arn),
+			ExpectError: acctest.ErrorRe(`role/no-policies is not authorized to perform: models:CallWithBearerToken`),
+		},
+	)
+}

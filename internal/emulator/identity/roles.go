@@ -134,6 +134,13 @@ func (s *Service) RoleByArn(arn string) (Role, bool) {
 	return *r, true
 }
 
+// IsRole reports whether arn is a role's: its sessions have only what the
+// role's policies grant.
+func (s *Service) IsRole(arn string) bool {
+	_, ok := s.RoleByArn(arn)
+	return ok
+}
+
 // roleByArn: callers hold s.mu.
 func (s *Service) roleByArn(arn string) (*Role, bool) {
 	name, ok := strings.CutPrefix(arn, fmt.Sprintf("arn:cloud:identity::%s:role/", s.account))
