@@ -16,6 +16,7 @@ import (
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -96,6 +97,7 @@ func addCredentialSchema(s *schema.Schema) {
 	}
 	s.Blocks["assume_role"] = schema.SingleNestedBlock{
 		MarkdownDescription: "Assume a role with the credentials found otherwise (keys, profile or web identity), and sign every request with the role session's temporary credentials, renewed before they expire.",
+		Validators:          []validator.Object{objectvalidator.AlsoRequires(path.MatchRelative().AtName("role_arn"))},
 		Attributes: map[string]schema.Attribute{
 			"role_arn":     roleARN(true),
 			"session_name": sessionName,
@@ -143,7 +145,7 @@ type resolvedCredentials struct {
 	settings auth.Settings
 	// source names the setting the base credentials came from, for messages.
 	source string
-	// keyID is the static access key id, when the base is static keys.
+	// keyID is the access key id signing the check, once known.
 	keyID string
 }
 
@@ -232,9 +234,6 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, reg
 	}
 	if r := cfg.AssumeRole; r != nil {
 		ar := &auth.AssumeRole{RoleARN: r.RoleARN.ValueString(), SessionName: r.SessionName.ValueString(), ExternalID: r.ExternalID.ValueString()}
-		if ar.RoleARN == "" {
-			diags.AddAttributeError(path.Root("assume_role").AtName("role_arn"), "Missing Role ARN", "The assume_role block needs role_arn, the ARN of the role to assume.")
-		}
 		if d := r.Duration.ValueString(); d != "" {
 			ar.Duration, _ = time.ParseDuration(d) // checked by the validator
 		}
@@ -258,12 +257,12 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, reg
 				"). Set one of them: see Authentication on the provider's documentation page.")
 		return out
 	default:
-		at := path.Root("profile")
+		detail := fmt.Sprintf("The credentials from %s cannot be used: %s. Fix the profile or name another one.", out.source, err)
 		if cfg.Profile.ValueString() == "" {
-			diags.AddError("Invalid Profile", fmt.Sprintf("The %s: %s. Fix the profile or name another one.", out.source, err))
+			diags.AddError("Invalid Profile", detail)
 			return out
 		}
-		diags.AddAttributeError(at, "Invalid Profile", fmt.Sprintf("The %s: %s. Fix the profile or name another one.", out.source, err))
+		diags.AddAttributeError(path.Root("profile"), "Invalid Profile", detail)
 		return out
 	}
 	out.provider, out.settings = prov, s
@@ -310,6 +309,9 @@ func fileList(ctx context.Context, l types.List, env string, def []string) []str
 func checkCredentials(ctx context.Context, c resolvedCredentials, skip bool, endpoint, endpointFrom string, diags *diag.Diagnostics) (client.Credentials, bool) {
 	cfg := client.Config{CredentialsProvider: c.provider}
 	current, err := cfg.RetrieveCredentials(ctx)
+	if err == nil {
+		c.keyID = current.AccessKeyID // also of a profile's keys, for the messages
+	}
 	if err == nil && !skip {
 		var out *sts.GetCallerIdentityOutput
 		out, err = c.settings.Client(c.provider).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
@@ -345,6 +347,10 @@ func explainCredentialError(err error, c resolvedCredentials, endpoint, endpoint
 			"The provider cannot reach the token service at %s (%s, from %s) to check its credentials. Set endpoints.sts in the provider block, or %s for every service, to a URL this machine can reach (the local emulator's is such as http://127.0.0.1:8080), or check the network. Set skip_credentials_validation = true only if the token service is unreachable on purpose.",
 			host, endpoint, endpointFrom, EnvEndpointURL)
 	}
+	key := "the access key"
+	if c.keyID != "" {
+		key = "access key " + c.keyID
+	}
 	var api smithy.APIError
 	if !errors.As(err, &api) {
 		return "Unable to Get Credentials", fmt.Sprintf("The provider could not get credentials from %s.", c.source)
@@ -352,11 +358,11 @@ func explainCredentialError(err error, c resolvedCredentials, endpoint, endpoint
 	switch api.ErrorCode() {
 	case "SignatureDoesNotMatch":
 		return "Invalid Credentials", fmt.Sprintf(
-			"The token service refused the signature of access key %s (from %s): the secret key does not belong to this access key. Check the secret key (secret_key, %s or the profile's aws_secret_access_key).",
-			c.keyID, c.source, EnvSecretKey)
+			"The token service refused the signature of %s (from %s): the secret key does not belong to this access key. Check the secret key (secret_key, %s or the profile's aws_secret_access_key).",
+			key, c.source, EnvSecretKey)
 	case "InvalidClientTokenId":
 		return "Invalid Credentials", fmt.Sprintf(
-			"The token service does not know the access key %s (from %s), or its session token. Check the access key id, and the session token of temporary credentials.", c.keyID, c.source)
+			"The token service does not know %s (from %s), or its session token. Check the access key id, and the session token of temporary credentials.", key, c.source)
 	case "ExpiredToken":
 		return "Expired Credentials", fmt.Sprintf(
 			"The session token of the credentials from %s has expired. Get new temporary credentials (or let assume_role get them) and run again.", c.source)

@@ -121,6 +121,32 @@ func TestAccProvider_sharedProfile(t *testing.T) {
 		write(t, filepath.Join(home, ".cloud", "credentials"), fmt.Sprintf("[default]\naws_access_key_id = %s\naws_secret_access_key = %s\n", emu.AccessKeyID(), emu.SecretAccessKey()))
 		run(t, resource.TestStep{Config: providerWith(emu, "") + userResource, ConfigStateChecks: userCreated("provider-test")})
 	})
+	// The order of precedence: profile in the provider block before the
+	// environment's keys, the environment's keys before the default profile.
+	t.Run("profile argument before CLOUD_ACCESS_KEY_ID", func(t *testing.T) {
+		t.Setenv("CLOUD_ACCESS_KEY_ID", "NOSUCHACCESSKEY0001")
+		t.Setenv("CLOUD_SECRET_ACCESS_KEY", "wrong")
+		run(t, resource.TestStep{
+			Config:            providerWith(emu, `profile = "dev"`+"\n  "+files) + userResource,
+			ConfigStateChecks: userCreated("provider-test"),
+		})
+	})
+	t.Run("CLOUD_ACCESS_KEY_ID before the default profile", func(t *testing.T) {
+		home := t.TempDir()
+		t.Setenv("HOME", home)
+		write(t, filepath.Join(home, ".cloud", "credentials"), "[default]\naws_access_key_id = NOSUCHACCESSKEY0001\naws_secret_access_key = wrong\n")
+		t.Setenv("CLOUD_ACCESS_KEY_ID", emu.AccessKeyID())
+		t.Setenv("CLOUD_SECRET_ACCESS_KEY", emu.SecretAccessKey())
+		run(t, resource.TestStep{Config: providerWith(emu, "") + userResource, ConfigStateChecks: userCreated("provider-test")})
+	})
+	t.Run("wrong secret in a profile", func(t *testing.T) {
+		bad := filepath.Join(t.TempDir(), "credentials")
+		write(t, bad, fmt.Sprintf("[dev]\naws_access_key_id = %s\naws_secret_access_key = wrong\n", emu.AccessKeyID()))
+		run(t, resource.TestStep{
+			Config:      providerWith(emu, fmt.Sprintf("profile = \"dev\"\n  shared_credentials_files = [%q]", bad)) + userResource,
+			ExpectError: acctest.ErrorRe(`Invalid Credentials.*refused the signature of access key EMULATORACCESSKEY01 \(from profile in the provider block\)`),
+		})
+	})
 	t.Run("missing profile", func(t *testing.T) {
 		run(t, resource.TestStep{
 			Config:      providerWith(emu, `profile = "nosuch"`+"\n  "+files) + userResource,
@@ -168,6 +194,18 @@ func TestAccProvider_assumeRole(t *testing.T) {
 		run(t, resource.TestStep{
 			Config:      role("partner", "    external_id = \"ext-0000\"\n"),
 			ExpectError: acctest.ErrorRe(`Role Refused.*role/partner.*not authorized to perform: sts:AssumeRole`),
+		})
+	})
+	t.Run("role_arn missing", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:      providerWith(emu, keys+"  assume_role {\n    session_name = \"x1\"\n  }") + userResource,
+			ExpectError: acctest.ErrorRe(`Attribute "assume_role.role_arn" must be specified when "assume_role" is\s+specified`),
+		})
+	})
+	t.Run("role_arn not a role", func(t *testing.T) {
+		run(t, resource.TestStep{
+			Config:      providerWith(emu, keys+"  assume_role {\n    role_arn = \"arn:cloud:identity::123456789012:user/alice\"\n  }") + userResource,
+			ExpectError: acctest.ErrorRe(`assume_role.role_arn must be a role ARN such as arn:cloud:identity::123456789012:role/deploy`),
 		})
 	})
 	t.Run("duration out of range", func(t *testing.T) {
@@ -357,4 +395,45 @@ func write(t *testing.T, name, content string) {
 	if err := os.WriteFile(name, []byte(strings.TrimLeft(content, "\n")), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A short-term API key signed with a role session's credentials is
+// authorized at the model runtime with the role's policies: allowed with
+// the limited-access policy, refused without it.
+func TestAccProvider_roleSessionShortTermKey(t *testing.T) {
+	clearEnv(t)
+	emu := acctest.NewEmulator(t)
+	allowed, err := emu.Identity.PutRole("model-caller", trustAdmin(""), []string{"arn:cloud:identity::cloud:policy/ModelsLimitedAccess"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := emu.Identity.PutRole("no-policies", trustAdmin(""), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := func(roleArn string) string {
+		return providerWith(emu, fmt.Sprintf("access_key = %q\n  secret_key = %q\n  assume_role {\n    role_arn = %q\n  }", emu.AccessKeyID(), emu.SecretAccessKey(), roleArn)) + `
+ephemeral "cloud_models_short_term_api_key" "test" {
+  expires_in = "15m"
+}
+
+ephemeral "cloud_models_converse" "test" {
+  model_id = "test.model-v1"
+  prompt   = "hello"
+  api_key  = ephemeral.cloud_models_short_term_api_key.test.token
+}
+`
+	}
+	run(t,
+		resource.TestStep{Config: cfg(allowed.Arn), Check: func(*terraform.State) error {
+			if emu.CountCalls("Converse", false) == 0 {
+				return fmt.Errorf("the runtime answered no Converse call")
+			}
+			return nil
+		}},
+		resource.TestStep{
+			Config:      cfg(bare.Arn),
+			ExpectError: acctest.ErrorRe(`role/no-policies is not authorized to perform: models:CallWithBearerToken`),
+		},
+	)
 }

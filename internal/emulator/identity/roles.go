@@ -24,8 +24,10 @@ type Role struct {
 	Arn                string          `json:"arn"`
 	TrustPolicy        json.RawMessage `json:"trust_policy"`
 	Policies           []string        `json:"policies"`
-	MaxSessionDuration time.Duration   `json:"max_session_duration"`
-	trust              []trustStatement
+	MaxSessionDuration time.Duration   `json:"-"`
+	// MaxSession is MaxSessionDuration as the admin API shows it ("1h0m0s").
+	MaxSession string `json:"max_session_duration"`
+	trust      []trustStatement
 }
 
 // trustStatement is a statement of a trust policy: a policy statement with
@@ -79,7 +81,7 @@ func (s *Service) PutRole(name string, trust []byte, policies []string, maxSessi
 	}
 	r := &Role{
 		Name: name, Arn: fmt.Sprintf("arn:cloud:identity::%s:role/%s", s.account, name),
-		TrustPolicy: json.RawMessage(trust), Policies: append([]string{}, policies...), MaxSessionDuration: maxSession, trust: stmts,
+		TrustPolicy: json.RawMessage(trust), Policies: append([]string{}, policies...), MaxSessionDuration: maxSession, MaxSession: maxSession.String(), trust: stmts,
 	}
 	s.roles[strings.ToLower(name)] = r
 	return *r, nil
@@ -132,6 +134,13 @@ func (s *Service) RoleByArn(arn string) (Role, bool) {
 		return Role{}, false
 	}
 	return *r, true
+}
+
+// IsRole reports whether arn is a role's: its sessions have only what the
+// role's policies grant.
+func (s *Service) IsRole(arn string) bool {
+	_, ok := s.RoleByArn(arn)
+	return ok
 }
 
 // roleByArn: callers hold s.mu.

@@ -61,8 +61,8 @@ func (s *Service) authenticate(r *http.Request, rt route, now time.Time) (tokenT
 
 // authorize evaluates <prefix>:CallWithBearerToken on the model with the
 // condition key <prefix>:bearerTokenType. For an identity user (every
-// long-term key; a short-term key signed by a user's credentials) both an
-// explicit and an implicit deny refuse. A signing principal that is no
+// long-term key; a short-term key signed by a user's credentials) and for a
+// role session both an explicit and an implicit deny refuse. A signing principal that is no
 // identity user (the emulator's admin credentials) is the account's
 // administrator, as in the identity service: only an explicit deny refuses.
 func (s *Service) authorize(principal, tokenType string, rt route) *apiError {
@@ -70,7 +70,7 @@ func (s *Service) authorize(principal, tokenType string, rt route) *apiError {
 	resource := fmt.Sprintf("arn:cloud:%s:%s::model/%s", PrefixMain, rt.region, rt.model)
 	keys := map[string]string{rt.prefix + ":bearerTokenType": tokenType}
 	d := s.identity.Authorize(principal, action, resource, keys)
-	if d == policy.ImplicitDeny && !s.isUser(principal) {
+	if d == policy.ImplicitDeny && !s.isUser(principal) && !s.identity.IsRole(principal) {
 		d = policy.Allow
 	}
 	switch d {
