@@ -184,7 +184,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	unknown := map[string]types.String{
 		"region": cfg.Region, "access_key": cfg.AccessKey, "secret_key": cfg.SecretKey, "session_token": cfg.SessionToken,
 		"session_expiration": cfg.SessionExp,
-		"profile": cfg.Profile,
+		"profile":            cfg.Profile,
 	}
 	for name, v := range unknown {
 		if v.IsUnknown() {
