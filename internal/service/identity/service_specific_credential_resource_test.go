@@ -318,6 +318,60 @@ func TestAccServiceSpecificCredential_policyCapRefusesLongKey(t *testing.T) {
 	})
 }
 
+// The cap is found at plan, through the service's policy simulation:
+// nothing is created, not even the user the key belongs to.
+func TestAccServiceSpecificCredential_policyCapRefusedAtPlan(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	if _, err := emu.Identity.AttachPrincipalPolicy(emulatorAdmin, "cap", []byte(capPolicy90Day)); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: providerFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{
+				Config:      keyConfig(emu.ProviderConfig(), "irene", `credential_age_days = 120`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)with cloud_identity_service_specific_credential.test.*credential_age_days.*refuses\s+a\s+key\s+for\s+user\s+"irene".*"LimitKeyAgeTo90Days".*policy\s+simulation\s+says\s+so\s+at\s+plan`),
+			},
+		},
+	})
+	if n := emu.CountCalls("CreateUser", false) + emu.CountCalls("CreateServiceSpecificCredential", false); n != 0 {
+		t.Errorf("the refused plan made %d creates, want 0", n)
+	}
+}
+
+// A caller that may not simulate its policies is warned that the check was
+// skipped; the key is created as before.
+func TestAccServiceSpecificCredential_permissionCheckSkipped(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	deny := `{"Version":"2012-10-17","Statement":[{"Effect":"Deny","Action":"identity:SimulatePrincipalPolicy","Resource":"*"},{"Effect":"Allow","Action":"identity:*","Resource":"*"}]}`
+	if _, err := emu.Identity.AttachPrincipalPolicy(emulatorAdmin, "no-simulation", []byte(deny)); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: providerFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{
+				Config: keyConfig(emu.ProviderConfig(), "jack", `credential_age_days = 30`),
+				Check:  checkOneWorkingKey(emu, "jack"),
+			},
+		},
+	})
+	denied := 0
+	for _, c := range callsOf(emu, "SimulatePrincipalPolicy") {
+		if c.Status == 403 {
+			denied++
+		}
+	}
+	if denied == 0 {
+		t.Error("no SimulatePrincipalPolicy was refused: the check did not run")
+	}
+}
+
 func TestAccServiceSpecificCredential_limitOfTwoPerService(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
