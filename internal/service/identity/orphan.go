@@ -212,7 +212,8 @@ func (c *keyCreate) run(ctx context.Context) *identityclient.ServiceSpecificCred
 // or can no longer land. The wait is bounded by twice the create window
 // and logged at INFO.
 func (c *keyCreate) settle(ctx context.Context, own *record) (*view, error) {
-	limit := time.Now().Add(2*createWindow(c.r.clients) + recoveryPoll)
+	bound := 2*createWindow(c.r.clients) + recoveryPoll
+	limit := time.Now().Add(bound)
 	logged := false
 	for {
 		v, err := c.look(ctx)
@@ -245,7 +246,7 @@ func (c *keyCreate) settle(ctx context.Context, own *record) (*view, error) {
 			return v, nil
 		}
 		if time.Now().After(limit) {
-			return nil, fmt.Errorf("creates of keys for user %q by other runs were still in flight after %s", c.in.UserName, time.Until(limit).Round(time.Second).Abs())
+			return nil, fmt.Errorf("creates of keys for user %q by other runs were still in flight after %s", c.in.UserName, bound.Round(time.Second))
 		}
 		if !logged {
 			logged = true
