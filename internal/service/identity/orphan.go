@@ -156,22 +156,27 @@ type view struct {
 	keys    []identityclient.ServiceSpecificCredential
 }
 
-// look reads the user's records and keys.
+// look reads the user's records and, when there are any to resolve, its
+// keys.
 func (c *keyCreate) look(ctx context.Context) (*view, error) {
 	tags, err := c.r.clients.Identity.ListUserTags(ctx, c.in.UserName)
 	if err != nil {
 		return nil, err
 	}
 	at := time.Now()
+	if !tags.ServerTime.IsZero() {
+		c.offset = tags.ServerTime.Sub(at)
+	}
+	v := &view{now: at.Add(c.offset)}
+	v.pending, v.claims = recordsOf(tags.Tags, c.in.ServiceName)
+	if len(v.pending) == 0 {
+		return v, nil // nothing to match keys to
+	}
 	out, err := c.r.clients.Identity.ListServiceSpecificCredentials(ctx, c.in.UserName, c.in.ServiceName)
 	if err != nil {
 		return nil, err
 	}
-	if !tags.ServerTime.IsZero() {
-		c.offset = tags.ServerTime.Sub(at)
-	}
-	v := &view{now: at.Add(c.offset), keys: out.Credentials}
-	v.pending, v.claims = recordsOf(tags.Tags, c.in.ServiceName)
+	v.keys = out.Credentials
 	return v, nil
 }
 

@@ -460,9 +460,9 @@ func TestAccServiceSpecificCredential_lostCreateAnswer(t *testing.T) {
 }
 
 // A lost create answer whose key cannot be found in that apply (the list
-// fails from the create on): the apply fails and creates nothing more, and
-// the next apply, once the create could no longer land a key (the
-// emulator's clock moved past it), adopts the key before creating anything.
+// fails throughout): the apply fails and creates nothing more, and the
+// next apply, once the create could no longer land a key (the emulator's
+// clock moved past it), adopts the key before creating anything.
 func TestAccServiceSpecificCredential_lostCreateAnswerAdoptedNextApply(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	cfg := emu.ProviderConfig() + fmt.Sprintf(lostAnswerConfig, "kate")
@@ -475,7 +475,7 @@ func TestAccServiceSpecificCredential_lostCreateAnswerAdoptedNextApply(t *testin
 				PreConfig: func() {
 					for _, f := range []emulator.Fault{
 						{Service: "identity", Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse},
-						{Service: "identity", Operation: "ListServiceSpecificCredentials", Kind: emulator.FaultError, Times: -1, After: 1},
+						{Service: "identity", Operation: "ListServiceSpecificCredentials", Kind: emulator.FaultError, Times: -1},
 					} {
 						if err := emu.InjectFault(f); err != nil {
 							t.Fatal(err)
