@@ -42,9 +42,6 @@ type Fault struct {
 	// Times is how many matching requests the fault hits; 0 means once,
 	// -1 means every one.
 	Times int `json:"times,omitempty"`
-	// After is how many matching requests pass untouched before the fault
-	// hits (it counts down as they pass).
-	After int `json:"after,omitempty"`
 	// Hits counts the requests hit so far.
 	Hits int `json:"hits"`
 }
@@ -102,10 +99,6 @@ func (fs *faults) take(service, op string, dryRun bool) *Fault {
 			continue
 		}
 		if (f.DryRun == "only" && !dryRun) || (f.DryRun == "exclude" && dryRun) {
-			continue
-		}
-		if f.After > 0 {
-			f.After--
 			continue
 		}
 		f.Hits++

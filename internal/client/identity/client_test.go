@@ -169,6 +169,20 @@ func TestResultShapes(t *testing.T) {
 			url.Values{"Action": {"ListUserTags"}, "Version": {"2010-05-08"}, "UserName": {"alice"}, "MaxItems": {"100"}},
 		},
 		{
+			"SimulatePrincipalPolicy", "SimulatePrincipalPolicy",
+			`<EvaluationResults><member><EvalActionName>identity:CreateServiceSpecificCredential</EvalActionName><EvalResourceName>*</EvalResourceName><EvalDecision>explicitDeny</EvalDecision><MatchedStatements><member><SourcePolicyId>Deny statement "X"</SourcePolicyId><SourcePolicyType>user</SourcePolicyType></member></MatchedStatements><EvalDecisionReason>an explicit deny in Deny statement "X"</EvalDecisionReason></member></EvaluationResults><IsTruncated>false</IsTruncated>`,
+			func(c *Client) (any, error) {
+				return c.SimulatePrincipalPolicy(context.Background(), SimulatePrincipalPolicyInput{
+					PolicySourceArn: "arn:p", ActionNames: []string{"identity:CreateServiceSpecificCredential"},
+					ContextEntries: []ContextEntry{{Key: "identity:ServiceSpecificCredentialAgeDays", Values: []string{"30"}, Type: "numeric"}},
+				})
+			},
+			[]EvaluationResult{{EvalActionName: "identity:CreateServiceSpecificCredential", EvalResourceName: "*", EvalDecision: DecisionExplicitDeny,
+				MatchedStatements: []MatchedStatement{{SourcePolicyID: `Deny statement "X"`, SourcePolicyType: "user"}}, EvalDecisionReason: `an explicit deny in Deny statement "X"`}},
+			url.Values{"Action": {"SimulatePrincipalPolicy"}, "Version": {"2010-05-08"}, "PolicySourceArn": {"arn:p"}, "ActionNames.member.1": {"identity:CreateServiceSpecificCredential"},
+				"ContextEntries.member.1.ContextKeyName": {"identity:ServiceSpecificCredentialAgeDays"}, "ContextEntries.member.1.ContextKeyType": {"numeric"}, "ContextEntries.member.1.ContextKeyValues.member.1": {"30"}},
+		},
+		{
 			"AttachUserPolicy", "AttachUserPolicy", ``,
 			func(c *Client) (any, error) {
 				return nil, c.AttachUserPolicy(context.Background(), "alice", "arn:cloud:identity::cloud:policy/ModelsLimitedAccess")

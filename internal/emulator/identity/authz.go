@@ -51,29 +51,16 @@ func (s *Service) Authorize(principalArn, action, resource string, ctxKeys map[s
 	return policy.Evaluate(s.docsFor(principalArn), action, resource, ctxKeys)
 }
 
-// authorizeCall authorizes one identity API call of the caller. The rules:
-//
-//   - a caller with no policy at all (the emulator's default admin, unless a
-//     test attaches one) may do everything;
-//   - once a caller has policies, CreateServiceSpecificCredential needs an
-//     Allow (with its condition keys identity:ServiceSpecificCredentialAgeDays
-//     and identity:ServiceSpecificCredentialServiceName) and no Deny, so that
-//     the spec's cap policy plus the implicit deny refuses a longer key;
-//   - every other identity action is refused only by an explicit Deny, so a
-//     cap policy alone does not lock the caller out of managing users.
-//
-// asked describes the request for the message. Callers hold s.mu.
+// authorizeCall authorizes one identity API call of the caller by the
+// rule of decide. asked describes the request for the message. Callers
+// hold s.mu.
 func (s *Service) authorizeCall(c *core.Caller, action, resource string, keys map[string]string, asked func() string) *apiError {
 	if c == nil || c.Principal == "" {
 		return nil
 	}
-	docs := s.docsFor(c.Principal)
-	if _, role := s.roleByArn(c.Principal); len(docs) == 0 && !role { // a role session has only what its policies grant
-		return nil
-	}
 	full := "identity:" + action
-	r := policy.Explain(docs, full, resource, keys)
-	if r.Decision == policy.Allow || (r.Decision == policy.ImplicitDeny && action != "CreateServiceSpecificCredential") {
+	ok, r := s.decide(c.Principal, full, resource, keys)
+	if ok {
 		return nil
 	}
 	msg := fmt.Sprintf("User: %s is not authorized to perform: %s on resource: %s", c.Principal, full, resource)

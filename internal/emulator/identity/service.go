@@ -108,6 +108,7 @@ var actions = map[string]handler{
 	"TagUser":                         (*Service).tagUser,
 	"UntagUser":                       (*Service).untagUser,
 	"ListUserTags":                    (*Service).listUserTags,
+	"SimulatePrincipalPolicy":         (*Service).simulatePrincipalPolicy,
 	"CreateServiceSpecificCredential": (*Service).createServiceSpecificCredential,
 	"ListServiceSpecificCredentials":  (*Service).listServiceSpecificCredentials,
 	"UpdateServiceSpecificCredential": (*Service).updateServiceSpecificCredential,

@@ -100,6 +100,9 @@ func (s *Service) createUser(_ *core.Caller, form url.Values) (any, *apiError) {
 }
 
 func (s *Service) getUser(c *core.Caller, form url.Values) (any, *apiError) {
+	if form.Get("UserName") == "" && c != nil && c.Principal != "" {
+		return s.callingUser(c), nil
+	}
 	u, err := s.findUser(form.Get("UserName"))
 	if err != nil {
 		return nil, err
@@ -107,6 +110,23 @@ func (s *Service) getUser(c *core.Caller, form url.Values) (any, *apiError) {
 	return struct {
 		User userXML `xml:"User"`
 	}{u.xml()}, nil
+}
+
+// callingUser answers GetUser without a UserName, as IAM does: the user
+// that signed the request. The emulator's default admin is no user of the
+// service; it is described from its ARN.
+func (s *Service) callingUser(c *core.Caller) any {
+	for _, u := range s.users {
+		if strings.EqualFold(u.Arn, c.Principal) {
+			return struct {
+				User userXML `xml:"User"`
+			}{u.xml()}
+		}
+	}
+	name := c.Principal[strings.LastIndex(c.Principal, "/")+1:]
+	return struct {
+		User userXML `xml:"User"`
+	}{userXML{UserName: name, UserID: "AIDAEMULATORCALLER01", Arn: c.Principal, Path: "/"}}
 }
 
 func (s *Service) deleteUser(_ *core.Caller, form url.Values) (any, *apiError) {

@@ -156,22 +156,27 @@ type view struct {
 	keys    []identityclient.ServiceSpecificCredential
 }
 
-// look reads the user's records and keys.
+// look reads the user's records and, when there are any to resolve, its
+// keys.
 func (c *keyCreate) look(ctx context.Context) (*view, error) {
 	tags, err := c.r.clients.Identity.ListUserTags(ctx, c.in.UserName)
 	if err != nil {
 		return nil, err
 	}
 	at := time.Now()
+	if !tags.ServerTime.IsZero() {
+		c.offset = tags.ServerTime.Sub(at)
+	}
+	v := &view{now: at.Add(c.offset)}
+	v.pending, v.claims = recordsOf(tags.Tags, c.in.ServiceName)
+	if len(v.pending) == 0 {
+		return v, nil // nothing to match keys to
+	}
 	out, err := c.r.clients.Identity.ListServiceSpecificCredentials(ctx, c.in.UserName, c.in.ServiceName)
 	if err != nil {
 		return nil, err
 	}
-	if !tags.ServerTime.IsZero() {
-		c.offset = tags.ServerTime.Sub(at)
-	}
-	v := &view{now: at.Add(c.offset), keys: out.Credentials}
-	v.pending, v.claims = recordsOf(tags.Tags, c.in.ServiceName)
+	v.keys = out.Credentials
 	return v, nil
 }
 
@@ -212,7 +217,8 @@ func (c *keyCreate) run(ctx context.Context) *identityclient.ServiceSpecificCred
 // or can no longer land. The wait is bounded by twice the create window
 // and logged at INFO.
 func (c *keyCreate) settle(ctx context.Context, own *record) (*view, error) {
-	limit := time.Now().Add(2*createWindow(c.r.clients) + recoveryPoll)
+	bound := 2*createWindow(c.r.clients) + recoveryPoll
+	limit := time.Now().Add(bound)
 	logged := false
 	for {
 		v, err := c.look(ctx)
@@ -245,7 +251,7 @@ func (c *keyCreate) settle(ctx context.Context, own *record) (*view, error) {
 			return v, nil
 		}
 		if time.Now().After(limit) {
-			return nil, fmt.Errorf("creates of keys for user %q by other runs were still in flight after %s", c.in.UserName, time.Until(limit).Round(time.Second).Abs())
+			return nil, fmt.Errorf("creates of keys for user %q by other runs were still in flight after %s", c.in.UserName, bound.Round(time.Second))
 		}
 		if !logged {
 			logged = true

@@ -187,7 +187,8 @@ func (r *serviceSpecificCredentialResource) ValidateConfig(ctx context.Context, 
 	}
 }
 
-// ModifyPlan records the region a new key will live in, plans a new value
+// ModifyPlan records the region a new key will live in and asks whether
+// the caller may create it (create_permission.go), plans a new value
 // when reset_triggers change, and plans a replacement when the provider's
 // region changed or the key is within renew_before_days of its expiry.
 func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -201,6 +202,7 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 	}
 	if req.State.Raw.IsNull() {
 		plan.Region = types.StringValue(r.clients.Region)
+		r.checkCreateAllowed(ctx, &plan, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		return
 	}

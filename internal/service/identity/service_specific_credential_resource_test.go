@@ -318,6 +318,60 @@ func TestAccServiceSpecificCredential_policyCapRefusesLongKey(t *testing.T) {
 	})
 }
 
+// The cap is found at plan, through the service's policy simulation:
+// nothing is created, not even the user the key belongs to.
+func TestAccServiceSpecificCredential_policyCapRefusedAtPlan(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	if _, err := emu.Identity.AttachPrincipalPolicy(emulatorAdmin, "cap", []byte(capPolicy90Day)); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: providerFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{
+				Config:      keyConfig(emu.ProviderConfig(), "irene", `credential_age_days = 120`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)with cloud_identity_service_specific_credential.test.*credential_age_days.*refuses\s+a\s+key\s+for\s+user\s+"irene".*"LimitKeyAgeTo90Days".*policy\s+simulation\s+says\s+so\s+at\s+plan`),
+			},
+		},
+	})
+	if n := emu.CountCalls("CreateUser", false) + emu.CountCalls("CreateServiceSpecificCredential", false); n != 0 {
+		t.Errorf("the refused plan made %d creates, want 0", n)
+	}
+}
+
+// A caller that may not simulate its policies is warned that the check was
+// skipped; the key is created as before.
+func TestAccServiceSpecificCredential_permissionCheckSkipped(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	deny := `{"Version":"2012-10-17","Statement":[{"Effect":"Deny","Action":"identity:SimulatePrincipalPolicy","Resource":"*"},{"Effect":"Allow","Action":"identity:*","Resource":"*"}]}`
+	if _, err := emu.Identity.AttachPrincipalPolicy(emulatorAdmin, "no-simulation", []byte(deny)); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: providerFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{
+				Config: keyConfig(emu.ProviderConfig(), "jack", `credential_age_days = 30`),
+				Check:  checkOneWorkingKey(emu, "jack"),
+			},
+		},
+	})
+	denied := 0
+	for _, c := range callsOf(emu, "SimulatePrincipalPolicy") {
+		if c.Status == 403 {
+			denied++
+		}
+	}
+	if denied == 0 {
+		t.Error("no SimulatePrincipalPolicy was refused: the check did not run")
+	}
+}
+
 func TestAccServiceSpecificCredential_limitOfTwoPerService(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
@@ -406,9 +460,9 @@ func TestAccServiceSpecificCredential_lostCreateAnswer(t *testing.T) {
 }
 
 // A lost create answer whose key cannot be found in that apply (the list
-// fails from the create on): the apply fails and creates nothing more, and
-// the next apply, once the create could no longer land a key (the
-// emulator's clock moved past it), adopts the key before creating anything.
+// fails throughout): the apply fails and creates nothing more, and the
+// next apply, once the create could no longer land a key (the emulator's
+// clock moved past it), adopts the key before creating anything.
 func TestAccServiceSpecificCredential_lostCreateAnswerAdoptedNextApply(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	cfg := emu.ProviderConfig() + fmt.Sprintf(lostAnswerConfig, "kate")
@@ -421,7 +475,7 @@ func TestAccServiceSpecificCredential_lostCreateAnswerAdoptedNextApply(t *testin
 				PreConfig: func() {
 					for _, f := range []emulator.Fault{
 						{Service: "identity", Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse},
-						{Service: "identity", Operation: "ListServiceSpecificCredentials", Kind: emulator.FaultError, Times: -1, After: 1},
+						{Service: "identity", Operation: "ListServiceSpecificCredentials", Kind: emulator.FaultError, Times: -1},
 					} {
 						if err := emu.InjectFault(f); err != nil {
 							t.Fatal(err)

@@ -1,0 +1,120 @@
+package identity
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/policy"
+)
+
+// decide is the emulator's authorization rule for an identity action
+// (identity:<Action>) of principal, with its reasons:
+//
+//   - a user with no policy at all (the emulator's default admin, unless
+//     a test attaches one) may do everything; a role session has only what
+//     its role's policies grant;
+//   - once it has policies, CreateServiceSpecificCredential needs an Allow
+//     (with its condition keys identity:ServiceSpecificCredentialAgeDays
+//     and identity:ServiceSpecificCredentialServiceName) and no Deny, so
+//     that the spec's cap policy plus the implicit deny refuses a longer
+//     key;
+//   - every other identity action is refused only by an explicit Deny, so
+//     a cap policy alone does not lock the caller out of managing users.
+//
+// Callers hold s.mu.
+func (s *Service) decide(principal, action, resource string, keys map[string]string) (bool, policy.Result) {
+	docs := s.docsFor(principal)
+	if _, role := s.roleByArn(principal); len(docs) == 0 && !role { // a role session has only what its policies grant
+		return true, policy.Result{Decision: policy.Allow}
+	}
+	r := policy.Explain(docs, action, resource, keys)
+	return r.Decision == policy.Allow || (r.Decision == policy.ImplicitDeny && action != "identity:CreateServiceSpecificCredential"), r
+}
+
+type matchedStatementXML struct {
+	SourcePolicyID   string `xml:"SourcePolicyId"`
+	SourcePolicyType string `xml:"SourcePolicyType"`
+}
+
+type evaluationResultXML struct {
+	EvalActionName    string                `xml:"EvalActionName"`
+	EvalResourceName  string                `xml:"EvalResourceName"`
+	EvalDecision      string                `xml:"EvalDecision"`
+	MatchedStatements []matchedStatementXML `xml:"MatchedStatements>member"`
+	// EvalDecisionReason is the emulator's own addition: the sentence its
+	// policy engine gives, naming the statement whose condition is not met
+	// when nothing allows the request.
+	EvalDecisionReason string `xml:"EvalDecisionReason,omitempty"`
+}
+
+// simulatePrincipalPolicy evaluates ActionNames on ResourceArns (default
+// *) with ContextEntries for the principal PolicySourceArn, by the rule
+// the service itself applies (decide).
+func (s *Service) simulatePrincipalPolicy(_ *core.Caller, form url.Values) (any, *apiError) {
+	principal := form.Get("PolicySourceArn")
+	if principal == "" {
+		return nil, invalidInput("PolicySourceArn is required.")
+	}
+	actions := listMembers(form, "ActionNames")
+	if len(actions) == 0 {
+		return nil, invalidInput("ActionNames is required.")
+	}
+	resources := listMembers(form, "ResourceArns")
+	if len(resources) == 0 {
+		resources = []string{"*"}
+	}
+	keys := map[string]string{}
+	for i := 1; ; i++ {
+		p := fmt.Sprintf("ContextEntries.member.%d.", i)
+		name := form.Get(p + "ContextKeyName")
+		if name == "" {
+			break
+		}
+		values := listMembers(form, p+"ContextKeyValues")
+		if len(values) == 0 {
+			return nil, invalidInput("ContextEntries.member.%d.ContextKeyValues is required.", i)
+		}
+		keys[name] = values[0]
+	}
+	var out []evaluationResultXML
+	for _, a := range actions {
+		if !strings.Contains(a, ":") {
+			return nil, invalidInput("ActionNames member %q must be <service>:<action>.", a)
+		}
+		for _, res := range resources {
+			ok, r := s.decide(principal, a, res, keys)
+			e := evaluationResultXML{EvalActionName: a, EvalResourceName: res, EvalDecision: "implicitDeny"}
+			switch {
+			case r.Decision == policy.ExplicitDeny:
+				e.EvalDecision = "explicitDeny"
+			case ok:
+				e.EvalDecision = "allowed"
+			}
+			if r.Statement != "" {
+				e.MatchedStatements = []matchedStatementXML{{SourcePolicyID: r.Statement, SourcePolicyType: "user"}}
+			}
+			if !ok {
+				e.EvalDecisionReason = r.Reason()
+			}
+			out = append(out, e)
+		}
+	}
+	return struct {
+		EvaluationResults []evaluationResultXML `xml:"EvaluationResults>member"`
+		IsTruncated       bool                  `xml:"IsTruncated"`
+	}{out, false}, nil
+}
+
+// listMembers reads prefix.member.N (N from 1).
+func listMembers(form url.Values, prefix string) []string {
+	var out []string
+	for i := 1; ; i++ {
+		v, ok := form[fmt.Sprintf("%s.member.%d", prefix, i)]
+		if !ok {
+			return out
+		}
+		out = append(out, first(v))
+	}
+}

@@ -1,0 +1,75 @@
+package identity
+
+import (
+	"strings"
+	"testing"
+)
+
+const capPolicy = `{"Version":"2012-10-17","Statement":[{"Sid":"LimitKeyAgeTo90Days","Effect":"Allow","Action":"identity:CreateServiceSpecificCredential","Resource":"*",
+"Condition":{"NumericLessThanEquals":{"identity:ServiceSpecificCredentialAgeDays":"90"}}},
+{"Sid":"NoSearchKeys","Effect":"Deny","Action":"identity:CreateServiceSpecificCredential","Resource":"*","Condition":{"StringEquals":{"identity:ServiceSpecificCredentialServiceName":"search.cloud.example"}}}]}`
+
+// SimulatePrincipalPolicy answers what CreateServiceSpecificCredential
+// itself would decide, with the context keys of the request, and names
+// the statement behind a refusal.
+func TestSimulatePrincipalPolicy(t *testing.T) {
+	t.Parallel()
+	s, _ := newService(t)
+	simulate := func(days, service string) answer {
+		return must(t, call(t, s, adminCaller, "SimulatePrincipalPolicy", "PolicySourceArn", adminArn,
+			"ActionNames.member.1", "identity:CreateServiceSpecificCredential",
+			"ResourceArns.member.1", "arn:cloud:identity::123456789012:user/alice",
+			"ContextEntries.member.1.ContextKeyName", "identity:ServiceSpecificCredentialAgeDays",
+			"ContextEntries.member.1.ContextKeyValues.member.1", days,
+			"ContextEntries.member.1.ContextKeyType", "numeric",
+			"ContextEntries.member.2.ContextKeyName", "identity:ServiceSpecificCredentialServiceName",
+			"ContextEntries.member.2.ContextKeyValues.member.1", service,
+			"ContextEntries.member.2.ContextKeyType", "string"))
+	}
+	// No policy: the emulator allows everything.
+	if a := simulate("120", "models.cloud.example"); !strings.Contains(a.body, "<EvalDecision>allowed</EvalDecision>") {
+		t.Errorf("without a policy: %s", a.body)
+	}
+	if _, err := s.AttachPrincipalPolicy(adminArn, "cap", []byte(capPolicy)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		days, service, decision string
+		names                   []string
+	}{
+		{"90", "models.cloud.example", "allowed", []string{`Allow statement &#34;LimitKeyAgeTo90Days&#34;`}},
+		{"120", "models.cloud.example", "implicitDeny", []string{"LimitKeyAgeTo90Days", "NumericLessThanEquals 90"}},
+		{"30", "search.cloud.example", "explicitDeny", []string{`Deny statement &#34;NoSearchKeys&#34;`}},
+	} {
+		a := simulate(tc.days, tc.service)
+		if !strings.Contains(a.body, "<EvalDecision>"+tc.decision+"</EvalDecision>") {
+			t.Errorf("%s days for %s: %s, want %s", tc.days, tc.service, a.body, tc.decision)
+		}
+		for _, n := range tc.names {
+			if !strings.Contains(a.body, n) {
+				t.Errorf("%s days for %s: the answer does not name %q: %s", tc.days, tc.service, n, a.body)
+			}
+		}
+		if tc.service != ModelsServiceName {
+			continue // the create refuses the service before asking the policies
+		}
+		// The real call decides the same.
+		c := call(t, s, adminCaller, "CreateServiceSpecificCredential", "UserName", "alice", "ServiceName", tc.service, "CredentialAgeDays", tc.days)
+		if allowed := c.code != "AccessDenied"; allowed != (tc.decision == "allowed") {
+			t.Errorf("%s days for %s: simulated %s, the create answered %d %s", tc.days, tc.service, tc.decision, c.status, c.code)
+		}
+	}
+	for _, kv := range [][]string{
+		{"ActionNames.member.1", "identity:GetUser"},
+		{"PolicySourceArn", adminArn},
+		{"PolicySourceArn", adminArn, "ActionNames.member.1", "GetUser"},
+	} {
+		if a := call(t, s, adminCaller, "SimulatePrincipalPolicy", kv...); a.code != "InvalidInput" {
+			t.Errorf("%v: %d %s, want InvalidInput", kv, a.status, a.code)
+		}
+	}
+	// GetUser without a name describes the caller.
+	if a := must(t, call(t, s, adminCaller, "GetUser")); !strings.Contains(a.body, "<Arn>"+adminArn+"</Arn>") {
+		t.Errorf("GetUser of the caller: %s", a.body)
+	}
+}
