@@ -84,8 +84,8 @@ ephemeral "cloud_models_converse" "short" {
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: lastShortTermExpiry(emu, sessionEnd)},
 			{
-				PreConfig:   func() { emu.Clock().Advance(31 * time.Minute) },
-				Config:      cfg,
+				PreConfig: func() { emu.Clock().Advance(31 * time.Minute) },
+				Config:    cfg,
 				// The key stops at the session's end, not 12 hours later.
 				ExpectError: acctest.ErrorRe(`The short-term API key expired at\s+` + regexp.QuoteMeta(sessionEnd.UTC().Format(time.RFC3339))),
 			},
