@@ -31,9 +31,9 @@ type Credential struct {
 	// Revoked marks a session invalidated before its expiry (the spec's
 	// "invalidate the session used to generate the key"): its requests and
 	// its short-term keys are refused.
-	Revoked bool
-	Principal    string
-	Account      string
+	Revoked   bool
+	Principal string
+	Account   string
 }
 
 // Store holds the accepted credentials.

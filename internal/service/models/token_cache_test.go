@@ -9,8 +9,8 @@ import (
 	modelsclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/models"
 )
 
-// The spec: "A token generator returns a cached token while it is still
-// valid and generates a new one when it is not."
+// TestTokenCache: the spec's "a token generator returns a cached token
+// while it is still valid and generates a new one when it is not".
 func TestTokenCache(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)
