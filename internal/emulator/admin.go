@@ -114,6 +114,13 @@ func (e *Emulator) adminMux() *http.ServeMux {
 		e.creds.Add(c)
 		core.WriteJSON(w, http.StatusCreated, map[string]any{"access_key_id": c.AccessKeyID, "expires": c.Expires})
 	})
+	mux.HandleFunc("DELETE /_admin/credentials/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if !e.creds.RevokeSession(r.PathValue("id")) {
+			core.WriteJSON(w, http.StatusNotFound, map[string]string{"message": "no temporary credentials with access key id " + r.PathValue("id")})
+			return
+		}
+		core.WriteJSON(w, http.StatusOK, map[string]any{"access_key_id": r.PathValue("id"), "revoked": true})
+	})
 	for _, s := range e.services {
 		if a, ok := s.(core.AdminService); ok {
 			prefix := "/_admin/" + s.Name() + "/"

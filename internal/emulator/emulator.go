@@ -233,7 +233,11 @@ func (e *Emulator) applyFault(w *statusWriter, r *http.Request, svc core.Service
 		if status == 0 {
 			status = http.StatusInternalServerError
 		}
-		core.WriteError(w, svc.Protocol(), status, core.Code(svc.Protocol(), "internal"), "Injected fault: the service failed before applying the request.")
+		code := f.Code
+		if code == "" {
+			code = core.Code(svc.Protocol(), "internal")
+		}
+		core.WriteError(w, svc.Protocol(), status, code, "Injected fault: the service failed before applying the request.")
 		return false
 	case FaultThrottle:
 		status := http.StatusBadRequest

@@ -29,11 +29,15 @@ const (
 
 // Fault is one injected fault. Empty Service or Operation match any.
 type Fault struct {
-	Service   string        `json:"service,omitempty"`
-	Operation string        `json:"operation,omitempty"`
-	Kind      FaultKind     `json:"kind"`
-	Status    int           `json:"status,omitempty"`
-	Delay     time.Duration `json:"-"`
+	Service   string    `json:"service,omitempty"`
+	Operation string    `json:"operation,omitempty"`
+	Kind      FaultKind `json:"kind"`
+	Status    int       `json:"status,omitempty"`
+	// Code is the error an error fault answers with (the exception name of
+	// a JSON service, such as BaseException, or a Query error code); empty
+	// is the protocol's internal error. With a Code, Status may be 4xx.
+	Code  string        `json:"code,omitempty"`
+	Delay time.Duration `json:"-"`
 	// DelayText is Delay in Go duration syntax, for the admin API.
 	DelayText string `json:"delay,omitempty"`
 	// DryRun, when set, matches only dry runs ("only") or only real
@@ -63,8 +67,13 @@ func (f *Fault) validate() error {
 	default:
 		return fmt.Errorf("unknown fault kind %q (error, throttle, drop, delay, lost_response)", f.Kind)
 	}
-	if f.Status != 0 && (f.Status < 500 || f.Status > 599) {
-		return fmt.Errorf("status %d: an error fault answers with a 5xx status", f.Status)
+	switch {
+	case f.Code != "" && f.Kind != FaultError:
+		return fmt.Errorf("code %q: only an error fault answers with a code", f.Code)
+	case f.Code != "" && f.Status != 0 && (f.Status < 400 || f.Status > 599):
+		return fmt.Errorf("status %d: an error fault answers with a 4xx or 5xx status", f.Status)
+	case f.Code == "" && f.Status != 0 && (f.Status < 500 || f.Status > 599):
+		return fmt.Errorf("status %d: an error fault without a code answers with a 5xx status", f.Status)
 	}
 	if f.DryRun != "" && f.DryRun != "only" && f.DryRun != "exclude" {
 		return fmt.Errorf("dry_run %q: use only or exclude", f.DryRun)

@@ -3,8 +3,9 @@
 // validators and the emulator's request checks both call them, so a value
 // is never refused by one and accepted by the other. Where the spec gives a
 // limit the rule is the spec's; where it does not, the rule is the
-// project's decision (README.md, "Value rules"). This package imports
-// neither the framework nor the emulator nor a client.
+// project's decision, written here once and documented for users in the
+// search_domain_config docs ("Rules checked at plan time"). This package
+// imports neither the framework nor the emulator nor a client.
 package rules
 
 import (

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
@@ -28,6 +29,21 @@ func PositiveTimeouts(a schema.Attribute) schema.Attribute {
 	}
 	nested.Attributes = attrs
 	return nested
+}
+
+// PositiveTimeoutsBlock is PositiveTimeouts for a data source's `timeouts`
+// block.
+func PositiveTimeoutsBlock(b dsschema.SingleNestedBlock) dsschema.SingleNestedBlock {
+	attrs := make(map[string]dsschema.Attribute, len(b.Attributes))
+	for name, child := range b.Attributes {
+		if s, ok := child.(dsschema.StringAttribute); ok {
+			s.Validators = append(append([]validator.String{}, s.Validators...), positiveDuration{})
+			child = s
+		}
+		attrs[name] = child
+	}
+	b.Attributes = attrs
+	return b
 }
 
 type positiveDuration struct{}

@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -18,6 +20,10 @@ type message struct {
 // converse answers deterministically: the model echoes the last user text.
 // Token counts are word counts.
 func converse(r *http.Request) ([]byte, *apiError) {
+	// The spec's request carries Content-Type: application/json.
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return nil, &apiError{http.StatusBadRequest, "ValidationException", fmt.Sprintf("The request needs the header Content-Type: application/json, not %q.", r.Header.Get("Content-Type"))}
+	}
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
 		return nil, &apiError{http.StatusBadRequest, "ValidationException", "The request body could not be read."}

@@ -94,6 +94,7 @@ func (f *fixture) call(t *testing.T, path, auth, payload string) (answer, map[st
 	if auth != "" {
 		req.Header.Set("Authorization", auth)
 	}
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

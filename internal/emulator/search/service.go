@@ -159,6 +159,10 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// The emulator has already read and bounded the body.
 		body, _ = io.ReadAll(r.Body)
 	}
+	if aerr := checkReadRequest(op, body); aerr != nil {
+		core.WriteJSONError(w, aerr.status, aerr.code, aerr.message)
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d, ok := s.domains[name]

@@ -73,6 +73,20 @@ func inRange(field string, v *int64, r rules.IntRange) *apiError {
 	return nil
 }
 
+// checkReadRequest refuses a body on the GET operations with BaseException,
+// the spec's "an error occurred while processing the request", which it
+// lists for DescribeDryRunProgress and DescribeDomainChangeProgress but
+// whose conditions it does not show: the operations take none.
+func checkReadRequest(op string, body []byte) *apiError {
+	if op != "DescribeDryRunProgress" && op != "DescribeDomainChangeProgress" && op != "DescribeDomainConfig" {
+		return nil
+	}
+	if len(bytes.TrimSpace(body)) > 0 {
+		return baseError("%s takes no request body; send its parameters in the query string.", op)
+	}
+	return nil
+}
+
 // checkLimits applies the spec's limits, enumerations and ranges.
 func checkLimits(in *UpdateDomainConfigRequest) *apiError {
 	var errs []*apiError

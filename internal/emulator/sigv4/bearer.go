@@ -99,6 +99,9 @@ func (s *Store) VerifyBearer(token string, now time.Time) (*BearerToken, *Error)
 		if !cred.Expires.IsZero() && !now.Before(cred.Expires) {
 			return nil, &Error{"expired", "The session that generated the short-term API key has expired."}
 		}
+		if cred.Revoked {
+			return nil, &Error{"expired", "The session that generated the short-term API key has been invalidated."}
+		}
 	}
 
 	// Presign the same request again, at the same time, and compare.

@@ -28,8 +28,12 @@ type Credential struct {
 	// SessionToken and Expires are set for temporary credentials.
 	SessionToken string
 	Expires      time.Time
-	Principal    string
-	Account      string
+	// Revoked marks a session invalidated before its expiry (the spec's
+	// "invalidate the session used to generate the key"): its requests and
+	// its short-term keys are refused.
+	Revoked   bool
+	Principal string
+	Account   string
 }
 
 // Store holds the accepted credentials.
@@ -51,6 +55,21 @@ func (s *Store) Add(c Credential) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.byID[c.AccessKeyID] = c
+}
+
+// RevokeSession invalidates the temporary credentials of id; it reports
+// false when id is unknown or not temporary (a long-term access key has no
+// session to invalidate).
+func (s *Store) RevokeSession(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.byID[id]
+	if !ok || c.SessionToken == "" {
+		return false
+	}
+	c.Revoked = true
+	s.byID[id] = c
+	return true
 }
 
 // Get looks a credential up by access key id.
@@ -121,6 +140,9 @@ func (s *Store) Verify(r *http.Request, body []byte, service string, now time.Ti
 		}
 		if !cred.Expires.IsZero() && now.After(cred.Expires) {
 			return nil, &Error{"expired", "The security token included in the request is expired"}
+		}
+		if cred.Revoked {
+			return nil, &Error{"expired", "The security token included in the request has been invalidated."}
 		}
 	}
 	t, err := time.Parse("20060102T150405Z", r.Header.Get("X-Amz-Date"))

@@ -20,6 +20,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 var _ datasource.DataSourceWithConfigure = (*dryRunDataSource)(nil)
@@ -93,6 +94,7 @@ func (d *dryRunDataSource) Schema(ctx context.Context, _ datasource.SchemaReques
 		ReadDescription: "How long to wait for the dry run when `wait_for_completion` is `true`, as a duration such as `30s` or `10m`. Defaults to `5m`.",
 	}).(schema.SingleNestedBlock)
 	tb.MarkdownDescription = "Bounds on how long the read may take."
+	tb = validators.PositiveTimeoutsBlock(tb)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The progress and results of a dry run of a search domain configuration change (DescribeDryRunProgress), and with `load_dry_run_config` the configuration the change would leave. The dry run id of a planned change is named in the plan's warning of `cloud_search_domain_config` and held in its `dry_run.id` attribute after apply.",
 		Attributes: map[string]schema.Attribute{

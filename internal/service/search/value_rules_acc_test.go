@@ -165,3 +165,23 @@ func TestAccDomainConfig_explicitIndexRule(t *testing.T) {
 		},
 	})
 }
+
+// The dry-run data source's timeouts must be positive too, refused before
+// any call.
+func TestAccDryRunDataSource_negativeTimeout(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: dryRunConfig(emu, "demo", "00000000-0000-4000-8000-000000000000", `wait_for_completion = true
+  timeouts {
+    read = "-5m"
+  }`),
+			ExpectError: acctest.ErrorRe(`Invalid Timeout.*timeouts.read must be a positive duration`),
+		}},
+	})
+	if n := countCalls(emu, "DescribeDryRunProgress"); n != 0 {
+		t.Errorf("%d DescribeDryRunProgress calls, want 0", n)
+	}
+}
