@@ -43,11 +43,17 @@ deny contains msg if {
 	some rc in domain_changes
 	some failure in rc.change.after.dry_run.validation_failures
 	not accepted(rc, failure)
+	# A failure's message is known only after apply (a repeat dry run may
+	# word it differently), so the plan may not carry it.
 	msg := sprintf(
-		"%s: the dry run reports %s %s, which accepted_warnings does not accept: %s",
-		[rc.address, failure.severity, failure.code, failure.message],
+		"%s: the dry run reports %s %s, which accepted_warnings does not accept%s",
+		[rc.address, failure.severity, failure.code, message_suffix(failure)],
 	)
 }
+
+message_suffix(failure) := sprintf(": %s", [failure.message]) if {
+	is_string(failure.message)
+} else := ""
 
 accepted(rc, failure) if {
 	failure.severity == "Advisory"

@@ -313,8 +313,9 @@ func TestAccProvider_webIdentity(t *testing.T) {
 	})
 }
 
-// A role whose policy denies CreateServiceSpecificCredential may still
-// create users, but its key create is refused at apply.
+// A role whose policy denies CreateServiceSpecificCredential has its key
+// refused at plan (the identity service's policy simulation), so nothing,
+// not even the user, is created.
 func TestAccProvider_roleDeniesKeys(t *testing.T) {
 	clearEnv(t)
 	emu := acctest.NewEmulator(t)
@@ -327,14 +328,22 @@ func TestAccProvider_roleDeniesKeys(t *testing.T) {
 	}
 	cfg := providerWith(emu, fmt.Sprintf("access_key = %q\n  secret_key = %q\n  assume_role {\n    role_arn = %q\n  }", emu.AccessKeyID(), emu.SecretAccessKey(), role.Arn)) + userResource + `
 resource "cloud_identity_service_specific_credential" "test" {
-  user_name    = cloud_identity_user.test.user_name
-  service_name = "models.cloud.example"
+  user_name           = cloud_identity_user.test.user_name
+  service_name        = "models.cloud.example"
+  credential_age_days = 30
 }
 `
 	run(t, resource.TestStep{
 		Config:      cfg,
-		ExpectError: acctest.ErrorRe(`AccessDenied.*arn:cloud:identity::123456789012:role/no-keys is not authorized to perform: identity:CreateServiceSpecificCredential.*NoKeys`),
+		// Refused at plan, before the user is created, by the identity
+		// service's policy simulation for the role.
+		ExpectError: acctest.ErrorRe(`Unable to Create Identity Service Specific Credential.*arn:cloud:identity::123456789012:role/no-keys.*explicit deny in Deny statement "NoKeys".*at plan`),
 	})
+	for _, c := range emu.Calls() {
+		if c.Operation == "CreateUser" {
+			t.Errorf("CreateUser was sent: the plan should have refused the key before anything was created")
+		}
+	}
 }
 
 // Configure's one check says what is wrong: an unreachable token service
