@@ -334,7 +334,7 @@ resource "cloud_identity_service_specific_credential" "test" {
 }
 `
 	run(t, resource.TestStep{
-		Config:      cfg,
+		Config: cfg,
 		// Refused at plan, before the user is created, by the identity
 		// service's policy simulation for the role.
 		ExpectError: acctest.ErrorRe(`Unable to Create Identity Service Specific Credential.*arn:cloud:identity::123456789012:role/no-keys.*explicit deny in Deny statement "NoKeys".*at plan`),

@@ -556,7 +556,7 @@ func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 			{
 				// Well formed, but not a service that accepts these keys:
 				// refused at plan, before the user is created.
-				Config:      keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
+				Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
   service_name = "codecommit.cloud.example"`),
 				ExpectError: regexp.MustCompile(`Attribute service_name value must be one of: \["models.cloud.example"\], got:\s+"codecommit.cloud.example"`),
 			},
