@@ -177,3 +177,25 @@ resource "terraform_data" "principal" {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 1 (the policy only)", n)
 	}
 }
+
+// Adopting a domain whose access policy matches the configuration by
+// meaning (key order, whitespace) plans nothing: the import is a no-op.
+func TestAccDomainConfig_importMatchingPolicyIsNoOp(t *testing.T) {
+	emu := newDomainEmulator(t)
+	written := `  access_policies = jsonencode({ Version = "2012-10-17", Statement = [{ Effect = "Allow", Principal = { CLOUD = "*" }, Action = "search:*", Resource = "*" }] })`
+	reordered := `  access_policies = "{ \"Statement\": [ { \"Resource\": \"*\", \"Action\": \"search:*\", \"Principal\": { \"CLOUD\": \"*\" }, \"Effect\": \"Allow\" } ], \"Version\": \"2012-10-17\" }"`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: domainConfig(emu, written)},
+			{
+				Config:          domainConfig(emu, reordered),
+				ResourceName:    domainRes,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportStateId:   "demo",
+			},
+		},
+	})
+}
