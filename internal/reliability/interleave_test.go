@@ -247,12 +247,17 @@ func colleagueClient(t *testing.T, e *emu) *searchclient.Client {
 
 // colleagueChange starts a change as a colleague would: a dynamic one
 // (software updates, the snapshot hour) or a blue/green one (the instance
-// type). A refusal (a change already running) is part of the game.
+// type). A refusal (a change already running) is part of the game. rng
+// nil picks hour 11 for the dynamic change.
 func colleagueChange(t *testing.T, e *emu, c *searchclient.Client, rng *rand.Rand, dynamic bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	secs := map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": rng.IntN(24)}}
+	hour := 11
+	if rng != nil {
+		hour = rng.IntN(24)
+	}
+	secs := map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": hour}}
 	if !dynamic {
 		// The other instance type than the domain's.
 		next := "r6g.xlarge.search"

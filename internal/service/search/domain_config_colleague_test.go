@@ -199,3 +199,31 @@ func TestAccDomainConfig_importMatchingPolicyIsNoOp(t *testing.T) {
 		},
 	})
 }
+
+// An unknown domain_name defers the dry run to apply (a warning says so);
+// apply dry-runs the change before sending it and records that dry run.
+func TestAccDomainConfig_unknownDomainName(t *testing.T) {
+	emu := newDomainEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: emu.ProviderConfig() + `
+resource "terraform_data" "name" {
+  input = "demo"
+}
+resource "cloud_search_domain_config" "test" {
+  domain_name      = terraform_data.name.output
+  snapshot_options = { automated_snapshot_start_hour = 7 }
+}
+`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue(domainRes, tfjsonpath.New("dry_run")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(7)),
+			},
+		}},
+	})
+}
