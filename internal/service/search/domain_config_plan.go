@@ -177,7 +177,7 @@ const deferredNote = "Apply dry-runs the change before sending it and stops with
 func runningNote(domain, changeID, status string, ch change) string {
 	head := fmt.Sprintf("Change %s on domain %q is still running (%s). Apply follows it to its end before anything else.", changeID, domain, status)
 	if ch.empty() && !ch.unknown {
-		return head + " Nothing else differs from the configuration, so nothing is sent: the values it is applying are already in the plan."
+		return head + " Nothing else differs from the configuration, so nothing is sent again: the values it is applying are already in the plan."
 	}
 	return head + " Then it compares the configuration with the domain as that change left it; what still differs is sent only after apply dry-runs it again and the service's verdict is the one this plan shows (otherwise apply stops and asks for a new plan)."
 }
