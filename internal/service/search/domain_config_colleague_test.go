@@ -227,3 +227,49 @@ resource "cloud_search_domain_config" "test" {
 		}},
 	})
 }
+
+// A colleague's dynamic change runs to its end between our plan and our
+// apply. The verdict is the same, so the apply goes ahead, but on a dry
+// run made after their change (the plan's own predates it): the real
+// change follows a dry run of the same request made since.
+func TestAccDomainConfig_colleagueDynamicBetweenPlanAndApply(t *testing.T) {
+	emu := newDomainEmulator(t)
+	var colleagueSeq int
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 1 }`)},
+			{
+				Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 8 }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					planHook(func() {
+						colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
+						recs := emu.Search.UpdateRecords()
+						colleagueSeq = recs[len(recs)-1].Seq
+						time.Sleep(time.Second) // the change (0.3 s) completes
+					}),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(8)),
+				},
+				Check: func(*terraform.State) error {
+					recs := emu.Search.UpdateRecords()
+					last := recs[len(recs)-1]
+					if last.DryRun || last.AccessKeyID != emu.AccessKeyID() {
+						return fmt.Errorf("the last request is not our real change: %+v", last)
+					}
+					for i := len(recs) - 2; i >= 0; i-- {
+						if d := recs[i]; d.DryRun && d.Request == last.Request {
+							if d.Seq < colleagueSeq {
+								return fmt.Errorf("our change was sent on dry run %d, made before the colleague's change %d", d.Seq, colleagueSeq)
+							}
+							return nil
+						}
+					}
+					return fmt.Errorf("our change was sent with no dry run of it")
+				},
+			},
+		},
+	})
+}
