@@ -36,6 +36,8 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if r.clients == nil || r.clients.Search == nil {
 		return // the provider is not configured yet (validation)
 	}
+	// Only a dry run of this plan may stand for the change at apply.
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReviewed, nil)...)
 	set, diags := readSettings(ctx, req.Plan)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
