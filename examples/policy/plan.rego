@@ -43,17 +43,13 @@ deny contains msg if {
 	some rc in domain_changes
 	some failure in rc.change.after.dry_run.validation_failures
 	not accepted(rc, failure)
-	# A failure's message is known only after apply (a repeat dry run may
-	# word it differently), so the plan may not carry it.
+	# The failure's message is known only after apply (the service rewords
+	# it while another change runs); code and severity are in the plan.
 	msg := sprintf(
-		"%s: the dry run reports %s %s, which accepted_warnings does not accept%s",
-		[rc.address, failure.severity, failure.code, message_suffix(failure)],
+		"%s: the dry run reports %s %s, which accepted_warnings does not accept: %s",
+		[rc.address, failure.severity, failure.code, object.get(failure, "message", "(message known after apply)")],
 	)
 }
-
-message_suffix(failure) := sprintf(": %s", [failure.message]) if {
-	is_string(failure.message)
-} else := ""
 
 accepted(rc, failure) if {
 	failure.severity == "Advisory"

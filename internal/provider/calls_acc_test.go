@@ -176,8 +176,10 @@ resource "cloud_search_domain_config" "d" {
 		b.WriteString("# count rises. Rewrite with: TF_ACC=1 go test ./internal/provider -run TestAccAPICalls -update-calls\n")
 		b.WriteString("# Each Configure checks the credentials with one GetCallerIdentity (skip_credentials_validation\n")
 		b.WriteString("# turns it off); apply -auto-approve configures the provider twice, for its plan and its apply.\n")
-		b.WriteString("# The domain config's plans read the latest dry run back (DescribeDryRunProgress) so that the plan\n")
-		b.WriteString("# Terraform makes again at apply reuses the reviewed dry run instead of running and waiting for another.\n")
+		b.WriteString("# Every plan of the domain config runs its own dry run (a verdict read back could predate someone\n")
+		b.WriteString("# else's change), the plan Terraform makes at apply too. Update then sends without another one only\n")
+		b.WriteString("# when the service shows no change since (DescribeDomainConfig) and reads that dry run for the state\n")
+		b.WriteString("# (DescribeDryRunProgress); Create, which gets no private state, always dry-runs again (issue 18).\n")
 		for _, k := range order {
 			fmt.Fprintf(&b, "%s | %d\n", k, got[k])
 		}

@@ -27,6 +27,8 @@ type Service struct {
 	domains  map[string]*domain
 	pace     Pace
 	failNext *failPlan
+	records  []UpdateRecord // records.go
+	seq      int
 }
 
 // New returns the service with its demo domain.
@@ -56,6 +58,7 @@ func (s *Service) Reset() {
 	s.domains = map[string]*domain{}
 	s.pace = DefaultPace
 	s.failNext = nil
+	s.records, s.seq = nil, 0
 	if err := s.addDomainLocked(demoDomain()); err != nil {
 		panic("search emulator: demo domain is invalid: " + err.Error())
 	}
@@ -178,7 +181,11 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	)
 	switch op {
 	case "UpdateDomainConfig":
-		out, aerr = s.updateDomainConfig(d, body, now)
+		who := ""
+		if c := core.CallerFrom(r.Context()); c != nil {
+			who = c.AccessKeyID
+		}
+		out, aerr = s.updateDomainConfig(d, who, body, now)
 	case "DescribeDomainConfig":
 		out = map[string]any{"DomainConfig": s.renderDomainConfig(d, now)}
 	case "DescribeDryRunProgress":

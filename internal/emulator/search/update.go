@@ -10,7 +10,7 @@ import (
 // recorded (rule 1: nothing changes); a real change is refused while any
 // Critical failure or unaccepted Advisory warning stands (rules 2 and 3),
 // else it starts.
-func (s *Service) updateDomainConfig(d *domain, body []byte, now time.Time) (any, *apiError) {
+func (s *Service) updateDomainConfig(d *domain, who string, body []byte, now time.Time) (any, *apiError) {
 	req, aerr := parseRequest(body)
 	if aerr != nil {
 		return nil, aerr
@@ -32,7 +32,9 @@ func (s *Service) updateDomainConfig(d *domain, body []byte, now time.Time) (any
 		return nil, validationError("AutomatedSnapshotPauseOptions may suspend snapshots for at most 3 days, not %s.", fmtDuration(dur))
 	}
 	if req.dryRun {
-		return s.startDryRun(d, req, base, next, props, kind, after, now), nil
+		out := s.startDryRun(d, req, base, next, props, kind, after, now)
+		s.record(d, who, req, kind, d.dryRuns[len(d.dryRuns)-1].findings, "")
+		return out, nil
 	}
 	if d.active != nil {
 		return nil, limitExceeded("A change is already in progress for domain %s (change %s); wait for it to complete before submitting another.", d.name, d.active.id)
@@ -43,12 +45,14 @@ func (s *Service) updateDomainConfig(d *domain, body []byte, now time.Time) (any
 	}
 	if len(props) == 0 {
 		// Nothing to change: no change is started.
+		s.record(d, who, req, kind, fs, "")
 		return map[string]any{"DomainConfig": s.renderDomainConfig(d, now)}, nil
 	}
 	if a := req.typed.AdvancedSecurityOptions; a != nil && a.MasterUserOptions != nil && a.MasterUserOptions.MasterUserPassword != nil {
 		d.masterPassword = sha256.Sum256([]byte(*a.MasterUserOptions.MasterUserPassword))
 	}
 	c := s.startChange(d, req, next, props, kind, fs, now)
+	s.record(d, who, req, kind, fs, c.id)
 	// The answer shows the pending values.
 	cfg := s.renderConfigOf(d, c.next, modifyingProperties(c.props), now)
 	return map[string]any{"DomainConfig": cfg}, nil

@@ -105,6 +105,23 @@ func sameJSON(c, s tftypes.Value) (equal, known bool) {
 	return reflect.DeepEqual(cj, sj), true
 }
 
+// keepEquivalentPolicies is planned with each JSON-document section that
+// the configuration sets to what the state holds by meaning (sameJSON)
+// taken from the state, text and all.
+func keepEquivalentPolicies(planned, config, state tftypes.Value) (tftypes.Value, error) {
+	cfg, st := attributes(config), attributes(state)
+	keep := map[string]tftypes.Value{}
+	for _, s := range sections {
+		if s.kind != kPolicy || cfg[s.name].IsNull() {
+			continue
+		}
+		if equal, known := sameJSON(cfg[s.name], st[s.name]); equal && known {
+			keep[s.name] = st[s.name]
+		}
+	}
+	return withAttributes(planned, keep)
+}
+
 // fillUnknown replaces every unknown value in planned with the value at the
 // same place in actual, or null when actual has none. After apply no value
 // may stay unknown, and known planned values must not change.

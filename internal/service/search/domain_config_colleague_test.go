@@ -177,3 +177,99 @@ resource "terraform_data" "principal" {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 1 (the policy only)", n)
 	}
 }
+
+// Adopting a domain whose access policy matches the configuration by
+// meaning (key order, whitespace) plans nothing: the import is a no-op.
+func TestAccDomainConfig_importMatchingPolicyIsNoOp(t *testing.T) {
+	emu := newDomainEmulator(t)
+	written := `  access_policies = jsonencode({ Version = "2012-10-17", Statement = [{ Effect = "Allow", Principal = { CLOUD = "*" }, Action = "search:*", Resource = "*" }] })`
+	reordered := `  access_policies = "{ \"Statement\": [ { \"Resource\": \"*\", \"Action\": \"search:*\", \"Principal\": { \"CLOUD\": \"*\" }, \"Effect\": \"Allow\" } ], \"Version\": \"2012-10-17\" }"`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: domainConfig(emu, written)},
+			{
+				Config:          domainConfig(emu, reordered),
+				ResourceName:    domainRes,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportStateId:   "demo",
+			},
+		},
+	})
+}
+
+// An unknown domain_name defers the dry run to apply (a warning says so);
+// apply dry-runs the change before sending it and records that dry run.
+func TestAccDomainConfig_unknownDomainName(t *testing.T) {
+	emu := newDomainEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: emu.ProviderConfig() + `
+resource "terraform_data" "name" {
+  input = "demo"
+}
+resource "cloud_search_domain_config" "test" {
+  domain_name      = terraform_data.name.output
+  snapshot_options = { automated_snapshot_start_hour = 7 }
+}
+`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue(domainRes, tfjsonpath.New("dry_run")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(7)),
+			},
+		}},
+	})
+}
+
+// A colleague's dynamic change runs to its end between our plan and our
+// apply. The verdict is the same, so the apply goes ahead, but on a dry
+// run made after their change (the plan's own predates it): the real
+// change follows a dry run of the same request made since.
+func TestAccDomainConfig_colleagueDynamicBetweenPlanAndApply(t *testing.T) {
+	emu := newDomainEmulator(t)
+	var colleagueSeq int
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 1 }`)},
+			{
+				Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 8 }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					planHook(func() {
+						colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
+						recs := emu.Search.UpdateRecords()
+						colleagueSeq = recs[len(recs)-1].Seq
+						time.Sleep(time.Second) // the change (0.3 s) completes
+					}),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(8)),
+				},
+				Check: func(*terraform.State) error {
+					recs := emu.Search.UpdateRecords()
+					last := recs[len(recs)-1]
+					if last.DryRun || last.AccessKeyID != emu.AccessKeyID() {
+						return fmt.Errorf("the last request is not our real change: %+v", last)
+					}
+					for i := len(recs) - 2; i >= 0; i-- {
+						if d := recs[i]; d.DryRun && d.Request == last.Request {
+							if d.Seq < colleagueSeq {
+								return fmt.Errorf("our change was sent on dry run %d, made before the colleague's change %d", d.Seq, colleagueSeq)
+							}
+							return nil
+						}
+					}
+					return fmt.Errorf("our change was sent with no dry run of it")
+				},
+			},
+		},
+	})
+}

@@ -36,6 +36,8 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if r.clients == nil || r.clients.Search == nil {
 		return // the provider is not configured yet (validation)
 	}
+	// Only a dry run of this plan may stand for the change at apply.
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReviewed, nil)...)
 	set, diags := readSettings(ctx, req.Plan)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -81,6 +83,14 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 		changeID, status = nullIfEmpty(ds.latestChange), nullIfEmpty(ds.latestStatus)
 	} else {
 		resp.Diagnostics.Append(diags...)
+		// A policy the configuration spells differently (key order,
+		// whitespace, number spelling) but means the same as the state's is
+		// no change: plan the state's text, which Terraform accepts as
+		// equivalent to the configuration's, so adopting a matching domain
+		// (import) plans nothing.
+		if kept, err := keepEquivalentPolicies(req.Plan.Raw, req.Config.Raw, req.State.Raw); err == nil {
+			resp.Plan.Raw = kept
+		}
 	}
 	checkImmutable(req.Config.Raw, current, domain, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -169,7 +179,7 @@ const deferredNote = "Apply dry-runs the change before sending it and stops with
 func runningNote(domain, changeID, status string, ch change) string {
 	head := fmt.Sprintf("Change %s on domain %q is still running (%s). Apply follows it to its end before anything else.", changeID, domain, status)
 	if ch.empty() && !ch.unknown {
-		return head + " Nothing else differs from the configuration, so nothing is sent: the values it is applying are already in the plan."
+		return head + " Nothing else differs from the configuration, so nothing is sent again: the values it is applying are already in the plan."
 	}
 	return head + " Then it compares the configuration with the domain as that change left it; what still differs is sent only after apply dry-runs it again and the service's verdict is the one this plan shows (otherwise apply stops and asks for a new plan)."
 }

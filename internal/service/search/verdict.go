@@ -124,12 +124,6 @@ func (e *notSentError) Error() string { return e.detail }
 func (r *domainConfigResource) sendReviewed(ctx context.Context, ar *applyRequest, in *sc.UpdateDomainConfigInput) (out *sc.UpdateDomainConfigOutput, used *dryRunResult, err error) {
 	domain := in.DomainName
 	mode := ar.set.DryRunMode.ValueString()
-	dc, err := r.clients.Search.DescribeDomainConfig(ctx, domain)
-	if err != nil {
-		return nil, nil, err
-	}
-	latest := changeID(dc.ChangeProgressDetails)
-	running, _ := dc.RunningChange()
 	why := ""
 	rv := ar.reviewed
 	switch {
@@ -141,10 +135,18 @@ func (r *domainConfigResource) sendReviewed(ctx context.Context, ar *applyReques
 		why = "the plan's dry run was not handed to apply (at creation it never is)"
 	case rv.Request != requestKey(in):
 		why = "the request differs from the one the plan's dry run analysed (the domain changed since the plan)"
-	case running != "":
-		why = fmt.Sprintf("change %s is running on the domain", running)
-	case latest != rv.After:
-		why = fmt.Sprintf("the domain changed since the plan's dry run (its latest change is now %s)", latest)
+	default:
+		// Only now is the domain's record worth a read.
+		dc, err := r.clients.Search.DescribeDomainConfig(ctx, domain)
+		if err != nil {
+			return nil, nil, err
+		}
+		latest := changeID(dc.ChangeProgressDetails)
+		if running, _ := dc.RunningChange(); running != "" {
+			why = fmt.Sprintf("change %s is running on the domain", running)
+		} else if latest != rv.After {
+			why = fmt.Sprintf("the domain changed since the plan's dry run (its latest change is now %s)", latest)
+		}
 	}
 	if why == "" {
 		tflog.Info(ctx, "Sending the reviewed search domain change", map[string]any{"domain_name": domain, "dry_run_id": rv.ID})

@@ -1,0 +1,69 @@
+package search
+
+import (
+	"strings"
+	"testing"
+
+	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+)
+
+// requestKey tells requests apart by content, not by the order of accepted
+// warnings, and never by (or with) the master password.
+func TestRequestKey(t *testing.T) {
+	t.Parallel()
+	req := func(pw string, accepted ...string) *sc.UpdateDomainConfigInput {
+		return &sc.UpdateDomainConfigInput{DomainName: "demo", AcceptedWarnings: accepted, Sections: map[string]any{
+			"SnapshotOptions":         map[string]any{"AutomatedSnapshotStartHour": 5},
+			"AdvancedSecurityOptions": map[string]any{"MasterUserOptions": map[string]any{"MasterUserPassword": pw}},
+		}}
+	}
+	a, b := requestKey(req("s3cret-one", "ADV_A", "ADV_B")), requestKey(req("s3cret-two", "ADV_B", "ADV_A"))
+	if a != b {
+		t.Errorf("keys differ by password or accepted order: %s %s", a, b)
+	}
+	if strings.Contains(a, "s3cret") {
+		t.Errorf("the key holds the password: %s", a)
+	}
+	other := req("s3cret-one", "ADV_A")
+	if requestKey(other) == a {
+		t.Error("a request with other accepted warnings has the same key")
+	}
+	other = req("s3cret-one", "ADV_A", "ADV_B")
+	other.Sections["SnapshotOptions"] = map[string]any{"AutomatedSnapshotStartHour": 6}
+	if requestKey(other) == a {
+		t.Error("a request with another snapshot hour has the same key")
+	}
+	// The caller's request is not changed by masking.
+	in := req("s3cret-one")
+	_ = requestKey(in)
+	if got := in.Sections["AdvancedSecurityOptions"].(map[string]any)["MasterUserOptions"].(map[string]any)["MasterUserPassword"]; got != "s3cret-one" {
+		t.Errorf("requestKey changed the request's password to %v", got)
+	}
+}
+
+// Verdicts compare status, deployment type and failures (code and
+// severity), and say both in an error.
+func TestVerdictEqual(t *testing.T) {
+	t.Parallel()
+	f := func(code, sev string) sc.ValidationFailure {
+		return sc.ValidationFailure{Code: ptr(code), Severity: ptr(sev), Message: ptr("varies " + code)}
+	}
+	dyn := (&dryRunResult{status: "completed", deploymentType: "dynamic", failures: []sc.ValidationFailure{f("ADV_A", "Advisory")}}).verdict()
+	same := (&dryRunResult{status: "completed", deploymentType: "dynamic", message: "another message", failures: []sc.ValidationFailure{{Code: ptr("ADV_A"), Severity: ptr("Advisory"), Message: ptr("reworded")}}}).verdict()
+	if !dyn.equal(same) {
+		t.Errorf("messages made verdicts differ: %s / %s", dyn, same)
+	}
+	for _, other := range []verdict{
+		(&dryRunResult{status: "completed", deploymentType: "blue/green", failures: []sc.ValidationFailure{f("ADV_A", "Advisory")}}).verdict(),
+		(&dryRunResult{status: "completed", deploymentType: "dynamic"}).verdict(),
+		(&dryRunResult{status: "completed", deploymentType: "dynamic", failures: []sc.ValidationFailure{f("ADV_A", "Critical")}}).verdict(),
+		(&dryRunResult{status: "failed", deploymentType: "dynamic", failures: []sc.ValidationFailure{f("ADV_A", "Advisory")}}).verdict(),
+	} {
+		if dyn.equal(other) {
+			t.Errorf("%s equals %s", dyn, other)
+		}
+	}
+	if got := dyn.String(); got != "deployment type dynamic, validation failures ADV_A (Advisory)" {
+		t.Errorf("String() = %q", got)
+	}
+}
