@@ -93,7 +93,7 @@ func addCredentialSchema(s *schema.Schema) {
 	s.Attributes["shared_credentials_files"] = files("credentials", EnvCredsFile, "~/.cloud/credentials")
 	s.Attributes["skip_credentials_validation"] = schema.BoolAttribute{
 		Optional:            true,
-		MarkdownDescription: "Skip the one `GetCallerIdentity` call with which the provider checks its credentials when it is configured. Defaults to `false`: with the check, a wrong secret, an expired token or an unreachable endpoint is one clear error instead of one per resource.",
+		MarkdownDescription: "Skip the `GetCallerIdentity` call with which the provider checks its credentials each time Terraform configures it (once per plan and once per apply). Defaults to `false`: with the check, a wrong secret, an expired token or an unreachable endpoint is one clear error instead of one per resource.",
 	}
 	s.Blocks["assume_role"] = schema.SingleNestedBlock{
 		MarkdownDescription: "Assume a role with the credentials found otherwise (keys, profile or web identity), and sign every request with the role session's temporary credentials, renewed before they expire.",
