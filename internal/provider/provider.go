@@ -252,8 +252,9 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		return
 	}
 	ccfg.CredentialsProvider = creds.provider
-	// Checked once here, so that a wrong secret or an unreachable endpoint
-	// is one clear error rather than one per resource; the credentials
+	// Checked here, at each Configure (once per plan, once per apply), so
+	// that a wrong secret or an unreachable endpoint is one clear error
+	// rather than one per resource; the credentials
 	// found also sign locally (the short-term API key).
 	current, ok := checkCredentials(ctx, creds, cfg.SkipCredentialsValidation.ValueBool(), eps.STS, stsFrom, &resp.Diagnostics)
 	if !ok {
