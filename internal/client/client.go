@@ -296,8 +296,12 @@ func (c *Client) attempt(ctx context.Context, req *Request, n int) (*Response, b
 }
 
 // backoff is full-jitter exponential backoff.
-func (c *Client) backoff(attempt int) time.Duration {
-	d := c.cfg.MaxBackoff(attempt)
+func (c *Client) backoff(attempt int) time.Duration { return c.cfg.Backoff(attempt) }
+
+// Backoff is the jittered wait before retry attempt+1 (attempt counts from
+// 0), between half of MaxBackoff(attempt) and all of it.
+func (cfg Config) Backoff(attempt int) time.Duration {
+	d := cfg.MaxBackoff(attempt)
 	return d/2 + rand.N(d/2+1) //nolint:gosec // jitter needs no cryptographic randomness
 }
 

@@ -154,14 +154,16 @@ func TestDoConnectionRefusedIsRetried(t *testing.T) {
 func TestRedact(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{
-		`<ServiceApiKeyValue>CLOUDKabc+/=</ServiceApiKeyValue>`: `<ServiceApiKeyValue>***</ServiceApiKeyValue>`,
-		`{"MasterUserPassword": "hunter2", "x": 1}`:             `{"MasterUserPassword":"***", "x": 1}`,
-		`{"MasterUserPassword":"a\"b"}`:                         `{"MasterUserPassword":"***"}`,
-		`Action=X&MasterUserPassword=hunter2&Y=1`:               `Action=X&MasterUserPassword=***&Y=1`,
-		`Authorization: Bearer abc.def`:                         `Authorization: Bearer ***`,
-		`token models-api-key-QUJDRA== here`:                    `token models-api-key-*** here`,
-		`?X-Amz-Signature=abcd&X-Amz-Credential=AKID%2F`:        `?X-Amz-Signature=***&X-Amz-Credential=***`,
-		`{"UserName":"alice"}`:                                  `{"UserName":"alice"}`,
+		`<ServiceApiKeyValue>CLOUDKabc+/=</ServiceApiKeyValue>`:                           `<ServiceApiKeyValue>***</ServiceApiKeyValue>`,
+		`{"MasterUserPassword": "hunter2", "x": 1}`:                                       `{"MasterUserPassword":"***", "x": 1}`,
+		`{"MasterUserPassword":"a\"b"}`:                                                   `{"MasterUserPassword":"***"}`,
+		`Action=X&MasterUserPassword=hunter2&Y=1`:                                         `Action=X&MasterUserPassword=***&Y=1`,
+		`Authorization: Bearer abc.def`:                                                   `Authorization: Bearer ***`,
+		`token models-api-key-QUJDRA== here`:                                              `token models-api-key-*** here`,
+		`?X-Amz-Signature=abcd&X-Amz-Credential=AKID%2F`:                                  `?X-Amz-Signature=***&X-Amz-Credential=***`,
+		`{"UserName":"alice"}`:                                                            `{"UserName":"alice"}`,
+		`Action=AssumeRoleWithWebIdentity&WebIdentityToken=abc.def.ghi&RoleArn=x`:         `Action=AssumeRoleWithWebIdentity&WebIdentityToken=***&RoleArn=x`,
+		`unable to read file at eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJjaSJ9.c2ln: no such file`: `unable to read file at ***: no such file`,
 	}
 	for in, want := range cases {
 		if got := client.Redact(in); got != want {

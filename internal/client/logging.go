@@ -3,13 +3,17 @@ package client
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
@@ -58,7 +62,11 @@ func defaultHTTPLog() httpLog { return httpLogFromEnv(os.Getenv) }
 func (l httpLog) on(level hclog.Level) bool { return l.level != hclog.Off && level >= l.level }
 
 // secretNames are fields whose values are secrets in any of our protocols.
-const secretNames = `ServiceApiKeyValue|MasterUserPassword|MasterUserPasswordWo|SecretAccessKey|SecretKey|SessionToken|Password|Token|token|password`
+const secretNames = `ServiceApiKeyValue|MasterUserPassword|MasterUserPasswordWo|SecretAccessKey|SecretKey|SessionToken|WebIdentityToken|Password|Token|token|password`
+
+// jwtRe is a JSON Web Token (an OIDC token for web identity) wherever it
+// appears, such as a token passed where a file name was expected.
+var jwtRe = regexp.MustCompile(`eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`)
 
 var redactions = []struct {
 	re   *regexp.Regexp
@@ -71,6 +79,7 @@ var redactions = []struct {
 	{regexp.MustCompile(`models-api-key-[A-Za-z0-9+/=_-]+`), `models-api-key-***`},
 	{regexp.MustCompile(`X-Amz-(Signature|Security-Token|Credential)=[^&\s"]*`), `X-Amz-$1=***`},
 	{awsAuthorization, `AWS4-HMAC-SHA256 ***`},
+	{jwtRe, `***`},
 }
 
 // Redact replaces every secret value that our protocols can carry in s.
@@ -135,7 +144,7 @@ func (l httpLog) context(ctx context.Context) context.Context {
 	ctx = tflog.NewSubsystem(ctx, LogSubsystem, tflog.WithLevelFromEnv("TF_LOG_PROVIDER_CLOUD", "HTTP"))
 	// A second line of defence should a secret reach a field unredacted.
 	ctx = tflog.SubsystemMaskFieldValuesWithFieldKeys(ctx, LogSubsystem, "authorization", "x-amz-security-token")
-	ctx = tflog.SubsystemMaskAllFieldValuesRegexes(ctx, LogSubsystem, redactions[3].re, redactions[4].re)
+	ctx = tflog.SubsystemMaskAllFieldValuesRegexes(ctx, LogSubsystem, redactions[3].re, redactions[4].re, jwtRe)
 	return ctx
 }
 
@@ -225,4 +234,65 @@ func (l httpLog) retry(ctx context.Context, service, op string, attempt int, del
 		f["error"] = Redact(err.Error())
 	}
 	tflog.SubsystemInfo(l.context(ctx), LogSubsystem, "Retrying API request", f)
+}
+
+// loggingTransport logs the exchanges of clients not built on Do (the
+// SDK's token-service client) as Do logs its own: the same levels, lines
+// and masks, one request and one answer per attempt.
+type loggingTransport struct {
+	base    http.RoundTripper
+	service string
+	log     httpLog
+}
+
+func (t *loggingTransport) RoundTrip(hr *http.Request) (*http.Response, error) {
+	if t.log.level == hclog.Off {
+		return t.base.RoundTrip(hr)
+	}
+	req := &Request{Operation: awsmiddleware.GetOperationName(hr.Context())}
+	if t.log.on(hclog.Trace) && hr.Body != nil && hr.Body != http.NoBody {
+		b, err := io.ReadAll(hr.Body)
+		hr.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading the request body: %w", err)
+		}
+		req.Body = b
+		// A RoundTripper must not change the request it is given.
+		hr = hr.Clone(hr.Context())
+		hr.Body = io.NopCloser(bytes.NewReader(b))
+	}
+	lctx := t.log.context(hr.Context())
+	start := time.Now()
+	t.log.request(lctx, t.service, req, hr, sdkAttempt(hr.Header)-1)
+	hresp, err := t.base.RoundTrip(hr)
+	if err != nil {
+		t.log.transportError(lctx, t.service, req.Operation, err, time.Since(start))
+		return nil, err
+	}
+	resp := &Response{StatusCode: hresp.StatusCode, Header: hresp.Header}
+	if t.log.on(hclog.Trace) {
+		b, err := io.ReadAll(hresp.Body)
+		hresp.Body.Close()
+		if err != nil {
+			t.log.transportError(lctx, t.service, req.Operation, err, time.Since(start))
+			return nil, fmt.Errorf("reading answer: %w", err)
+		}
+		resp.Body = b
+		hresp.Body = io.NopCloser(bytes.NewReader(b))
+	}
+	t.log.response(lctx, t.service, req, resp, time.Since(start))
+	return hresp, nil
+}
+
+// sdkAttempt is the attempt, from 1, that the SDK's retry header
+// ("amz-sdk-request: attempt=2; max=4") names; 1 without it.
+func sdkAttempt(h http.Header) int {
+	for _, f := range strings.Split(h.Get("Amz-Sdk-Request"), ";") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(f), "attempt="); ok {
+			if n, err := strconv.Atoi(v); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 1
 }

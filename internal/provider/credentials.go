@@ -93,7 +93,7 @@ func addCredentialSchema(s *schema.Schema) {
 	s.Attributes["shared_credentials_files"] = files("credentials", EnvCredsFile, "~/.cloud/credentials")
 	s.Attributes["skip_credentials_validation"] = schema.BoolAttribute{
 		Optional:            true,
-		MarkdownDescription: "Skip the one `GetCallerIdentity` call with which the provider checks its credentials when it is configured. Defaults to `false`: with the check, a wrong secret, an expired token or an unreachable endpoint is one clear error instead of one per resource.",
+		MarkdownDescription: "Skip the `GetCallerIdentity` call with which the provider checks its credentials each time Terraform configures it (once per plan and once per apply). Defaults to `false`: with the check, a wrong secret, an expired token or an unreachable endpoint is one clear error instead of one per resource.",
 	}
 	s.Blocks["assume_role"] = schema.SingleNestedBlock{
 		MarkdownDescription: "Assume a role with the credentials found otherwise (keys, profile or web identity), and sign every request with the role session's temporary credentials, renewed before they expire.",
@@ -154,9 +154,13 @@ type resolvedCredentials struct {
 // provider block; CLOUD_ACCESS_KEY_ID with CLOUD_SECRET_ACCESS_KEY;
 // CLOUD_ROLE_ARN with CLOUD_WEB_IDENTITY_TOKEN_FILE; the profile
 // CLOUD_PROFILE, else "default", of the shared files. assume_role then
-// takes a role with them.
-func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, region, stsEndpoint string, diags *diag.Diagnostics) resolvedCredentials {
-	s := auth.Settings{Region: region, STSEndpoint: stsEndpoint}
+// takes a role with them. The token-service client sends, logs and retries
+// as ccfg's clients do.
+func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, ccfg client.Config, stsEndpoint string, diags *diag.Diagnostics) resolvedCredentials {
+	s := auth.Settings{
+		Region: ccfg.Region, STSEndpoint: stsEndpoint,
+		HTTPClient: ccfg.SDKHTTPClient("sts"), Retryer: ccfg.SDKRetryer(),
+	}
 	out := resolvedCredentials{}
 	profile := func(name string) *auth.Profile {
 		return &auth.Profile{
@@ -257,7 +261,7 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, reg
 				"). Set one of them: see Authentication on the provider's documentation page.")
 		return out
 	default:
-		detail := fmt.Sprintf("The credentials from %s cannot be used: %s. Fix the profile or name another one.", out.source, err)
+		detail := client.Redact(fmt.Sprintf("The credentials from %s cannot be used: %s. Fix the profile or name another one.", out.source, err))
 		if cfg.Profile.ValueString() == "" {
 			diags.AddError("Invalid Profile", detail)
 			return out
@@ -323,7 +327,9 @@ func checkCredentials(ctx context.Context, c resolvedCredentials, skip bool, end
 		return current, true
 	}
 	summary, detail := explainCredentialError(err, c, endpoint, endpointFrom)
-	diags.AddError(summary, detail+"\n\nError: "+err.Error())
+	// The SDK's errors quote what they were given, such as a token passed
+	// as web_identity_token_file, and the token service's own messages.
+	diags.AddError(summary, client.Redact(detail+"\n\nError: "+err.Error()))
 	return client.Credentials{}, false
 }
 

@@ -4,9 +4,13 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -357,6 +361,33 @@ func TestAccProvider_credentialCheck(t *testing.T) {
 			Config:      "provider \"cloud\" {\n  region = \"us-east-1\"\n  " + keys + "  endpoints = { sts = \"http://127.0.0.1:1\" }\n}\n" + userResource,
 			ExpectError: acctest.ErrorRe(`Token Service Unreachable.*at 127.0.0.1:1 \(http://127.0.0.1:1, from endpoints.sts\).*Set endpoints.sts`),
 		})
+	})
+	t.Run("a token service that never answers", func(t *testing.T) {
+		var attempts atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			attempts.Add(1)
+			_, _ = io.Copy(io.Discard, r.Body) // so that the server sees the client go
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second): // a client without a timeout is told to go
+				w.WriteHeader(http.StatusServiceUnavailable)
+			}
+		}))
+		t.Cleanup(srv.Close)
+		start := time.Now()
+		run(t, resource.TestStep{
+			Config: "provider \"cloud\" {\n  region = \"us-east-1\"\n  " + keys + "  http_timeout = \"300ms\"\n  max_retries = 1\n" +
+				"  endpoints = { sts = \"" + srv.URL + "\" }\n}\n" + userResource,
+			ExpectError: acctest.ErrorRe(`Token Service Unreachable.*from endpoints.sts.*exceeded maximum number of attempts, 2`),
+		})
+		// One configure (the plan fails): max_retries+1 attempts of
+		// http_timeout, not the SDK's default 3 attempts without a timeout.
+		if n := attempts.Load(); n != 2 {
+			t.Errorf("%d attempts at the token service, want 2", n)
+		}
+		if took := time.Since(start); took > 12*time.Second { // the SDK's defaults: 3 x 5s
+			t.Errorf("the run took %s", took)
+		}
 	})
 	t.Run("unreachable CLOUD_ENDPOINT_URL", func(t *testing.T) {
 		t.Setenv("CLOUD_ENDPOINT_URL", "http://127.0.0.1:1")

@@ -236,11 +236,6 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	case common != "":
 		stsFrom = EnvEndpointURL
 	}
-	creds := p.credentials(ctx, &cfg, region, eps.STS, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
 	retries := client.DefaultMaxRetries
 	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
 		retries = int(cfg.MaxRetries.ValueInt64())
@@ -255,14 +250,19 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		attemptTimeout = d
 	}
 	ccfg := client.Config{
-		Region:              region,
-		CredentialsProvider: creds.provider,
-		MaxRetries:          retries,
-		AttemptTimeout:      attemptTimeout,
-		UserAgent:           fmt.Sprintf("terraform-provider-cloud/%s Terraform/%s", p.version, req.TerraformVersion),
+		Region:         region,
+		MaxRetries:     retries,
+		AttemptTimeout: attemptTimeout,
+		UserAgent:      fmt.Sprintf("terraform-provider-cloud/%s Terraform/%s", p.version, req.TerraformVersion),
 	}
-	// Checked once here, so that a wrong secret or an unreachable endpoint
-	// is one clear error rather than one per resource; the credentials
+	creds := p.credentials(ctx, &cfg, ccfg, eps.STS, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ccfg.CredentialsProvider = creds.provider
+	// Checked here, at each Configure (once per plan, once per apply), so
+	// that a wrong secret or an unreachable endpoint is one clear error
+	// rather than one per resource; the credentials
 	// found also sign locally (the short-term API key).
 	current, ok := checkCredentials(ctx, creds, cfg.SkipCredentialsValidation.ValueBool(), eps.STS, stsFrom, &resp.Diagnostics)
 	if !ok {

@@ -79,7 +79,11 @@ type AssumeRole struct {
 type Settings struct {
 	Region      string
 	STSEndpoint string
-	HTTPClient  *http.Client
+	// HTTPClient and Retryer make the token-service client send, log and
+	// retry as every other client of the provider does (see
+	// client.Config.SDKHTTPClient and SDKRetryer); nil keeps the SDK's.
+	HTTPClient *http.Client
+	Retryer    aws.Retryer
 
 	Static      *Static
 	WebIdentity *WebIdentity
@@ -122,6 +126,9 @@ func (s Settings) Client(creds aws.CredentialsProvider) *sts.Client {
 	}
 	if s.HTTPClient != nil { // a nil *http.Client in the interface would be used
 		o.HTTPClient = s.HTTPClient
+	}
+	if s.Retryer != nil {
+		o.Retryer = s.Retryer
 	}
 	return sts.New(o)
 }

@@ -1,0 +1,161 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+)
+
+// Unit tests of the credential check as Configure runs it: credentials()
+// then checkCredentials(), with the token-service client it builds.
+
+const (
+	testRoleARN = "arn:cloud:identity::123456789012:role/deploy"
+	// testJWT is shaped as an OIDC token; its signature part is what must
+	// never be shown.
+	testJWT         = "eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJyZXBvOmV4YW1wbGUifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"
+	testJWTSig      = "c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"
+	testKeySecret   = "static-secret-access-key-0123456789"
+	testRoleSecret  = "role-session-secret-access-key-0123"
+	testRoleSession = "role-session-token-FwoGZXIvYXdzEXAMPLE"
+)
+
+func clearCredentialEnv(t *testing.T) {
+	for _, v := range []string{EnvAccessKeyID, EnvSecretKey, EnvSessionToken, EnvEndpointURL, EnvProfile, EnvConfigFile, EnvCredsFile, EnvRoleARN, EnvTokenFile, EnvTFCToken} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("HOME", t.TempDir())
+}
+
+// check runs the credential check of cfg against the token service at url.
+func check(ctx context.Context, t *testing.T, cfg providerModel, ccfg client.Config, url string) diag.Diagnostics {
+	t.Helper()
+	var diags diag.Diagnostics
+	p := &cloudProvider{}
+	creds := p.credentials(ctx, &cfg, ccfg, url, &diags)
+	if diags.HasError() {
+		t.Fatalf("credentials: %v", diags)
+	}
+	checkCredentials(ctx, creds, false, url, "endpoints.sts", &diags)
+	return diags
+}
+
+func staticKeys() providerModel {
+	return providerModel{AccessKey: types.StringValue("AKIDTESTTESTTEST01"), SecretKey: types.StringValue(testKeySecret)}
+}
+
+// A token service that accepts connections and never answers: the check
+// gives up after max_retries+1 attempts of http_timeout each (and the
+// backoff between), and says the token service is unreachable.
+func TestCredentialCheckGivesUpWithinHTTPTimeoutTimesAttempts(t *testing.T) {
+	clearCredentialEnv(t)
+	var attempts atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		attempts.Add(1)
+		_, _ = io.Copy(io.Discard, r.Body) // so that the server sees the client go
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	ccfg := client.Config{Region: "us-east-1", MaxRetries: 1, AttemptTimeout: 300 * time.Millisecond}
+
+	// The deadline only keeps a broken build from hanging the test.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	start := time.Now()
+	diags := check(ctx, t, staticKeys(), ccfg, srv.URL)
+	took := time.Since(start)
+	if !diags.HasError() || diags[0].Summary() != "Token Service Unreachable" {
+		t.Fatalf("diagnostics = %v, want Token Service Unreachable", diags)
+	}
+	if n := attempts.Load(); n != 2 {
+		t.Errorf("%d attempts, want max_retries+1 = 2", n)
+	}
+	// 2 x 300ms and at most 100ms of backoff, plus slack for a busy machine.
+	if bound := 2*ccfg.AttemptTimeout + 100*time.Millisecond + 3*time.Second; took > bound {
+		t.Errorf("the check gave up after %s, want within %s", took, bound)
+	}
+}
+
+// fakeSTS answers AssumeRoleWithWebIdentity with a role session and
+// GetCallerIdentity with the role's identity.
+func fakeSTS(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		w.Header().Set("Content-Type", "text/xml")
+		switch r.Form.Get("Action") {
+		case "AssumeRoleWithWebIdentity":
+			_, _ = w.Write([]byte(`<AssumeRoleWithWebIdentityResponse><AssumeRoleWithWebIdentityResult><Credentials>` +
+				`<AccessKeyId>ASIAROLESESSION0001</AccessKeyId><SecretAccessKey>` + testRoleSecret + `</SecretAccessKey>` +
+				`<SessionToken>` + testRoleSession + `</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration></Credentials>` +
+				`</AssumeRoleWithWebIdentityResult></AssumeRoleWithWebIdentityResponse>`))
+		case "GetCallerIdentity":
+			_, _ = w.Write([]byte(`<GetCallerIdentityResponse><GetCallerIdentityResult><Arn>arn:cloud:sts::123456789012:assumed-role/deploy/ci</Arn>` +
+				`<Account>123456789012</Account></GetCallerIdentityResult></GetCallerIdentityResponse>`))
+		default:
+			w.WriteHeader(http.StatusBadRequest)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// The token service's requests and answers go through the provider's
+// logging (TF_LOG_PROVIDER_CLOUD_HTTP), with the web identity token, the
+// role session's secret key and session token, and the signature masked.
+func TestCredentialCheckLogsWithoutSecrets(t *testing.T) {
+	clearCredentialEnv(t)
+	t.Setenv("TF_LOG_PROVIDER_CLOUD_HTTP", "TRACE")
+	srv := fakeSTS(t)
+	var out bytes.Buffer
+	ctx := tflogtest.RootLogger(context.Background(), &out)
+	cfg := providerModel{WebIdentity: &webIdentityModel{RoleARN: types.StringValue(testRoleARN), Token: types.StringValue(testJWT)}}
+	if diags := check(ctx, t, cfg, client.Config{Region: "us-east-1"}, srv.URL); diags.HasError() {
+		t.Fatalf("check: %v", diags)
+	}
+	log := out.String()
+	for _, want := range []string{
+		`"operation":"AssumeRoleWithWebIdentity"`, `"operation":"GetCallerIdentity"`, `"service":"sts"`,
+		"Sending API request", "API response detail", "WebIdentityToken=***", `"Authorization":"***"`, `SessionToken\u003e***`,
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the TRACE log lacks %s:\n%s", want, log)
+		}
+	}
+	for _, secret := range []string{testJWTSig, testRoleSecret, testRoleSession, "Signature="} {
+		if strings.Contains(log, secret) {
+			t.Errorf("the TRACE log holds the secret %q:\n%s", secret, log)
+		}
+	}
+}
+
+// A token given where its file was expected: the SDK's error quotes it as
+// a file name, and the diagnostic must not.
+func TestCredentialCheckDiagnosticHidesToken(t *testing.T) {
+	clearCredentialEnv(t)
+	srv := fakeSTS(t)
+	cfg := providerModel{WebIdentity: &webIdentityModel{RoleARN: types.StringValue(testRoleARN), TokenFile: types.StringValue(testJWT)}}
+	diags := check(context.Background(), t, cfg, client.Config{Region: "us-east-1"}, srv.URL)
+	if !diags.HasError() {
+		t.Fatal("the check passed with a token file that does not exist")
+	}
+	detail := diags[0].Detail()
+	if strings.Contains(detail, testJWTSig) {
+		t.Errorf("the diagnostic shows the token:\n%s", detail)
+	}
+	if !strings.Contains(detail, "unable to read file at ***") {
+		t.Errorf("the diagnostic does not say which file could not be read:\n%s", detail)
+	}
+}
