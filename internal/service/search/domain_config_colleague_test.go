@@ -20,7 +20,7 @@ import (
 // Colleagues change the same domain between our plan and our apply, and
 // during it. Whatever they do, apply sends only a request whose verdict the
 // reviewed plan showed, dry-run again just before sending when the domain
-// changed since the plan's dry run (docs/guides/design.md).
+// changed since the plan's dry run (contributing/design.md).
 
 // colleague starts a change of the demo domain as someone else would.
 func colleague(t *testing.T, emu *acctest.Emulator, sections map[string]any) {

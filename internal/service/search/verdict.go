@@ -17,7 +17,7 @@ import (
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
-// The invariant (docs/guides/design.md): every UpdateDomainConfig that
+// The invariant (contributing/design.md): every UpdateDomainConfig that
 // apply sends with DryRun false carries exactly the request whose verdict a
 // reviewed plan showed, or that apply dry-ran again just before sending and
 // found the same. sendReviewed is the one place that keeps it.
