@@ -99,6 +99,11 @@ func (s Settings) Provider(ctx context.Context) (aws.CredentialsProvider, error)
 	switch {
 	case s.Static != nil:
 		base = s.Static.provider()
+		if s.AssumeRole == nil {
+			// Nothing to renew: a window would only cut the keys'
+			// session_expiration short.
+			return aws.NewCredentialsCache(base), nil
+		}
 	case s.WebIdentity != nil:
 		base = s.webIdentity(*s.WebIdentity)
 	case s.Profile != nil:
@@ -111,9 +116,28 @@ func (s Settings) Provider(ctx context.Context) (aws.CredentialsProvider, error)
 		return nil, fmt.Errorf("no credentials configured")
 	}
 	if r := s.AssumeRole; r != nil {
-		base = s.assumeRole(aws.NewCredentialsCache(base), *r)
+		base = s.assumeRole(renewing(base), *r)
 	}
-	return aws.NewCredentialsCache(base), nil
+	return renewing(base), nil
+}
+
+// RenewalWindow is how long before a role session ends the provider takes a
+// new one; RenewalJitter spreads that over its last fifth (4 to 5 minutes
+// before the end), so that parallel runs do not renew at once.
+const (
+	RenewalWindow = 5 * time.Minute
+	RenewalJitter = 0.2
+)
+
+// renewing caches p's credentials and renews them RenewalWindow (less the
+// jitter) before they expire, so that no request or short-term key is made
+// with a session about to end. The credentials it returns carry that
+// earlier time as their expiry.
+func renewing(p aws.CredentialsProvider) *aws.CredentialsCache {
+	return aws.NewCredentialsCache(p, func(o *aws.CredentialsCacheOptions) {
+		o.ExpiryWindow = RenewalWindow
+		o.ExpiryWindowJitterFrac = RenewalJitter
+	})
 }
 
 // Client is a token-service client signing with creds (nil: unsigned, as
