@@ -25,6 +25,10 @@ import (
 // DefaultSessionName names role sessions when the configuration does not.
 const DefaultSessionName = "terraform-provider-cloud"
 
+// DefaultRoleDuration is how long an assumed role's session lasts when the
+// configuration does not say.
+const DefaultRoleDuration = time.Hour
+
 // DefaultConfigFiles and DefaultCredentialsFiles are the shared files read
 // when none are configured: ~/.cloud/config and ~/.cloud/credentials.
 func DefaultConfigFiles() []string { return homeFile("config") }
@@ -160,6 +164,9 @@ func (s Settings) Client(creds aws.CredentialsProvider) *sts.Client {
 func (s Settings) assumeRole(creds aws.CredentialsProvider, r AssumeRole) aws.CredentialsProvider {
 	return stscreds.NewAssumeRoleProvider(s.Client(creds), r.RoleARN, func(o *stscreds.AssumeRoleOptions) {
 		o.RoleSessionName = orDefault(r.SessionName)
+		// The SDK's default is 15 minutes; ours, documented, is an hour
+		// (the token service's own default, used by web identity).
+		o.Duration = DefaultRoleDuration
 		if r.Duration > 0 {
 			o.Duration = r.Duration
 		}

@@ -76,8 +76,10 @@ func TestRoleSessionRenewedBeforeExpiry(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int32
 	var left atomic.Int64 // how long each new session lasts
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	var asked atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := calls.Add(1)
+		asked.Store(r.FormValue("DurationSeconds"))
 		end := time.Now().Add(time.Duration(left.Load())).UTC().Format(time.RFC3339)
 		w.Header().Set("Content-Type", "text/xml")
 		_, _ = fmt.Fprintf(w, `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>ASIASESSION%07d</AccessKeyId><SecretAccessKey>s</SecretAccessKey><SessionToken>t</SessionToken><Expiration>%s</Expiration></Credentials><AssumedRoleUser><Arn>arn:cloud:identity::123456789012:assumed-role/deploy/x</Arn><AssumedRoleId>AROA:x</AssumedRoleId></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></AssumeRoleResponse>`, n, end)
@@ -102,6 +104,9 @@ func TestRoleSessionRenewedBeforeExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, second := retrieve(p), retrieve(p)
+	if d := asked.Load(); d != "3600" {
+		t.Errorf("assume_role without duration asked for DurationSeconds %v, want the documented default 3600", d)
+	}
 	if calls.Load() != 2 || first.AccessKeyID == second.AccessKeyID {
 		t.Errorf("a session with 3 minutes left was used again (%d AssumeRole calls, keys %s, %s); want a new one", calls.Load(), first.AccessKeyID, second.AccessKeyID)
 	}
