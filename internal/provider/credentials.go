@@ -236,6 +236,14 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, ccf
 		implicit = profile("default")
 		s.Profile, out.source = implicit, `the shared files' "default" profile`
 	}
+	if s.Static == nil && setting(cfg.SessionExp, EnvSessionExpiration) != "" {
+		// It describes a session token given with keys; role sessions and
+		// profiles say their own expiry (or have none), so it would be
+		// ignored.
+		diags.AddAttributeError(path.Root("session_expiration"), "Session Expiration Without Static Keys",
+			fmt.Sprintf("A session expiration (from %s) is the expiry of a session token given with access_key and secret_key (or %s and %s), but the credentials come from %s, which say their own expiry. Remove session_expiration (and unset %s).",
+				source(cfg.SessionExp, EnvSessionExpiration), EnvAccessKeyID, EnvSecretKey, out.source, EnvSessionExpiration))
+	}
 	if r := cfg.AssumeRole; r != nil {
 		ar := &auth.AssumeRole{RoleARN: r.RoleARN.ValueString(), SessionName: r.SessionName.ValueString(), ExternalID: r.ExternalID.ValueString()}
 		if d := r.Duration.ValueString(); d != "" {

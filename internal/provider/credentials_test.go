@@ -159,3 +159,40 @@ func TestCredentialCheckDiagnosticHidesToken(t *testing.T) {
 		t.Errorf("the diagnostic does not say which file could not be read:\n%s", detail)
 	}
 }
+
+// session_expiration belongs to a session token given with static keys:
+// with a profile or a web identity it would be ignored, so it is refused on
+// the argument, whether set in the block or in the environment.
+func TestSessionExpirationOnlyWithStaticKeys(t *testing.T) {
+	clearCredentialEnv(t)
+	t.Setenv(EnvSessionExpiration, "")
+	exp := types.StringValue("2030-01-01T00:00:00Z")
+	for name, cfg := range map[string]providerModel{
+		"profile":      {Profile: types.StringValue("ci"), SessionExp: exp},
+		"web identity": {WebIdentity: &webIdentityModel{RoleARN: types.StringValue(testRoleARN), Token: types.StringValue(testJWT)}, SessionExp: exp},
+	} {
+		var diags diag.Diagnostics
+		(&cloudProvider{}).credentials(context.Background(), &cfg, client.Config{Region: "us-east-1"}, "http://127.0.0.1:1", &diags)
+		if len(diags) != 1 || diags[0].Summary() != "Session Expiration Without Static Keys" || !strings.Contains(diags[0].Detail(), "Remove session_expiration") {
+			t.Errorf("%s with session_expiration: %v; want Session Expiration Without Static Keys", name, diags)
+		} else if d, ok := diags[0].(diag.DiagnosticWithPath); !ok || d.Path().String() != "session_expiration" {
+			t.Errorf("%s: the error is not on session_expiration: %v", name, diags[0])
+		}
+	}
+	t.Setenv(EnvSessionExpiration, "2030-01-01T00:00:00Z")
+	cfg := providerModel{Profile: types.StringValue("ci")}
+	var diags diag.Diagnostics
+	(&cloudProvider{}).credentials(context.Background(), &cfg, client.Config{Region: "us-east-1"}, "http://127.0.0.1:1", &diags)
+	if !diags.HasError() || !strings.Contains(diags[0].Detail(), "from "+EnvSessionExpiration) {
+		t.Errorf("profile with %s: %v; want it refused", EnvSessionExpiration, diags)
+	}
+	// With static keys and a session token it is taken.
+	t.Setenv(EnvSessionExpiration, "")
+	cfg = staticKeys()
+	cfg.SessionToken, cfg.SessionExp = types.StringValue("t"), exp
+	diags = nil
+	creds := (&cloudProvider{}).credentials(context.Background(), &cfg, client.Config{Region: "us-east-1"}, "http://127.0.0.1:1", &diags)
+	if diags.HasError() || creds.settings.Static == nil || creds.settings.Static.Expires.Format(time.RFC3339) != "2030-01-01T00:00:00Z" {
+		t.Errorf("static keys with session_expiration: %v, %+v", diags, creds.settings.Static)
+	}
+}

@@ -25,6 +25,10 @@ import (
 // DefaultSessionName names role sessions when the configuration does not.
 const DefaultSessionName = "terraform-provider-cloud"
 
+// DefaultRoleDuration is how long an assumed role's session lasts when the
+// configuration does not say.
+const DefaultRoleDuration = time.Hour
+
 // DefaultConfigFiles and DefaultCredentialsFiles are the shared files read
 // when none are configured: ~/.cloud/config and ~/.cloud/credentials.
 func DefaultConfigFiles() []string { return homeFile("config") }
@@ -99,6 +103,11 @@ func (s Settings) Provider(ctx context.Context) (aws.CredentialsProvider, error)
 	switch {
 	case s.Static != nil:
 		base = s.Static.provider()
+		if s.AssumeRole == nil {
+			// Nothing to renew: a window would only cut the keys'
+			// session_expiration short.
+			return aws.NewCredentialsCache(base), nil
+		}
 	case s.WebIdentity != nil:
 		base = s.webIdentity(*s.WebIdentity)
 	case s.Profile != nil:
@@ -111,9 +120,28 @@ func (s Settings) Provider(ctx context.Context) (aws.CredentialsProvider, error)
 		return nil, fmt.Errorf("no credentials configured")
 	}
 	if r := s.AssumeRole; r != nil {
-		base = s.assumeRole(aws.NewCredentialsCache(base), *r)
+		base = s.assumeRole(renewing(base), *r)
 	}
-	return aws.NewCredentialsCache(base), nil
+	return renewing(base), nil
+}
+
+// RenewalWindow is how long before a role session ends the provider takes a
+// new one; RenewalJitter spreads that over its last fifth (4 to 5 minutes
+// before the end), so that parallel runs do not renew at once.
+const (
+	RenewalWindow = 5 * time.Minute
+	RenewalJitter = 0.2
+)
+
+// renewing caches p's credentials and renews them RenewalWindow (less the
+// jitter) before they expire, so that no request or short-term key is made
+// with a session about to end. The credentials it returns carry that
+// earlier time as their expiry.
+func renewing(p aws.CredentialsProvider) *aws.CredentialsCache {
+	return aws.NewCredentialsCache(p, func(o *aws.CredentialsCacheOptions) {
+		o.ExpiryWindow = RenewalWindow
+		o.ExpiryWindowJitterFrac = RenewalJitter
+	})
 }
 
 // Client is a token-service client signing with creds (nil: unsigned, as
@@ -136,6 +164,9 @@ func (s Settings) Client(creds aws.CredentialsProvider) *sts.Client {
 func (s Settings) assumeRole(creds aws.CredentialsProvider, r AssumeRole) aws.CredentialsProvider {
 	return stscreds.NewAssumeRoleProvider(s.Client(creds), r.RoleARN, func(o *stscreds.AssumeRoleOptions) {
 		o.RoleSessionName = orDefault(r.SessionName)
+		// The SDK's default is 15 minutes; ours, documented, is an hour
+		// (the token service's own default, used by web identity).
+		o.Duration = DefaultRoleDuration
 		if r.Duration > 0 {
 			o.Duration = r.Duration
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	modelsclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/models"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 )
@@ -95,10 +96,19 @@ func (e *shortTermAPIKeyEphemeralResource) Open(ctx context.Context, req ephemer
 			fmt.Sprintf("expires_in %q is not a duration. Use a value such as 1h. Error: %s", m.ExpiresIn.ValueString(), err))
 		return
 	}
+	// The credentials of now, not of Configure: a role session is renewed
+	// before it ends, so a key opened late in a long run gets a session's
+	// full time rather than what is left of the first one.
+	creds, err := e.clients.Config.RetrieveCredentials(ctx)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Generate Short-Term API Key",
+			client.Redact("The provider could not renew its credentials (the role session) to sign a short-term API key. Error: "+err.Error()))
+		return
+	}
 	in := modelsclient.TokenRequest{
 		Host:        tokenHost(e.clients, m.Region.ValueString()),
 		Region:      m.Region.ValueString(),
-		Credentials: e.clients.Config.Credentials,
+		Credentials: creds,
 		ExpiresIn:   d,
 	}
 	tok, err := tokens.get(ctx, in)

@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,6 +118,89 @@ ephemeral "cloud_models_short_term_api_key" "test" {}
 			{Config: bad(`session_expiration = "2030-01-01T00:00:00Z"`), PlanOnly: true, ExpectError: acctest.ErrorRe(`Session Expiration Without Session Token`)},
 			{Config: bad(`session_token = "t"
   session_expiration = "tomorrow"`), PlanOnly: true, ExpectError: acctest.ErrorRe(`Invalid Session Expiration.*"tomorrow".*not an RFC 3339 time`)},
+		},
+	})
+}
+
+// With assume_role a key never outlives the role session that signed it,
+// and once that session has ended the provider takes a new one for new
+// keys: with 15-minute sessions and the clock moved 16 minutes on, a new
+// key works and ends within the new session (4 to 5 minutes before its end,
+// when the provider would renew it).
+func TestAccShortTermKey_roleSessionRenewed(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	role, err := emu.Identity.PutRole("model-caller",
+		[]byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"`+emulatorAdmin+`"},"Action":"sts:AssumeRole"}]}`),
+		[]string{limitedAccess}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf(`
+provider "cloud" {
+  region     = %q
+  access_key = %q
+  secret_key = %q
+  assume_role {
+    role_arn = %q
+    duration = "15m"
+  }
+  endpoints = {
+    identity = %q
+    search   = %q
+    models   = %q
+  }
+}
+
+ephemeral "cloud_models_short_term_api_key" "test" {
+  expires_in = "12h"
+}
+
+ephemeral "cloud_models_converse" "test" {
+  model_id = "test.model-v1"
+  prompt   = "hello"
+  api_key  = ephemeral.cloud_models_short_term_api_key.test.token
+}
+`, emu.Region(), emu.AccessKeyID(), emu.SecretAccessKey(), role.Arn, emu.URL, emu.URL, emu.URL)
+	var firstEnd time.Time
+	// withinSession checks the last short-term key: accepted, made by a
+	// session of the role begun at the step's start, and ending within it.
+	withinSession := func(start *time.Time) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			uses := emu.Runtime.Uses()
+			for i := len(uses) - 1; i >= 0; i-- {
+				u := uses[i]
+				if u.TokenType != runtime.ShortTerm {
+					continue
+				}
+				sessionEnd := emu.Clock().Now().Add(15 * time.Minute)
+				if u.Status != 200 || !strings.Contains(u.Principal, "role/model-caller") {
+					return fmt.Errorf("last short-term key: status %d, principal %s; want 200 from a session of role/model-caller", u.Status, u.Principal)
+				}
+				if u.KeyExpires.After(sessionEnd) || u.KeyExpires.Before(start.Add(15*time.Minute-5*time.Minute-time.Minute)) {
+					return fmt.Errorf("the key ends %s: want within the 15-minute session begun at %s, 4 to 5 minutes before its end", u.KeyExpires.Format(time.RFC3339), start.Format(time.RFC3339))
+				}
+				firstEnd = u.KeyExpires
+				return nil
+			}
+			return fmt.Errorf("no short-term key reached the runtime")
+		}
+	}
+	var start1, start2 time.Time
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{PreConfig: func() { start1 = emu.Clock().Now() }, Config: cfg, Check: withinSession(&start1)},
+			{
+				PreConfig: func() {
+					emu.Clock().Advance(16 * time.Minute) // the first session has ended
+					start2 = emu.Clock().Now()
+					if !firstEnd.Before(start2) {
+						t.Errorf("the first key (ends %s) is still valid at %s", firstEnd, start2)
+					}
+				},
+				Config: cfg, Check: withinSession(&start2),
+			},
 		},
 	})
 }

@@ -46,7 +46,14 @@ func TestTokenCache(t *testing.T) {
 	// Rotated credentials are another key.
 	in.Region = "us-east-1"
 	in.Credentials.SecretAccessKey = "rotated"
-	if other := get(); other.Value == renewed.Value {
+	rotated := get()
+	if rotated.Value == renewed.Value {
 		t.Error("rotated credentials got the cached key")
+	}
+	// A renewed session is another key, even were its key id and secret
+	// the same: a key is cached for the session that signed it.
+	in.Credentials.SessionToken = "session-2"
+	if other := get(); other.Value == rotated.Value {
+		t.Error("a new session token got the previous session's key")
 	}
 }
