@@ -19,6 +19,8 @@ type Clients struct {
 	// types that sign locally, such as the short-term API key.
 	Config    client.Config
 	Endpoints Endpoints
+	// Caller is the principal the provider runs as.
+	Caller *Caller
 
 	Identity *identity.Client
 	Search   *searchclient.Client

@@ -58,10 +58,7 @@ func TestAccCIGuide(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			role, err := emu.Identity.PutRole(tc.role, trust, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			role := putRole(t, emu, tc.role, trust)
 			token := signer.sign(t, tc.issuer, tc.subject, "sts.cloud.example", emu.Clock().Now().Add(10*time.Minute))
 
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -27,6 +27,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client/auth"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 )
 
 type assumeRoleModel struct {
@@ -93,7 +94,7 @@ func addCredentialSchema(s *schema.Schema) {
 	s.Attributes["shared_credentials_files"] = files("credentials", EnvCredsFile, "~/.cloud/credentials")
 	s.Attributes["skip_credentials_validation"] = schema.BoolAttribute{
 		Optional:            true,
-		MarkdownDescription: "Skip the `GetCallerIdentity` call with which the provider checks its credentials each time Terraform configures it (once per plan and once per apply). Defaults to `false`: with the check, a wrong secret, an expired token or an unreachable endpoint is one clear error instead of one per resource.",
+		MarkdownDescription: "Skip the `GetCallerIdentity` call with which the provider checks its credentials each time Terraform configures it (once per plan and once per apply). Defaults to `false`: with the check, a wrong secret, an expired token or an unreachable endpoint is one clear error instead of one per resource. When skipped, the plan of a new `cloud_identity_service_specific_credential` still makes one, to know who the provider runs as.",
 	}
 	s.Blocks["assume_role"] = schema.SingleNestedBlock{
 		MarkdownDescription: "Assume a role with the credentials found otherwise (keys, profile or web identity), and sign every request with the role session's temporary credentials, renewed before they expire.",
@@ -317,28 +318,51 @@ func fileList(ctx context.Context, l types.List, env string, def []string) []str
 
 // checkCredentials gets the credentials once (assuming any role) and,
 // unless skip, asks the token service who they belong to. It reports
-// failures with their cause and remedy and returns the current credentials.
-func checkCredentials(ctx context.Context, c resolvedCredentials, skip bool, endpoint, endpointFrom string, diags *diag.Diagnostics) (client.Credentials, bool) {
+// failures with their cause and remedy and returns the current credentials
+// and the caller's ARN (empty when skipped).
+func checkCredentials(ctx context.Context, c resolvedCredentials, skip bool, endpoint, endpointFrom string, diags *diag.Diagnostics) (client.Credentials, string, bool) {
 	cfg := client.Config{CredentialsProvider: c.provider}
 	current, err := cfg.RetrieveCredentials(ctx)
 	if err == nil {
 		c.keyID = current.AccessKeyID // also of a profile's keys, for the messages
 	}
+	caller := ""
 	if err == nil && !skip {
 		var out *sts.GetCallerIdentityOutput
 		out, err = c.settings.Client(c.provider).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
 		if err == nil {
-			tflog.Info(ctx, "Credentials checked", map[string]any{"caller_arn": aws.ToString(out.Arn), "account": aws.ToString(out.Account), "source": c.source})
+			caller = aws.ToString(out.Arn)
+			tflog.Info(ctx, "Credentials checked", map[string]any{"caller_arn": caller, "account": aws.ToString(out.Account), "source": c.source})
 		}
 	}
 	if err == nil {
-		return current, true
+		return current, caller, true
 	}
 	summary, detail := explainCredentialError(err, c, endpoint, endpointFrom)
 	// The SDK's errors quote what they were given, such as a token passed
 	// as web_identity_token_file, and the token service's own messages.
 	diags.AddError(summary, client.Redact(detail+"\n\nError: "+err.Error()))
-	return client.Credentials{}, false
+	return client.Credentials{}, "", false
+}
+
+// caller is who the provider runs as: the ARN the credential check found,
+// else (skip_credentials_validation) one GetCallerIdentity when a type
+// first needs it, with the configured role for its path.
+func (c resolvedCredentials) caller(arn string) *conns.Caller {
+	role := ""
+	switch {
+	case c.settings.AssumeRole != nil:
+		role = c.settings.AssumeRole.RoleARN
+	case c.settings.WebIdentity != nil:
+		role = c.settings.WebIdentity.RoleARN
+	}
+	return conns.NewCaller(arn, func(ctx context.Context) (string, error) {
+		out, err := c.settings.Client(c.provider).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+		if err != nil {
+			return "", err
+		}
+		return aws.ToString(out.Arn), nil
+	}, role)
 }
 
 // explainCredentialError says what a failed credential check means.

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	emuidentity "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
 )
 
@@ -72,6 +73,21 @@ func userCreated(name string) []statecheck.StateCheck {
 	}
 }
 
+// putRole makes a role whose sessions may manage identity (identity:* on
+// *), as a deploy role's policies would: a role session may do only what
+// its role's policies allow.
+func putRole(t *testing.T, emu *acctest.Emulator, name string, trust []byte) emuidentity.Role {
+	t.Helper()
+	role, err := emu.Identity.PutRole(name, trust, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := emu.Identity.AttachPrincipalPolicy(role.Arn, "manage-identity", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"identity:*","Resource":"*"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	return role
+}
+
 func trustAdmin(condition string) []byte {
 	return fmt.Appendf(nil, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:cloud:identity::123456789012:user/emulator-admin"},"Action":"sts:AssumeRole"%s}]}`, condition)
 }
@@ -90,9 +106,7 @@ func run(t *testing.T, steps ...resource.TestStep) {
 func TestAccProvider_sharedProfile(t *testing.T) {
 	clearEnv(t)
 	emu := acctest.NewEmulator(t)
-	if _, err := emu.Identity.PutRole("deploy", trustAdmin(""), nil, 0); err != nil {
-		t.Fatal(err)
-	}
+	putRole(t, emu, "deploy", trustAdmin(""))
 	dir := t.TempDir()
 	creds := filepath.Join(dir, "credentials")
 	config := filepath.Join(dir, "config")
@@ -164,12 +178,8 @@ func TestAccProvider_sharedProfile(t *testing.T) {
 func TestAccProvider_assumeRole(t *testing.T) {
 	clearEnv(t)
 	emu := acctest.NewEmulator(t)
-	if _, err := emu.Identity.PutRole("deploy", trustAdmin(""), nil, 0); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := emu.Identity.PutRole("partner", trustAdmin(`,"Condition":{"StringEquals":{"sts:ExternalId":"ext-4711"}}`), nil, 0); err != nil {
-		t.Fatal(err)
-	}
+	putRole(t, emu, "deploy", trustAdmin(""))
+	putRole(t, emu, "partner", trustAdmin(`,"Condition":{"StringEquals":{"sts:ExternalId":"ext-4711"}}`))
 	keys := fmt.Sprintf("access_key = %q\n  secret_key = %q\n", emu.AccessKeyID(), emu.SecretAccessKey())
 	role := func(name, extra string) string {
 		return providerWith(emu, keys+fmt.Sprintf("  assume_role {\n    role_arn = \"arn:cloud:identity::123456789012:role/%s\"\n    session_name = \"ci-run\"\n%s  }", name, extra)) + userResource
@@ -266,9 +276,7 @@ func TestAccProvider_webIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 	trust := fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Federated":%q},"Action":"sts:AssumeRoleWithWebIdentity","Condition":{"StringLike":{"token.actions.githubusercontent.com:sub":"repo:acme/infra:*"},"StringEquals":{"token.actions.githubusercontent.com:aud":%q}}}]}`, providerArn, audience)
-	if _, err := emu.Identity.PutRole("ci", []byte(trust), nil, 0); err != nil {
-		t.Fatal(err)
-	}
+	putRole(t, emu, "ci", []byte(trust))
 	const roleArn = "arn:cloud:identity::123456789012:role/ci"
 	now := emu.Clock().Now()
 	tokenFile := func(t *testing.T, tok string) string {
@@ -348,6 +356,67 @@ resource "cloud_identity_service_specific_credential" "test" {
 			t.Errorf("CreateUser was sent: the plan should have refused the key before anything was created")
 		}
 	}
+}
+
+// A role whose policy caps the age of keys (the spec's Allow with
+// NumericLessThanEquals on identity:ServiceSpecificCredentialAgeDays, so
+// that a longer key is an implicit deny) has a longer key refused at plan,
+// for the role (its session cannot be described by GetUser), before the
+// user is created; also when the credential check is skipped, with one
+// GetCallerIdentity then. A key within the cap is created.
+func TestAccProvider_roleCapsKeyAge(t *testing.T) {
+	clearEnv(t)
+	emu := acctest.NewEmulator(t)
+	role, err := emu.Identity.PutRole("capped", trustAdmin(""), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := emu.Identity.AttachPrincipalPolicy(role.Arn, "cap", []byte(`{"Version":"2012-10-17","Statement":[
+{"Sid":"ManageUsers","Effect":"Allow","Action":["identity:*User*","identity:List*","identity:SimulatePrincipalPolicy","identity:ResetServiceSpecificCredential","identity:DeleteServiceSpecificCredential","identity:UpdateServiceSpecificCredential"],"Resource":"*"},
+{"Sid":"LimitKeyAgeTo90Days","Effect":"Allow","Action":"identity:CreateServiceSpecificCredential","Resource":"*","Condition":{"NumericLessThanEquals":{"identity:ServiceSpecificCredentialAgeDays":"90"}}}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	cfg := func(extra string, days int) string {
+		return providerWith(emu, fmt.Sprintf("access_key = %q\n  secret_key = %q\n%s  assume_role {\n    role_arn = %q\n  }", emu.AccessKeyID(), emu.SecretAccessKey(), extra, role.Arn)) + userResource + fmt.Sprintf(`
+resource "cloud_identity_service_specific_credential" "test" {
+  user_name           = cloud_identity_user.test.user_name
+  service_name        = "models.cloud.example"
+  credential_age_days = %d
+}
+`, days)
+	}
+	refused := acctest.ErrorRe(`Error: Unable to Create Identity Service Specific Credential.*arn:cloud:identity::123456789012:role/capped.*with credential_age_days = 365.*LimitKeyAgeTo90Days.*NumericLessThanEquals 90.*at plan`)
+	noUser := func(t *testing.T) {
+		t.Helper()
+		for _, c := range emu.Calls() {
+			if c.Operation == "CreateUser" || c.Operation == "CreateServiceSpecificCredential" {
+				t.Errorf("%s was sent: the plan should have refused the key before anything was created", c.Operation)
+			}
+		}
+	}
+	t.Run("refused at plan", func(t *testing.T) {
+		emu.ClearCalls()
+		run(t, resource.TestStep{Config: cfg("", 365), ExpectError: refused})
+		noUser(t)
+	})
+	t.Run("refused at plan without the credential check", func(t *testing.T) {
+		emu.ClearCalls()
+		run(t, resource.TestStep{Config: cfg("  skip_credentials_validation = true\n", 365), ExpectError: refused})
+		noUser(t)
+		if n := emu.CountCalls("GetCallerIdentity", false); n != 1 {
+			t.Errorf("GetCallerIdentity called %d times, want once, for the key's plan", n)
+		}
+	})
+	t.Run("within the cap", func(t *testing.T) {
+		emu.ClearCalls()
+		run(t, resource.TestStep{
+			Config: cfg("", 90),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("cloud_identity_service_specific_credential.test", tfjsonpath.New("credential_age_days"), knownvalue.Int64Exact(90)),
+			},
+			Check: signedBy(emu, role.Arn),
+		})
+	})
 }
 
 // Configure's one check says what is wrong: an unreachable token service

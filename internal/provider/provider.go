@@ -264,7 +264,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	// that a wrong secret or an unreachable endpoint is one clear error
 	// rather than one per resource; the credentials
 	// found also sign locally (the short-term API key).
-	current, ok := checkCredentials(ctx, creds, cfg.SkipCredentialsValidation.ValueBool(), eps.STS, stsFrom, &resp.Diagnostics)
+	current, callerArn, ok := checkCredentials(ctx, creds, cfg.SkipCredentialsValidation.ValueBool(), eps.STS, stsFrom, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -279,7 +279,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName("search"), "Invalid Endpoint", err.Error())
 		return
 	}
-	clients := &conns.Clients{Region: region, Config: ccfg, Endpoints: eps, Identity: idc, Search: sc}
+	clients := &conns.Clients{Region: region, Config: ccfg, Endpoints: eps, Identity: idc, Search: sc, Caller: creds.caller(callerArn)}
 	tflog.Debug(ctx, "Provider configured", map[string]any{
 		"region": region, "credentials": creds.source, "sts_endpoint": eps.STS, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": retries, "http_timeout": attemptTimeout.String(),
 	})

@@ -84,15 +84,3 @@ func (c *Client) SimulatePrincipalPolicy(ctx context.Context, in SimulatePrincip
 		p.Set("Marker", out.Marker)
 	}
 }
-
-// GetCallingUser reads the user whose credentials sign the requests
-// (GetUser without a UserName).
-func (c *Client) GetCallingUser(ctx context.Context) (*User, error) {
-	var out struct {
-		User User `xml:"User"`
-	}
-	if err := c.call(ctx, "GetUser", url.Values{}, true, false, &out); err != nil {
-		return nil, err
-	}
-	return &out.User, nil
-}

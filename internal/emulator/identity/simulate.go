@@ -12,24 +12,29 @@ import (
 // decide is the emulator's authorization rule for an identity action
 // (identity:<Action>) of principal, with its reasons:
 //
+//   - a role's session (the principal is the role's ARN) has only what
+//     the role's policies grant: every action needs an Allow and no Deny;
 //   - a user with no policy at all (the emulator's default admin, unless
-//     a test attaches one) may do everything; a role session has only what
-//     its role's policies grant;
-//   - once it has policies, CreateServiceSpecificCredential needs an Allow
-//     (with its condition keys identity:ServiceSpecificCredentialAgeDays
+//     a test attaches one) may do everything;
+//   - once a user has policies, CreateServiceSpecificCredential needs an
+//     Allow (with its condition keys identity:ServiceSpecificCredentialAgeDays
 //     and identity:ServiceSpecificCredentialServiceName) and no Deny, so
 //     that the spec's cap policy plus the implicit deny refuses a longer
 //     key;
-//   - every other identity action is refused only by an explicit Deny, so
-//     a cap policy alone does not lock the caller out of managing users.
+//   - every other identity action of a user is refused only by an explicit
+//     Deny, so a cap policy alone does not lock the caller out of managing
+//     users.
 //
 // Callers hold s.mu.
 func (s *Service) decide(principal, action, resource string, keys map[string]string) (bool, policy.Result) {
 	docs := s.docsFor(principal)
-	if _, role := s.roleByArn(principal); len(docs) == 0 && !role { // a role session has only what its policies grant
+	r := policy.Explain(docs, action, resource, keys)
+	if strings.Contains(principal, ":role/") {
+		return r.Decision == policy.Allow, r
+	}
+	if len(docs) == 0 {
 		return true, policy.Result{Decision: policy.Allow}
 	}
-	r := policy.Explain(docs, action, resource, keys)
 	return r.Decision == policy.Allow || (r.Decision == policy.ImplicitDeny && action != "identity:CreateServiceSpecificCredential"), r
 }
 

@@ -1,8 +1,11 @@
 package identity
 
 import (
+	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 )
 
 const capPolicy = `{"Version":"2012-10-17","Statement":[{"Sid":"LimitKeyAgeTo90Days","Effect":"Allow","Action":"identity:CreateServiceSpecificCredential","Resource":"*",
@@ -71,5 +74,42 @@ func TestSimulatePrincipalPolicy(t *testing.T) {
 	// GetUser without a name describes the caller.
 	if a := must(t, call(t, s, adminCaller, "GetUser")); !strings.Contains(a.body, "<Arn>"+adminArn+"</Arn>") {
 		t.Errorf("GetUser of the caller: %s", a.body)
+	}
+}
+
+// A role's session has only what the role's policies grant: with none it
+// can do nothing, and GetUser without a name is refused as IAM refuses it
+// for credentials that are not a user's.
+func TestRoleSession(t *testing.T) {
+	t.Parallel()
+	s, _ := newService(t)
+	trust := []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"123456789012"},"Action":"sts:AssumeRole"}]}`)
+	role, err := s.PutRole("deploy", trust, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	session := &core.Caller{Principal: role.Arn, Account: "123456789012", Region: "us-east-1", Session: true}
+	for _, tc := range [][]string{
+		{"GetUser", "UserName", "alice"},
+		{"ListUsers"},
+		{"CreateUser", "UserName", "bob"},
+		{"DeleteUser", "UserName", "alice"},
+		{"ListServiceSpecificCredentials", "UserName", "alice"},
+		{"CreateServiceSpecificCredential", "UserName", "alice", "ServiceName", ModelsServiceName, "CredentialAgeDays", "30"},
+	} {
+		if a := call(t, s, session, tc[0], tc[1:]...); a.code != "AccessDenied" {
+			t.Errorf("%v by a role with no policy: %d %s, want AccessDenied", tc, a.status, a.code)
+		}
+	}
+	if a := must(t, call(t, s, adminCaller, "SimulatePrincipalPolicy", "PolicySourceArn", role.Arn, "ActionNames.member.1", "identity:CreateUser")); !strings.Contains(a.body, "<EvalDecision>implicitDeny</EvalDecision>") {
+		t.Errorf("simulated CreateUser of a role with no policy: %s", a.body)
+	}
+	if _, err := s.AttachPrincipalPolicy(role.Arn, "all", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"identity:*","Resource":"*"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	must(t, call(t, s, session, "GetUser", "UserName", "alice"))
+	a := call(t, s, session, "GetUser")
+	if a.status != http.StatusBadRequest || a.code != "ValidationError" || !strings.Contains(a.msg, "non-User credentials") {
+		t.Errorf("GetUser without a name by a role session: %d %s %s", a.status, a.code, a.msg)
 	}
 }

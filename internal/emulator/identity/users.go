@@ -101,6 +101,10 @@ func (s *Service) createUser(_ *core.Caller, form url.Values) (any, *apiError) {
 
 func (s *Service) getUser(c *core.Caller, form url.Values) (any, *apiError) {
 	if form.Get("UserName") == "" && c != nil && c.Principal != "" {
+		if strings.Contains(c.Principal, ":role/") {
+			// As IAM: a role session is no user.
+			return nil, &apiError{http.StatusBadRequest, "ValidationError", "Must specify userName when calling with non-User credentials"}
+		}
 		return s.callingUser(c), nil
 	}
 	u, err := s.findUser(form.Get("UserName"))
@@ -113,8 +117,9 @@ func (s *Service) getUser(c *core.Caller, form url.Values) (any, *apiError) {
 }
 
 // callingUser answers GetUser without a UserName, as IAM does: the user
-// that signed the request. The emulator's default admin is no user of the
-// service; it is described from its ARN.
+// that signed the request (a role session is refused before). The
+// emulator's default admin is no user of the service; it is described
+// from its ARN.
 func (s *Service) callingUser(c *core.Caller) any {
 	for _, u := range s.users {
 		if strings.EqualFold(u.Arn, c.Principal) {

@@ -18,36 +18,49 @@ import (
 // caller may create the planned key (SimulatePrincipalPolicy for
 // identity:CreateServiceSpecificCredential with the request's condition
 // keys), so that a policy that would refuse it at apply refuses it now,
-// before anything (the user, other keys) is created. A check that cannot
+// before anything (the user, other keys) is created. The principal is the
+// one the provider runs as (a role session's role). A check that cannot
 // be made is a warning: it never blocks a plan the service might allow.
 func (r *serviceSpecificCredentialResource) checkCreateAllowed(ctx context.Context, plan *serviceSpecificCredentialModel, diags *diag.Diagnostics) {
 	if plan.UserName.IsUnknown() || plan.ServiceName.IsUnknown() || plan.CredentialAgeDays.IsUnknown() {
 		return
 	}
-	user, service := plan.UserName.ValueString(), plan.ServiceName.ValueString()
+	user, service, days := plan.UserName.ValueString(), plan.ServiceName.ValueString(), plan.CredentialAgeDays.ValueInt64()
 	skipped := func(err error) {
 		diags.AddWarning("Key Permission Check Skipped",
-			fmt.Sprintf("The provider could not ask the identity service whether it may create the key for user %q (it needs identity:GetUser on itself and identity:SimulatePrincipalPolicy), so a policy that refuses the key is found only at apply.\n\n%s", user, err))
+			fmt.Sprintf("The provider could not ask the identity service whether it may create the key for user %q (it needs sts:GetCallerIdentity and identity:SimulatePrincipalPolicy), so a policy that refuses the key is found only at apply.\n\n%s", user, err))
 	}
-	caller, err := r.clients.Identity.GetCallingUser(ctx)
-	if err != nil {
-		skipped(err)
+	if r.clients.Caller == nil {
+		skipped(errors.New("the provider does not know who it runs as"))
 		return
 	}
-	keys := []identityclient.ContextEntry{{Key: "identity:ServiceSpecificCredentialServiceName", Values: []string{service}, Type: "string"}}
-	age := "no credential_age_days (a key that never expires)"
-	if !plan.CredentialAgeDays.IsNull() {
-		days := plan.CredentialAgeDays.ValueInt64()
-		age = fmt.Sprintf("credential_age_days = %d", days)
-		keys = append(keys, identityclient.ContextEntry{Key: "identity:ServiceSpecificCredentialAgeDays", Values: []string{strconv.FormatInt(days, 10)}, Type: "numeric"})
+	principal, err := r.clients.Caller.PrincipalARN(ctx)
+	if err != nil {
+		skipped(fmt.Errorf("finding who the provider runs as failed: %w", err))
+		return
 	}
-	results, err := r.clients.Identity.SimulatePrincipalPolicy(ctx, identityclient.SimulatePrincipalPolicyInput{
-		PolicySourceArn: caller.Arn,
-		ActionNames:     []string{"identity:CreateServiceSpecificCredential"},
-		// The user's path is not known before it exists: the default one.
-		ResourceArns:   []string{userArn(caller.Arn, user)},
-		ContextEntries: keys,
-	})
+	simulate := func(resource string) ([]identityclient.EvaluationResult, error) {
+		return r.clients.Identity.SimulatePrincipalPolicy(ctx, identityclient.SimulatePrincipalPolicyInput{
+			PolicySourceArn: principal,
+			ActionNames:     []string{"identity:CreateServiceSpecificCredential"},
+			ResourceArns:    []string{resource},
+			ContextEntries: []identityclient.ContextEntry{
+				{Key: "identity:ServiceSpecificCredentialServiceName", Values: []string{service}, Type: "string"},
+				{Key: "identity:ServiceSpecificCredentialAgeDays", Values: []string{strconv.FormatInt(days, 10)}, Type: "numeric"},
+			},
+		})
+	}
+	// The user's path is not known before it exists: the default one. A
+	// refusal is asked again for an existing user of another path, so that
+	// a policy on its path is not taken for a refusal.
+	resource := userArn(principal, user)
+	results, err := simulate(resource)
+	if err == nil && !allowed(results) {
+		if u, gerr := r.clients.Identity.GetUser(ctx, user); gerr == nil && u.Arn != "" && u.Arn != resource {
+			resource = u.Arn
+			results, err = simulate(resource)
+		}
+	}
 	if err != nil {
 		if !errors.Is(err, client.ErrAccessDenied) {
 			err = fmt.Errorf("the policy simulation failed: %w", err)
@@ -56,32 +69,40 @@ func (r *serviceSpecificCredentialResource) checkCreateAllowed(ctx context.Conte
 		return
 	}
 	for _, res := range results {
-		reason := res.EvalDecisionReason
-		if reason == "" && len(res.MatchedStatements) > 0 {
-			reason = "decided by " + res.MatchedStatements[0].SourcePolicyID
-		}
-		// Refuse only what names its statement: an implicit deny without
-		// one may come from the guessed path of a user not made yet.
-		named := res.EvalDecision == identityclient.DecisionExplicitDeny || strings.Contains(reason, "statement")
 		if res.EvalDecision == identityclient.DecisionAllowed {
 			continue
 		}
-		if !named {
-			diags.AddWarning("Key May Be Refused",
-				fmt.Sprintf("The identity service's policy simulation finds no statement that lets %s create a key for user %q with %s for %s (%s). The apply may be refused.",
-					caller.Arn, user, age, service, res.EvalDecision))
-			continue
+		// The service needs an Allow for this action: an implicit deny
+		// (such as an age cap's Allow whose condition is not met) refuses
+		// it at apply as an explicit deny does.
+		why := res.EvalDecisionReason
+		if why == "" && len(res.MatchedStatements) > 0 {
+			why = "decided by " + res.MatchedStatements[0].SourcePolicyID
+		}
+		if why == "" {
+			why = fmt.Sprintf("%s: no statement allows identity:CreateServiceSpecificCredential on %s with the context values identity:ServiceSpecificCredentialAgeDays = %d and identity:ServiceSpecificCredentialServiceName = %q",
+				res.EvalDecision, resource, days, service)
 		}
 		attr := path.Root("credential_age_days")
-		if strings.Contains(reason, "ServiceSpecificCredentialServiceName") && !strings.Contains(reason, "ServiceSpecificCredentialAgeDays") {
+		if strings.Contains(why, "ServiceSpecificCredentialServiceName") && !strings.Contains(why, "ServiceSpecificCredentialAgeDays") {
 			attr = path.Root("service_name")
 		}
 		diags.AddAttributeError(attr, createSummary,
-			fmt.Sprintf("A policy of the principal Terraform runs as (%s) refuses a key for user %q with %s for %s: %s. "+
+			fmt.Sprintf("A policy of the principal Terraform runs as (%s) refuses a key for user %q with credential_age_days = %d for %s: %s. "+
 				"The identity service's policy simulation says so at plan, before anything is created. "+
 				"Ask for a key the policy allows (for example a shorter credential_age_days), or have an administrator change the policy.",
-				caller.Arn, user, age, service, reason))
+				principal, user, days, service, why))
 	}
+}
+
+// allowed reports whether every result allows the request.
+func allowed(results []identityclient.EvaluationResult) bool {
+	for _, res := range results {
+		if res.EvalDecision != identityclient.DecisionAllowed {
+			return false
+		}
+	}
+	return true
 }
 
 // userArn is the ARN of user name (default path) in the caller's account.
