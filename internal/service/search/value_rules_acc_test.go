@@ -185,3 +185,57 @@ func TestAccDryRunDataSource_negativeTimeout(t *testing.T) {
 		t.Errorf("%d DescribeDryRunProgress calls, want 0", n)
 	}
 }
+
+// A configuration that sets one advanced_options key, while the domain
+// reports all three (the others at their defaults), applies that key and
+// then plans nothing: the keys it leaves out are neither removed nor shown
+// as a difference (review item 1).
+func TestAccDomainConfig_advancedOptionsOneKey(t *testing.T) {
+	emu := newDomainEmulator(t)
+	if err := emu.Search.AddDomain(emusearch.DomainSpec{DomainName: "plain", Config: json.RawMessage(`{"ClusterConfig":{"InstanceCount":1,"InstanceType":"r6g.large.search"}}`)}); err != nil {
+		t.Fatal(err)
+	}
+	addr := "cloud_search_domain_config.test"
+	adv := tfjsonpath.New("advanced_options")
+	explicit := domainConfig(emu, `  advanced_options = { "rest.action.multi.allow_explicit_index" = "false" }
+  accepted_warnings = ["ADV_FIELDDATA_CACHE_UNBOUNDED"]`)
+	clauses := emu.ProviderConfig() + `
+resource "cloud_search_domain_config" "plain" {
+  domain_name      = "plain"
+  advanced_options = { "indices.query.bool.max_clause_count" = "1024" }
+}
+`
+	// The plan after apply holds the keys the refresh read, the two left
+	// out at their defaults.
+	allKeys := func(explicitIndex string) knownvalue.Check {
+		return knownvalue.MapExact(map[string]knownvalue.Check{
+			rules.AllowExplicitIndex: knownvalue.StringExact(explicitIndex),
+			rules.FielddataCacheSize: knownvalue.StringExact("unbounded"),
+			rules.MaxClauseCount:     knownvalue.StringExact("1024"),
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: explicit,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, adv.AtMapKey(rules.AllowExplicitIndex), knownvalue.StringExact("false")),
+				},
+			},
+			{Config: explicit, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+				plancheck.ExpectKnownValue(addr, adv, allKeys("false")),
+			}}},
+			{Config: clauses},
+			{Config: clauses, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+				plancheck.ExpectKnownValue("cloud_search_domain_config.plain", adv, allKeys("true")),
+			}}},
+		},
+	})
+	if n := updates(emu); n != 1 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 1 (allow_explicit_index on demo only)", n)
+	}
+}
