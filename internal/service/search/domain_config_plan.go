@@ -83,12 +83,12 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 		changeID, status = nullIfEmpty(ds.latestChange), nullIfEmpty(ds.latestStatus)
 	} else {
 		resp.Diagnostics.Append(diags...)
-		// A policy the configuration spells differently (key order,
-		// whitespace, number spelling) but means the same as the state's is
-		// no change: plan the state's text, which Terraform accepts as
-		// equivalent to the configuration's, so adopting a matching domain
-		// (import) plans nothing.
-		if kept, err := keepEquivalentPolicies(req.Plan.Raw, req.Config.Raw, req.State.Raw); err == nil {
+		// A policy or a time the configuration spells differently (key
+		// order, whitespace, number spelling; another offset) but means the
+		// same as the state's is no change: plan the state's text, which
+		// Terraform accepts as equivalent to the configuration's, so
+		// adopting a matching domain (import) plans nothing.
+		if kept, err := keepEquivalent(req.Plan.Raw, req.Config.Raw, req.State.Raw); err == nil {
 			resp.Plan.Raw = kept
 		}
 	}

@@ -239,3 +239,55 @@ resource "cloud_search_domain_config" "plain" {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 1 (allow_explicit_index on demo only)", n)
 	}
 }
+
+// Adopting or importing a domain whose times are the configuration's
+// instants, written with another offset ("+02:00" configured, UTC from the
+// service), is a no-op: no dry run, no update, and the plan after import
+// shows nothing (review item 7).
+func TestAccDomainConfig_adoptTimeWithOffset(t *testing.T) {
+	emu := newDomainEmulator(t)
+	// 2030-01-01T00:00:00Z to 2030-01-02T00:00:00Z.
+	if err := emu.Search.AddDomain(emusearch.DomainSpec{DomainName: "paused", Config: json.RawMessage(`{
+  "ClusterConfig": {"InstanceCount": 1, "InstanceType": "r6g.large.search"},
+  "AutomatedSnapshotPauseOptions": {"Enabled": true, "StartTime": 1893456000, "EndTime": 1893542400}
+}`)}); err != nil {
+		t.Fatal(err)
+	}
+	addr := "cloud_search_domain_config.test"
+	cfg := emu.ProviderConfig() + `
+resource "cloud_search_domain_config" "test" {
+  domain_name = "paused"
+  automated_snapshot_pause_options = {
+    enabled    = true
+    start_time = "2030-01-01T02:00:00+02:00"
+    end_time   = "2030-01-02T02:00:00+02:00"
+  }
+}
+`
+	emu.ClearCalls()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("automated_snapshot_pause_options").AtMapKey("start_time"), knownvalue.StringExact("2030-01-01T02:00:00+02:00")),
+				},
+			},
+			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			{
+				Config:          cfg,
+				ResourceName:    addr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportStateId:   "paused",
+			},
+		},
+	})
+	for _, c := range emu.Calls() {
+		if strings.HasPrefix(c.Operation, "UpdateDomainConfig") {
+			t.Errorf("adopting the same instants made call %s (dry run %v)", c.Operation, c.DryRun)
+		}
+	}
+}
