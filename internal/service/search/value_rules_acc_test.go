@@ -291,3 +291,29 @@ resource "cloud_search_domain_config" "test" {
 		}
 	}
 }
+
+// A dedicated master count other than 3 or 5 with dedicated masters
+// enabled (on the domain or in the configuration) is refused at plan,
+// naming the attribute, before any call and whatever dry_run_mode; with
+// dedicated masters off the count is not refused (review item 15).
+func TestAccDomainConfig_dedicatedMasterCount(t *testing.T) {
+	emu := newDomainEmulator(t)
+	want := `Invalid Dedicated Master Count.*domain "demo" needs dedicated_master_count = 3 or 5, not 4`
+	emu.ClearCalls()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			// demo has dedicated masters enabled.
+			{Config: domainConfig(emu, `  cluster_config = { dedicated_master_count = 4 }`), PlanOnly: true, ExpectError: acctest.ErrorRe(want)},
+			{Config: domainConfig(emu, `  cluster_config = { dedicated_master_count = 4 }
+  dry_run_mode   = "Off"`), PlanOnly: true, ExpectError: acctest.ErrorRe(want)},
+			{Config: domainConfig(emu, `  cluster_config = { dedicated_master_enabled = true, dedicated_master_count = 4 }`), PlanOnly: true, ExpectError: acctest.ErrorRe(want)},
+		},
+	})
+	for _, c := range emu.Calls() {
+		if strings.HasPrefix(c.Operation, "UpdateDomainConfig") {
+			t.Errorf("a refused dedicated master count made call %s (dry run %v)", c.Operation, c.DryRun)
+		}
+	}
+}
