@@ -19,8 +19,9 @@ var (
 )
 
 // PolicyType is the type of a policy document attribute: JSON compared by
-// meaning (jsontypes.Normalized), and also the empty string, which the
-// spec allows (AccessPolicies is 0 to 102400 characters) but is not JSON.
+// meaning (SameJSON; jsontypes.Normalized checks the form), and also the
+// empty string, which the spec allows (AccessPolicies is 0 to 102400
+// characters) but is not JSON.
 type PolicyType struct {
 	jsontypes.NormalizedType
 }
@@ -68,18 +69,16 @@ func (v Policy) Equal(o attr.Value) bool {
 	return ok && v.StringValue.Equal(other.StringValue)
 }
 
-// StringSemanticEquals compares JSON by meaning; "" equals only "".
-func (v Policy) StringSemanticEquals(ctx context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
+// StringSemanticEquals compares the documents by meaning (SameJSON); ""
+// equals only "".
+func (v Policy) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
 	n, ok := newValuable.(Policy)
 	if !ok {
 		var diags diag.Diagnostics
 		diags.AddError("Semantic Equality Check Error", fmt.Sprintf("expected a policy document value, got %T; please report this to the provider developers", newValuable))
 		return false, diags
 	}
-	if v.ValueString() == "" || n.ValueString() == "" {
-		return v.ValueString() == n.ValueString(), nil
-	}
-	return v.Normalized.StringSemanticEquals(ctx, n.Normalized)
+	return SameJSON(v.ValueString(), n.ValueString()), nil
 }
 
 // ValidateAttribute checks that a non-empty value is JSON.

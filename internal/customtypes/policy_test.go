@@ -40,6 +40,7 @@ func TestPolicySemanticEquals(t *testing.T) {
 	}{
 		{`{"a":1,"b":2}`, `{ "b": 2, "a": 1 }`, true},
 		{`{"a":1}`, `{"a":2}`, false},
+		{`{"a":1}`, `{"a":1.0}`, true}, // number spelling, as the plan compares (SameJSON)
 		{``, ``, true},
 		{``, `{}`, false},
 		{`{}`, ``, false},

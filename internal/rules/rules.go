@@ -37,6 +37,33 @@ var (
 	Minute                = IntRange{0, 59}
 )
 
+// DedicatedMasterCountsEnabled are the dedicated master counts a domain
+// may have while its dedicated master nodes are enabled (an odd quorum).
+// The spec gives no rule; this is the project's decision. It depends on
+// DedicatedMasterEnabled, which the domain may hold rather than the
+// request, so it is no value rule: the emulator's dry run reports it as
+// CRIT_DEDICATED_MASTER_COUNT_INVALID, and the provider's plan refuses it
+// before any call when it knows both values.
+var DedicatedMasterCountsEnabled = []int64{3, 5}
+
+// DedicatedMasterCountAllowed reports whether count dedicated master nodes
+// are allowed with dedicated master nodes enabled or not.
+func DedicatedMasterCountAllowed(enabled bool, count int64) bool {
+	return !enabled || slices.Contains(DedicatedMasterCountsEnabled, count)
+}
+
+// Alternatives describes whole numbers for a message: "3 or 5".
+func Alternatives(values []int64) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = strconv.FormatInt(v, 10)
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
 // Limits of the spec.
 const (
 	MaxAcceptedWarnings    = 25

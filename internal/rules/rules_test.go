@@ -73,3 +73,18 @@ func TestAccessPoliciesLengthCountsCharacters(t *testing.T) {
 		t.Errorf("length %d, want 3 characters", n)
 	}
 }
+
+func TestDedicatedMasterCountAllowed(t *testing.T) {
+	t.Parallel()
+	for n := int64(0); n <= 6; n++ {
+		if got, want := DedicatedMasterCountAllowed(true, n), n == 3 || n == 5; got != want {
+			t.Errorf("enabled, %d: allowed %v, want %v", n, got, want)
+		}
+		if !DedicatedMasterCountAllowed(false, n) {
+			t.Errorf("disabled, %d: refused", n)
+		}
+	}
+	if got := Alternatives(DedicatedMasterCountsEnabled); got != "3 or 5" {
+		t.Errorf("Alternatives = %q", got)
+	}
+}

@@ -3,8 +3,6 @@ package search
 import (
 	"fmt"
 	"regexp"
-
-	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // Patterns of the spec's path parameters, exported so the provider's
@@ -19,11 +17,9 @@ var (
 
 // Limits of the spec.
 const (
-	DomainNameMinLength    = 3
-	DomainNameMaxLength    = 28
-	MaxAcceptedWarnings    = rules.MaxAcceptedWarnings
-	MaxAccessPoliciesChars = rules.MaxAccessPoliciesChars
-	IDLength               = 36
+	DomainNameMinLength = 3
+	DomainNameMaxLength = 28
+	IDLength            = 36
 )
 
 // ValidDomainName returns nil when name is a valid domain name, else an

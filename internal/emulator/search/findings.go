@@ -3,11 +3,14 @@ package search
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // deploymentRules decide how a changed property is deployed; the first
@@ -150,8 +153,8 @@ func analyse(cur, next map[string]any, req *request, kind string, now time.Time)
 			}
 		}
 		if lookupBool(next, "ClusterConfig", "DedicatedMasterEnabled") {
-			if n, _ := lookupNumber(next, "ClusterConfig", "DedicatedMasterCount"); n != 3 && n != 5 {
-				crit(CritDedicatedMasterCount, "ClusterConfig.DedicatedMasterCount must be 3 or 5 when dedicated master nodes are enabled, not %g.", n)
+			if n, _ := lookupNumber(next, "ClusterConfig", "DedicatedMasterCount"); n != math.Trunc(n) || !rules.DedicatedMasterCountAllowed(true, int64(n)) {
+				crit(CritDedicatedMasterCount, "ClusterConfig.DedicatedMasterCount must be %s when dedicated master nodes are enabled, not %g.", rules.Alternatives(rules.DedicatedMasterCountsEnabled), n)
 			}
 		} else if count > 1 {
 			adv(AdvNoDedicatedMasters, "A domain of %g data nodes without dedicated master nodes is less stable; enable ClusterConfig.DedicatedMasterEnabled.", count)

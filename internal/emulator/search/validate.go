@@ -95,12 +95,12 @@ func checkLimits(in *UpdateDomainConfigRequest) *apiError {
 			errs = append(errs, e)
 		}
 	}
-	if n := len(in.AcceptedWarnings); n > maxAcceptedWarnings {
-		add(validationError("AcceptedWarnings may list at most %d codes, not %d.", maxAcceptedWarnings, n))
+	if n := len(in.AcceptedWarnings); n > rules.MaxAcceptedWarnings {
+		add(validationError("AcceptedWarnings may list at most %d codes, not %d.", rules.MaxAcceptedWarnings, n))
 	}
 	if p := in.AccessPolicies; p != nil {
-		if n := rules.AccessPoliciesLength(*p); n > maxAccessPoliciesChars {
-			add(validationError("AccessPolicies must be at most %d characters, not %d.", maxAccessPoliciesChars, n))
+		if n := rules.AccessPoliciesLength(*p); n > rules.MaxAccessPoliciesChars {
+			add(validationError("AccessPolicies must be at most %d characters, not %d.", rules.MaxAccessPoliciesChars, n))
 		} else if *p != "" {
 			var doc map[string]any
 			if err := json.Unmarshal([]byte(*p), &doc); err != nil {

@@ -70,10 +70,8 @@ var (
 
 // The spec's limits.
 const (
-	domainNameMinLength    = 3
-	domainNameMaxLength    = 28
-	maxAcceptedWarnings    = rules.MaxAcceptedWarnings
-	maxAccessPoliciesChars = rules.MaxAccessPoliciesChars
+	domainNameMinLength = 3
+	domainNameMaxLength = 28
 	// maxSnapshotPause is the longest automated snapshot suspension.
 	maxSnapshotPause = 72 * time.Hour
 )

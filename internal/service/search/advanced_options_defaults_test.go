@@ -32,7 +32,7 @@ func TestAdvancedOptionsDefaults(t *testing.T) {
 		if !got.Equal(want) {
 			t.Errorf("%s: got %v, want %v", tc.name, got, want)
 		}
-		if eq, _ := subset(tftypes.NewValue(f.tfType(resourceView), map[string]tftypes.Value{"indices.query.bool.max_clause_count": str("1024")}), got); eq != (tc.name == "absent") {
+		if eq, _ := f.subset(tftypes.NewValue(f.tfType(resourceView), map[string]tftypes.Value{"indices.query.bool.max_clause_count": str("1024")}), got); eq != (tc.name == "absent") {
 			t.Errorf("%s: max_clause_count = \"1024\" compared equal %v", tc.name, eq)
 		}
 	}

@@ -1,10 +1,11 @@
 package search
 
 import (
-	"encoding/json"
-	"reflect"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 )
 
 // changedSections names the configuration sections whose configured values
@@ -21,12 +22,7 @@ func changedSections(config, current tftypes.Value) (changed map[string]bool, un
 		if !ok {
 			continue
 		}
-		var equal, known bool
-		if s.kind == kPolicy {
-			equal, known = sameJSON(c, cur[s.name])
-		} else {
-			equal, known = subset(c, cur[s.name])
-		}
+		equal, known := s.subset(c, cur[s.name])
 		if !known {
 			unknown = true
 		}
@@ -37,9 +33,11 @@ func changedSections(config, current tftypes.Value) (changed map[string]bool, un
 	return changed, unknown
 }
 
-// subset reports whether every non-null value in c equals the value at the
-// same place in s. known is false when c holds an unknown value.
-func subset(c, s tftypes.Value) (equal, known bool) {
+// subset reports whether every non-null value in c (a value of f) equals
+// the value at the same place in s: times as instants, JSON documents by
+// meaning (customtypes.SameJSON), everything else exactly. known is false
+// when c holds an unknown value.
+func (f field) subset(c, s tftypes.Value) (equal, known bool) {
 	switch {
 	case c.IsNull():
 		return true, true
@@ -48,13 +46,28 @@ func subset(c, s tftypes.Value) (equal, known bool) {
 	case s.IsNull() || !s.IsKnown():
 		return false, true
 	}
-	typ := c.Type()
-	switch {
-	case typ.Is(tftypes.Object{}), typ.Is(tftypes.Map{}):
-		cm, sm := map[string]tftypes.Value{}, map[string]tftypes.Value{}
-		if c.As(&cm) != nil || s.As(&sm) != nil {
-			return false, true
+	switch f.kind {
+	case kObject:
+		cm, sm := attributes(c), attributes(s)
+		for _, child := range f.fields {
+			cv, ok := cm[child.name]
+			if !ok {
+				continue
+			}
+			sv, ok := sm[child.name]
+			if !ok {
+				if cv.IsNull() {
+					continue
+				}
+				return false, true
+			}
+			if eq, _ := child.subset(cv, sv); !eq {
+				return false, true
+			}
 		}
+		return true, true
+	case kObjectMap, kStringMap:
+		cm, sm := attributes(c), attributes(s)
 		for k, cv := range cm {
 			sv, ok := sm[k]
 			if !ok {
@@ -63,63 +76,114 @@ func subset(c, s tftypes.Value) (equal, known bool) {
 				}
 				return false, true
 			}
-			if eq, _ := subset(cv, sv); !eq {
+			if eq, _ := f.element().subset(cv, sv); !eq {
 				return false, true
 			}
 		}
 		return true, true
-	case typ.Is(tftypes.List{}):
-		var cl, sl []tftypes.Value
-		if c.As(&cl) != nil || s.As(&sl) != nil || len(cl) != len(sl) {
+	case kObjectList:
+		cl, sl := elements(c), elements(s)
+		if len(cl) != len(sl) {
 			return false, true
 		}
 		for i := range cl {
-			if eq, _ := subset(cl[i], sl[i]); !eq {
+			if eq, _ := f.element().subset(cl[i], sl[i]); !eq {
 				return false, true
 			}
 		}
 		return true, true
+	case kTime:
+		return sameInstant(c, s), true
+	case kPolicy:
+		return customtypes.SameJSON(knownString(c), knownString(s)), true
 	default:
 		return c.Equal(s), true
 	}
 }
 
-// sameJSON compares two JSON strings by meaning.
-func sameJSON(c, s tftypes.Value) (equal, known bool) {
-	switch {
-	case c.IsNull():
-		return true, true
-	case !c.IsKnown():
-		return false, false
-	case s.IsNull() || !s.IsKnown():
-		return false, true
+// element is the field of a list's or a map's elements: an object of f's
+// fields, or a string.
+func (f field) element() field {
+	if f.kind == kStringMap {
+		return field{kind: kString}
 	}
-	var cs, ss string
-	if c.As(&cs) != nil || s.As(&ss) != nil {
-		return false, true
-	}
-	var cj, sj any
-	if json.Unmarshal([]byte(cs), &cj) != nil || json.Unmarshal([]byte(ss), &sj) != nil {
-		return cs == ss, true
-	}
-	return reflect.DeepEqual(cj, sj), true
+	return field{kind: kObject, fields: f.fields}
 }
 
-// keepEquivalentPolicies is planned with each JSON-document section that
-// the configuration sets to what the state holds by meaning (sameJSON)
-// taken from the state, text and all.
-func keepEquivalentPolicies(planned, config, state tftypes.Value) (tftypes.Value, error) {
-	cfg, st := attributes(config), attributes(state)
+// sameInstant reports whether two RFC 3339 times name the same instant
+// ("2030-01-01T02:00:00+02:00" and "2030-01-01T00:00:00Z" do); text that
+// does not parse is compared as text.
+func sameInstant(c, s tftypes.Value) bool {
+	a, errA := time.Parse(time.RFC3339, knownString(c))
+	b, errB := time.Parse(time.RFC3339, knownString(s))
+	if errA != nil || errB != nil {
+		return c.Equal(s)
+	}
+	return a.Equal(b)
+}
+
+// keepEquivalent is planned with each time and JSON document the
+// configuration sets to what the state holds by meaning (the same instant,
+// the same JSON) taken from the state, text and all. Terraform accepts a
+// planned value equal to the prior state's in place of the
+// configuration's, so a configuration that spells a value differently
+// (another offset, key order, whitespace, number spelling) plans no
+// change, and adopting a matching domain (import) plans nothing.
+func keepEquivalent(planned, config, state tftypes.Value) (tftypes.Value, error) {
+	p, cfg, st := attributes(planned), attributes(config), attributes(state)
 	keep := map[string]tftypes.Value{}
 	for _, s := range sections {
-		if s.kind != kPolicy || cfg[s.name].IsNull() {
-			continue
-		}
-		if equal, known := sameJSON(cfg[s.name], st[s.name]); equal && known {
-			keep[s.name] = st[s.name]
+		if v, ok := p[s.name]; ok {
+			keep[s.name] = s.keepEquivalent(v, cfg[s.name], st[s.name])
 		}
 	}
 	return withAttributes(planned, keep)
+}
+
+// keepEquivalent is keepEquivalent for one value of f: planned, with the
+// configuration's value config and the state's value state at its place.
+func (f field) keepEquivalent(planned, config, state tftypes.Value) tftypes.Value {
+	for _, v := range []tftypes.Value{planned, config, state} {
+		if v.Type() == nil || !v.IsKnown() || v.IsNull() {
+			return planned
+		}
+	}
+	switch f.kind {
+	case kTime, kPolicy:
+		if equal, known := f.subset(config, state); equal && known {
+			return state
+		}
+	case kObject:
+		p, c, s := attributes(planned), attributes(config), attributes(state)
+		for _, child := range f.fields {
+			if v, ok := p[child.name]; ok {
+				p[child.name] = child.keepEquivalent(v, c[child.name], s[child.name])
+			}
+		}
+		return tftypes.NewValue(planned.Type(), p)
+	case kObjectList:
+		p, c, s := elements(planned), elements(config), elements(state)
+		if len(p) != len(c) {
+			return planned
+		}
+		for i := range p {
+			if i < len(s) {
+				p[i] = f.element().keepEquivalent(p[i], c[i], s[i])
+			}
+		}
+		return tftypes.NewValue(planned.Type(), p)
+	case kObjectMap:
+		p, c, s := attributes(planned), attributes(config), attributes(state)
+		for k, v := range p {
+			if cv, ok := c[k]; ok {
+				if sv, ok := s[k]; ok {
+					p[k] = f.element().keepEquivalent(v, cv, sv)
+				}
+			}
+		}
+		return tftypes.NewValue(planned.Type(), p)
+	}
+	return planned
 }
 
 // fillUnknown replaces every unknown value in planned with the value at the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"sort"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // dryRunTimeout bounds the plan-time wait for a dry run.
@@ -83,12 +85,12 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 		changeID, status = nullIfEmpty(ds.latestChange), nullIfEmpty(ds.latestStatus)
 	} else {
 		resp.Diagnostics.Append(diags...)
-		// A policy the configuration spells differently (key order,
-		// whitespace, number spelling) but means the same as the state's is
-		// no change: plan the state's text, which Terraform accepts as
-		// equivalent to the configuration's, so adopting a matching domain
-		// (import) plans nothing.
-		if kept, err := keepEquivalentPolicies(req.Plan.Raw, req.Config.Raw, req.State.Raw); err == nil {
+		// A policy or a time the configuration spells differently (key
+		// order, whitespace, number spelling; another offset) but means the
+		// same as the state's is no change: plan the state's text, which
+		// Terraform accepts as equivalent to the configuration's, so
+		// adopting a matching domain (import) plans nothing.
+		if kept, err := keepEquivalent(req.Plan.Raw, req.Config.Raw, req.State.Raw); err == nil {
 			resp.Plan.Raw = kept
 		}
 	}
@@ -191,7 +193,7 @@ func setComputed(ctx context.Context, resp *resource.ModifyPlanResponse, dryRun 
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("config_change_status"), status)...)
 }
 
-// checkImmutable applies the spec's rules that need no call.
+// checkImmutable applies the rules that need no call.
 func checkImmutable(config, current tftypes.Value, domain string, diags *diag.Diagnostics) {
 	cfg, cur := attributes(config), attributes(current)
 	v, now := knownString(cfg["engine_mode"]), knownString(cur["engine_mode"])
@@ -204,6 +206,56 @@ func checkImmutable(config, current tftypes.Value, domain string, diags *diag.Di
 		diags.AddAttributeError(path.Root("ip_address_type"), "IP Address Type Cannot Go Back",
 			fmt.Sprintf("Domain %q uses dualstack, and a domain set to dualstack cannot be changed back to %s. Set ip_address_type = \"dualstack\" or remove it.", domain, v))
 	}
+	checkDedicatedMasters(attributes(cfg["cluster_config"]), attributes(cur["cluster_config"]), domain, diags)
+}
+
+// checkDedicatedMasters refuses a dedicated master count that the
+// configuration sets, or that dedicated_master_enabled = true meets on the
+// domain, which is not allowed with dedicated masters enabled
+// (rules.DedicatedMasterCountAllowed), each value the configuration's
+// where it sets one, else the domain's. The service's dry run would fail
+// with CRIT_DEDICATED_MASTER_COUNT_INVALID; this says so before any call,
+// whatever dry_run_mode.
+func checkDedicatedMasters(cfg, cur map[string]tftypes.Value, domain string, diags *diag.Diagnostics) {
+	_, setsCount := knownValue(cfg["dedicated_master_count"])
+	_, setsEnabled := knownValue(cfg["dedicated_master_enabled"])
+	if !setsCount && !setsEnabled {
+		return
+	}
+	pick := func(name string) tftypes.Value {
+		if v, ok := knownValue(cfg[name]); ok {
+			return v
+		}
+		if v, ok := knownValue(cur[name]); ok {
+			return v
+		}
+		return tftypes.Value{}
+	}
+	enabledV, countV := pick("dedicated_master_enabled"), pick("dedicated_master_count")
+	var enabled bool
+	var count big.Float
+	if enabledV.Type() == nil || countV.Type() == nil || enabledV.As(&enabled) != nil || countV.As(&count) != nil {
+		return
+	}
+	n, acc := count.Int64()
+	if acc != big.Exact || rules.DedicatedMasterCountAllowed(enabled, n) {
+		return
+	}
+	at := path.Root("cluster_config").AtName("dedicated_master_count")
+	if !setsCount {
+		at = path.Root("cluster_config").AtName("dedicated_master_enabled")
+	}
+	diags.AddAttributeError(at, "Invalid Dedicated Master Count",
+		fmt.Sprintf("With dedicated master nodes enabled, domain %q needs dedicated_master_count = %s, not %d; the service would refuse the change (CRIT_DEDICATED_MASTER_COUNT_INVALID). Set cluster_config.dedicated_master_count to %s.",
+			domain, rules.Alternatives(rules.DedicatedMasterCountsEnabled), n, rules.Alternatives(rules.DedicatedMasterCountsEnabled)))
+}
+
+// knownValue is v when it is known and not null.
+func knownValue(v tftypes.Value) (tftypes.Value, bool) {
+	if v.Type() == nil || !v.IsKnown() || v.IsNull() {
+		return tftypes.Value{}, false
+	}
+	return v, true
 }
 
 // knownString is a known string value, else "".

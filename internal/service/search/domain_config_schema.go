@@ -21,6 +21,7 @@ import (
 
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -78,7 +79,7 @@ func domainConfigSchema(ctx context.Context) schema.Schema {
 			ElementType:         types.StringType,
 			Optional:            true,
 			MarkdownDescription: "Codes of Advisory validation warnings to accept (at most 25). An Advisory warning whose code is not listed fails the plan; Critical failures cannot be accepted.",
-			Validators:          []validator.Set{setvalidator.SizeAtMost(sc.MaxAcceptedWarnings), setvalidator.ValueStringsAre(stringvalidator.RegexMatches(warningCodeRe, "must be a validation code such as ADV_NO_DEDICATED_MASTERS"))},
+			Validators:          []validator.Set{setvalidator.SizeAtMost(rules.MaxAcceptedWarnings), setvalidator.ValueStringsAre(stringvalidator.RegexMatches(warningCodeRe, "must be a validation code such as ADV_NO_DEDICATED_MASTERS"))},
 		},
 		"allow_blue_green": schema.BoolAttribute{
 			Optional: true, Computed: true, Default: booldefault.StaticBool(true),

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // ValidateField runs the provider's validators of the field at the wire
@@ -56,4 +57,16 @@ func ValidateField(ctx context.Context, v attr.Value, wirePath ...string) diag.D
 		diags.AddError("Unsupported Value", "no validators for this value type")
 	}
 	return diags
+}
+
+// DedicatedMastersRefused reports whether the plan refuses, before any
+// call, a cluster_config that sets dedicated_master_enabled and
+// dedicated_master_count.
+func DedicatedMastersRefused(enabled bool, count int64) bool {
+	var diags diag.Diagnostics
+	checkDedicatedMasters(map[string]tftypes.Value{
+		"dedicated_master_enabled": tftypes.NewValue(tftypes.Bool, enabled),
+		"dedicated_master_count":   tftypes.NewValue(tftypes.Number, count),
+	}, nil, "demo", &diags)
+	return diags.HasError()
 }

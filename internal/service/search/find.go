@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math/big"
-	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -76,95 +74,4 @@ func normalise(v any) any {
 		return v
 	}
 	return out
-}
-
-// matches reports whether the answer value got holds the request value
-// want (both decoded with decodeJSON): every value sent is there, numbers
-// compared as numbers, sets in any order, policies by meaning. What the
-// service never returns is not compared.
-func (f field) matches(want, got any) bool {
-	if f.role == sendOnly {
-		return true
-	}
-	switch f.kind {
-	case kInt, kTime:
-		a, okA := want.(json.Number)
-		b, okB := got.(json.Number)
-		if !okA || !okB {
-			return false
-		}
-		x, _, errX := big.ParseFloat(a.String(), 10, 512, big.ToNearestEven)
-		y, _, errY := big.ParseFloat(b.String(), 10, 512, big.ToNearestEven)
-		return errX == nil && errY == nil && x.Cmp(y) == 0
-	case kPolicy:
-		a, okA := want.(string)
-		b, okB := got.(string)
-		if !okA || !okB {
-			return false
-		}
-		x, errX := decodeJSON([]byte(a))
-		y, errY := decodeJSON([]byte(b))
-		if errX != nil || errY != nil {
-			return a == b
-		}
-		return reflect.DeepEqual(x, y)
-	case kStringSet:
-		a, okA := want.([]any)
-		b, okB := got.([]any)
-		if !okA || !okB || len(a) != len(b) {
-			return false
-		}
-		count := map[any]int{}
-		for _, e := range b {
-			count[e]++
-		}
-		for _, e := range a {
-			if count[e] == 0 {
-				return false
-			}
-			count[e]--
-		}
-		return true
-	case kObject:
-		return objectMatches(f.fields, want, got)
-	case kObjectList:
-		a, okA := want.([]any)
-		b, okB := got.([]any)
-		if !okA || !okB || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !objectMatches(f.fields, a[i], b[i]) {
-				return false
-			}
-		}
-		return true
-	case kObjectMap, kStringMap:
-		a, okA := want.(map[string]any)
-		b, okB := got.(map[string]any)
-		if !okA || !okB {
-			return false
-		}
-		for k, v := range a {
-			if f.kind == kStringMap && v != b[k] || f.kind == kObjectMap && !objectMatches(f.fields, v, b[k]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(want, got)
-}
-
-func objectMatches(fields []field, want, got any) bool {
-	a, okA := want.(map[string]any)
-	b, okB := got.(map[string]any)
-	if !okA || !okB {
-		return false
-	}
-	for _, c := range fields {
-		if v, ok := a[c.wire]; ok && !c.matches(v, b[c.wire]) {
-			return false
-		}
-	}
-	return true
 }

@@ -236,7 +236,7 @@ var sections = []field{
 	),
 	object("ClusterConfig", "Nodes and zones. Changing the instance type or count, dedicated masters, warm or cold storage, or zones is a blue/green deployment.",
 		enabled("ColdStorageOptions", "Cold storage."),
-		integer("DedicatedMasterCount", "Number of dedicated master nodes, "+rules.DedicatedMasterCount.String()+"; 3 or 5 when dedicated masters are enabled.", between(rules.DedicatedMasterCount)),
+		integer("DedicatedMasterCount", "Number of dedicated master nodes, "+rules.DedicatedMasterCount.String()+"; "+rules.Alternatives(rules.DedicatedMasterCountsEnabled)+" when dedicated masters are enabled.", between(rules.DedicatedMasterCount)),
 		boolean("DedicatedMasterEnabled", "Whether dedicated master nodes are used."),
 		str("DedicatedMasterType", "Instance type of the dedicated master nodes.", nonEmpty()),
 		integer("InstanceCount", "Number of data nodes, "+rules.InstanceCount.String()+"; a multiple of the zone count when zone awareness is on.", between(rules.InstanceCount)),

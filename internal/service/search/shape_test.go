@@ -331,44 +331,6 @@ func TestWithPending(t *testing.T) {
 	}
 }
 
-func TestMatches(t *testing.T) {
-	t.Parallel()
-	cc, _ := sectionByName("cluster_config")
-	vpc, _ := sectionByName("vpc_options")
-	pol, _ := sectionByName("access_policies")
-	aso, _ := sectionByName("advanced_security_options")
-	dec := func(s string) any {
-		v, err := decodeJSON([]byte(s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	for _, tc := range []struct {
-		name      string
-		f         field
-		want, got string
-		match     bool
-	}{
-		{"subset of the planned section", cc, `{"InstanceCount":6}`, `{"InstanceCount":6,"InstanceType":"r6g.large.search"}`, true},
-		{"numbers as numbers", cc, `{"InstanceCount":6}`, `{"InstanceCount":6.0}`, true},
-		{"another value", cc, `{"InstanceCount":6}`, `{"InstanceCount":3}`, false},
-		{"missing", cc, `{"InstanceCount":6}`, `{}`, false},
-		{"nested", cc, `{"ZoneAwarenessConfig":{"AvailabilityZoneCount":3}}`, `{"ZoneAwarenessConfig":{"AvailabilityZoneCount":2}}`, false},
-		{"sets in any order", vpc, `{"SubnetIds":["a","b"]}`, `{"SubnetIds":["b","a"]}`, true},
-		{"sets of other members", vpc, `{"SubnetIds":["a","b"]}`, `{"SubnetIds":["a","c"]}`, false},
-		{"policies by meaning", pol, `"{\"b\":1,\"a\":2}"`, `"{\"a\":2, \"b\":1}"`, true},
-		{"what is never returned is not compared", aso, `{"Enabled":true,"MasterUserOptions":{"MasterUserName":"admin"}}`, `{"Enabled":true}`, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			if got := tc.f.matches(dec(tc.want), dec(tc.got)); got != tc.match {
-				t.Errorf("matches = %v, want %v", got, tc.match)
-			}
-		})
-	}
-}
-
 func TestSensitiveProperty(t *testing.T) {
 	t.Parallel()
 	for name, want := range map[string]bool{

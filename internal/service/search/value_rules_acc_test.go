@@ -185,3 +185,135 @@ func TestAccDryRunDataSource_negativeTimeout(t *testing.T) {
 		t.Errorf("%d DescribeDryRunProgress calls, want 0", n)
 	}
 }
+
+// A configuration that sets one advanced_options key, while the domain
+// reports all three (the others at their defaults), applies that key and
+// then plans nothing: the keys it leaves out are neither removed nor shown
+// as a difference (review item 1).
+func TestAccDomainConfig_advancedOptionsOneKey(t *testing.T) {
+	emu := newDomainEmulator(t)
+	if err := emu.Search.AddDomain(emusearch.DomainSpec{DomainName: "plain", Config: json.RawMessage(`{"ClusterConfig":{"InstanceCount":1,"InstanceType":"r6g.large.search"}}`)}); err != nil {
+		t.Fatal(err)
+	}
+	addr := "cloud_search_domain_config.test"
+	adv := tfjsonpath.New("advanced_options")
+	explicit := domainConfig(emu, `  advanced_options = { "rest.action.multi.allow_explicit_index" = "false" }
+  accepted_warnings = ["ADV_FIELDDATA_CACHE_UNBOUNDED"]`)
+	clauses := emu.ProviderConfig() + `
+resource "cloud_search_domain_config" "plain" {
+  domain_name      = "plain"
+  advanced_options = { "indices.query.bool.max_clause_count" = "1024" }
+}
+`
+	// The plan after apply holds the keys the refresh read, the two left
+	// out at their defaults.
+	allKeys := func(explicitIndex string) knownvalue.Check {
+		return knownvalue.MapExact(map[string]knownvalue.Check{
+			rules.AllowExplicitIndex: knownvalue.StringExact(explicitIndex),
+			rules.FielddataCacheSize: knownvalue.StringExact("unbounded"),
+			rules.MaxClauseCount:     knownvalue.StringExact("1024"),
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: explicit,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, adv.AtMapKey(rules.AllowExplicitIndex), knownvalue.StringExact("false")),
+				},
+			},
+			{Config: explicit, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+				plancheck.ExpectKnownValue(addr, adv, allKeys("false")),
+			}}},
+			{Config: clauses},
+			{Config: clauses, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+				plancheck.ExpectKnownValue("cloud_search_domain_config.plain", adv, allKeys("true")),
+			}}},
+		},
+	})
+	if n := updates(emu); n != 1 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 1 (allow_explicit_index on demo only)", n)
+	}
+}
+
+// Adopting or importing a domain whose times are the configuration's
+// instants, written with another offset ("+02:00" configured, UTC from the
+// service), is a no-op: no dry run, no update, and the plan after import
+// shows nothing (review item 7).
+func TestAccDomainConfig_adoptTimeWithOffset(t *testing.T) {
+	emu := newDomainEmulator(t)
+	// 2030-01-01T00:00:00Z to 2030-01-02T00:00:00Z.
+	if err := emu.Search.AddDomain(emusearch.DomainSpec{DomainName: "paused", Config: json.RawMessage(`{
+  "ClusterConfig": {"InstanceCount": 1, "InstanceType": "r6g.large.search"},
+  "AutomatedSnapshotPauseOptions": {"Enabled": true, "StartTime": 1893456000, "EndTime": 1893542400}
+}`)}); err != nil {
+		t.Fatal(err)
+	}
+	addr := "cloud_search_domain_config.test"
+	cfg := emu.ProviderConfig() + `
+resource "cloud_search_domain_config" "test" {
+  domain_name = "paused"
+  automated_snapshot_pause_options = {
+    enabled    = true
+    start_time = "2030-01-01T02:00:00+02:00"
+    end_time   = "2030-01-02T02:00:00+02:00"
+  }
+}
+`
+	emu.ClearCalls()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("automated_snapshot_pause_options").AtMapKey("start_time"), knownvalue.StringExact("2030-01-01T02:00:00+02:00")),
+				},
+			},
+			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			{
+				Config:          cfg,
+				ResourceName:    addr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportStateId:   "paused",
+			},
+		},
+	})
+	for _, c := range emu.Calls() {
+		if strings.HasPrefix(c.Operation, "UpdateDomainConfig") {
+			t.Errorf("adopting the same instants made call %s (dry run %v)", c.Operation, c.DryRun)
+		}
+	}
+}
+
+// A dedicated master count other than 3 or 5 with dedicated masters
+// enabled (on the domain or in the configuration) is refused at plan,
+// naming the attribute, before any call and whatever dry_run_mode; with
+// dedicated masters off the count is not refused (review item 15).
+func TestAccDomainConfig_dedicatedMasterCount(t *testing.T) {
+	emu := newDomainEmulator(t)
+	want := `Invalid Dedicated Master Count.*domain "demo" needs dedicated_master_count = 3 or 5, not 4`
+	emu.ClearCalls()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			// demo has dedicated masters enabled.
+			{Config: domainConfig(emu, `  cluster_config = { dedicated_master_count = 4 }`), PlanOnly: true, ExpectError: acctest.ErrorRe(want)},
+			{Config: domainConfig(emu, `  cluster_config = { dedicated_master_count = 4 }
+  dry_run_mode   = "Off"`), PlanOnly: true, ExpectError: acctest.ErrorRe(want)},
+			{Config: domainConfig(emu, `  cluster_config = { dedicated_master_enabled = true, dedicated_master_count = 4 }`), PlanOnly: true, ExpectError: acctest.ErrorRe(want)},
+		},
+	})
+	for _, c := range emu.Calls() {
+		if strings.HasPrefix(c.Operation, "UpdateDomainConfig") {
+			t.Errorf("a refused dedicated master count made call %s (dry run %v)", c.Operation, c.DryRun)
+		}
+	}
+}
