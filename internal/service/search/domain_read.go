@@ -68,13 +68,13 @@ func readDomainRead(ctx context.Context, p privateGetter) *domainRead {
 	return &rd
 }
 
-// sectionDigests identifies each section by its content as sent on the
-// wire (requestKey of a request of that section alone: numbers and sets
-// normalised, the master password masked).
+// sectionDigests identifies each section by what the service shows of it,
+// in its wire form (requestKey of a request of that section alone, so
+// numbers and sets are normalised).
 func sectionDigests(secs map[string]tftypes.Value) map[string]string {
 	out := make(map[string]string, len(sections))
 	for _, s := range sections {
-		w, ok, err := s.toWire(secs[s.name])
+		w, ok, err := s.toWire(s.shown(secs[s.name]))
 		switch {
 		case err != nil:
 			out[s.name] = "unreadable"
@@ -128,4 +128,25 @@ func (r *domainConfigResource) changedSinceRead(ctx context.Context, p privateGe
 		"The diff and verdict the plan showed were worked out against the domain as Terraform read it, so they can no longer be assumed: a dry run (%s) of the same change now says %s.\n\n"+
 		"Nothing was sent. Run terraform plan again, with refresh (the default), to review the change against the domain as it is now, then apply that plan.",
 		domain, latest, strings.Join(changed, ", "), dr.id, verdict)
+}
+
+// shown is v without the fields the service never returns (the master
+// user, SAML's master user and backend role): the state keeps those as
+// configured, so they say nothing about the domain.
+func (f field) shown(v tftypes.Value) tftypes.Value {
+	switch {
+	case v.Type() == nil:
+		return v
+	case f.role == sendOnly:
+		return tftypes.NewValue(v.Type(), nil)
+	case f.kind != kObject || !v.IsKnown() || v.IsNull():
+		return v
+	}
+	attrs := attributes(v)
+	for _, c := range f.fields {
+		if a, ok := attrs[c.name]; ok {
+			attrs[c.name] = c.shown(a)
+		}
+	}
+	return tftypes.NewValue(v.Type(), attrs)
 }
