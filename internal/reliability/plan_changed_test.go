@@ -87,4 +87,20 @@ func TestPlanOutput_domainChangedSincePlan(t *testing.T) {
 	if out, _, err := w.plan(); err != nil || !strings.Contains(out, "No changes.") {
 		t.Errorf("plan with refresh: %v\n%s", err, out)
 	}
+
+	// After an apply, a colleague's change to a section our next change
+	// does not set: a plan made with -refresh=false compares the sections
+	// with what that apply recorded, finds ours as it left them, and plans.
+	w.write(domainConfig(e, "snapshot_options = { automated_snapshot_start_hour = 9 }"))
+	if out, err := w.apply(); err != nil {
+		t.Fatalf("apply: %v\n%s", err, out)
+	}
+	if _, err := colleagueClient(t, e).UpdateDomainConfig(ctx, &searchclient.UpdateDomainConfigInput{DomainName: "demo", Sections: map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}}}); err != nil {
+		t.Fatalf("the colleague's change: %v", err)
+	}
+	time.Sleep(time.Second)
+	w.write(domainConfig(e, "snapshot_options = { automated_snapshot_start_hour = 10 }"))
+	if out, err := w.run("plan", "-input=false", "-refresh=false"); err != nil || !strings.Contains(out, "deployment type dynamic") {
+		t.Errorf("plan -refresh=false after a colleague's change elsewhere: %v\n%s", err, out)
+	}
 }
