@@ -273,3 +273,113 @@ func TestAccDomainConfig_colleagueDynamicBetweenPlanAndApply(t *testing.T) {
 		},
 	})
 }
+
+// A colleague makes exactly our change between our plan and our apply of
+// the saved plan. Terraform plans again at apply, from the prior state the
+// plan's refresh read, and that plan's dry run now says "none": the plan
+// stops with the provider's own error naming the new verdict, never
+// Terraform's "Provider produced inconsistent final plan" (which the
+// pattern would not match), and nothing is sent.
+func TestAccDomainConfig_savedPlanColleagueMadeTheSameChange(t *testing.T) {
+	emu := newDomainEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 1 }`)},
+			{
+				Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 8 }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+					planHook(func() {
+						colleague(t, emu, map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 8}})
+						time.Sleep(time.Second) // the change (0.3 s) completes
+					}),
+				}},
+				ExpectError: acctest.ErrorRe(`Search Domain Changed Since the Plan.*Domain "demo" changed after Terraform last read it.*it changed snapshot_options, which this change sets.*now says deployment type none.*as if someone made the same change.*Nothing was sent. Run terraform plan again`),
+			},
+		},
+	})
+	if n := updates(emu); n != 2 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 2 (our first apply and the colleague's change)", n)
+	}
+	if recs := emu.Search.UpdateRecords(); !recs[len(recs)-1].DryRun {
+		t.Errorf("the last UpdateDomainConfig is a real change, want the apply's dry run: %+v", recs[len(recs)-1])
+	}
+}
+
+// A colleague's change to the section our change sets turns our dynamic
+// change into a blue/green one: our configuration now reverts their
+// field-data cache size. Terraform's plan at apply gets a dry run that says
+// blue/green where the reviewed plan said dynamic; the plan stops with the
+// provider's own error naming the new verdict, and nothing is sent.
+func TestAccDomainConfig_savedPlanColleagueMakesItBlueGreen(t *testing.T) {
+	emu := newDomainEmulator(t)
+	inOffPeak(emu)
+	options := func(explicit, cache string) string {
+		return fmt.Sprintf(`  advanced_options = {
+    "rest.action.multi.allow_explicit_index" = %q
+    "indices.fielddata.cache.size"           = %q
+    "indices.query.bool.max_clause_count"    = "1024"
+  }`, explicit, cache)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: domainConfig(emu, options("true", "40"))},
+			{
+				Config: domainConfig(emu, options("false", "40")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+					planHook(func() {
+						colleague(t, emu, map[string]any{"AdvancedOptions": map[string]any{"rest.action.multi.allow_explicit_index": "true", "indices.fielddata.cache.size": "50"}})
+					}),
+				}},
+				ExpectError: acctest.ErrorRe(`Search Domain Changed Since the Plan.*it changed advanced_options, which this change sets.*now says deployment type blue/green.*Nothing was sent. Run terraform plan again`),
+			},
+		},
+	})
+	if n := updates(emu); n != 2 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 2 (our first apply and the colleague's change)", n)
+	}
+	if recs := emu.Search.UpdateRecords(); !recs[len(recs)-1].DryRun {
+		t.Errorf("the last UpdateDomainConfig is a real change, want the apply's dry run: %+v", recs[len(recs)-1])
+	}
+}
+
+// A colleague's change to a section the configuration manages but our
+// change does not set leaves the verdict as it was: the apply of the saved
+// plan goes ahead (the provider's check does not stop it).
+func TestAccDomainConfig_savedPlanColleagueChangesAnotherManagedSection(t *testing.T) {
+	emu := newDomainEmulator(t)
+	body := func(hour int) string {
+		return fmt.Sprintf(`  snapshot_options = { automated_snapshot_start_hour = %d }
+  software_update_options = { auto_software_update_enabled = false }`, hour)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: domainConfig(emu, body(1))},
+			{
+				Config: domainConfig(emu, body(6)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					planHook(func() {
+						colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
+						time.Sleep(time.Second) // the change (0.3 s) completes
+					}),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(6)),
+					statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+				},
+				// The next plan shows the colleague's change as drift.
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+	if n := updates(emu); n != 3 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 3 (ours twice, the colleague's once)", n)
+	}
+}

@@ -165,6 +165,15 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 		"domain_name": domain, "dry_run_id": dr.id, "deployment_type": dr.deploymentType, "status": dr.status,
 		"sections": sortedKeys(ch.sections), "validation_failures": len(dr.failures),
 	})
+	if !req.State.Raw.IsNull() {
+		// At apply Terraform plans again from the prior state the reviewed
+		// plan's refresh read; if the domain changed since in what this
+		// change sets, that plan's verdict cannot be assumed (domain_read.go).
+		if detail := r.changedSinceRead(ctx, req.Private, req.State.Raw, domain, ch, dr); detail != "" {
+			resp.Diagnostics.AddError("Search Domain Changed Since the Plan", detail)
+			return
+		}
+	}
 	reportDryRun(dr, set, domain, &resp.Diagnostics)
 	setComputed(ctx, resp, dr.plannedObject(), types.StringUnknown(), types.StringUnknown())
 	// Apply sends this request without a dry run of its own only while the
@@ -284,8 +293,10 @@ type dryRunResult struct {
 	failures                                  []sc.ValidationFailure
 	properties                                []sc.ModifyingProperty
 	// after is the domain's latest change when the dry run was made, by
-	// the service's record ("" for none).
-	after string
+	// the service's record ("" for none); afterRunning, whether it was
+	// still running.
+	after        string
+	afterRunning bool
 }
 
 // dryRun runs the dry run in and waits for its verdict.
@@ -301,10 +312,12 @@ func (r *domainConfigResource) dryRun(ctx context.Context, in *sc.UpdateDomainCo
 		return nil, errors.New("the service's answer to the dry run has no DryRunId")
 	}
 	var props []sc.ModifyingProperty
-	after := ""
+	after, afterRunning := "", false
 	if up.DomainConfig != nil {
 		props = up.DomainConfig.ModifyingProperties
 		after = changeID(up.DomainConfig.ChangeProgressDetails)
+		running, _ := up.DomainConfig.RunningChange()
+		afterRunning = running != ""
 	}
 	if dryRunRunning(status) || (props == nil && mode == sc.DryRunModeVerbose) {
 		// The planned configuration (with ModifyingProperties) is kept for
@@ -328,7 +341,9 @@ func (r *domainConfigResource) dryRun(ctx context.Context, in *sc.UpdateDomainCo
 			props = out.DryRunConfig.ModifyingProperties
 		}
 	}
-	return newDryRunResult(mode, status, results, props, after), nil
+	dr := newDryRunResult(mode, status, results, props, after)
+	dr.afterRunning = afterRunning
+	return dr, nil
 }
 
 func newDryRunResult(mode string, status *sc.DryRunProgressStatus, results *sc.DryRunResults, props []sc.ModifyingProperty, after string) *dryRunResult {

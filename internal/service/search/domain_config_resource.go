@@ -74,7 +74,7 @@ func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRe
 	timeout, d := set.Timeouts.Create(ctx, defaultCreateTimeout)
 	resp.Diagnostics.Append(d...)
 	ar := applyRequest{config: req.Config, set: set, plan: req.Plan, timeout: timeout, creating: true, woChanged: set.woChanged(customtypes.Int64{}),
-		verdict: plannedVerdict(ctx, req.Plan)}
+		verdict: plannedVerdict(ctx, req.Plan), private: resp.Private}
 	if err := ar.compare(ds); err != nil {
 		resp.Diagnostics.AddError("Unable to Create Search Domain Config", "Comparing the configuration with the domain failed; this is a bug in the provider: "+err.Error())
 		return
@@ -106,6 +106,7 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	resp.State.Raw = raw
+	resp.Diagnostics.Append(recordRead(ctx, resp.Private, ds)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), domain)...)
 	// The last applied change's dry run stays: a refresh that cleared it
 	// would be reported as drift by plan -refresh-only. After an import
@@ -141,6 +142,7 @@ func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRe
 		config: req.Config, set: set, plan: req.Plan, prior: &req.State, timeout: timeout,
 		woChanged: set.woChanged(priorVersion),
 		verdict:   plannedVerdict(ctx, req.Plan), reviewed: readReviewed(ctx, req.Private),
+		private: resp.Private,
 	}
 	ar.ch = changeOf(req.Config.Raw, req.State.Raw, ar.woChanged)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReviewed, nil)...)
@@ -182,6 +184,9 @@ type applyRequest struct {
 	// planned private state; Create does not). sendReviewed uses both.
 	verdict  *verdict
 	reviewed *reviewedDryRun
+	// private is where writeState records the domain as apply last saw
+	// it (domain_read.go).
+	private privateSetter
 }
 
 // compare sets the change to send: the sections whose configured values
@@ -422,6 +427,18 @@ func (r *domainConfigResource) writeState(ctx context.Context, ar applyRequest, 
 		return
 	}
 	*state = tfsdk.State{Schema: planned.Schema, Raw: merged}
+	// A plan made with -refresh=false compares the domain with this: the
+	// domain as apply last saw it, with the change as apply left it.
+	var seen *domainState
+	if res.actual != nil {
+		s := *res.actual
+		s.latestChange, s.latestStatus, s.running = res.changeID, res.status, ""
+		if sc.ChangeRunning(res.status) {
+			s.running = res.changeID
+		}
+		seen = &s
+	}
+	diags.Append(recordRead(ctx, ar.private, seen)...)
 }
 
 // appliedDryRun is dry_run in state after apply: the dry run that stands

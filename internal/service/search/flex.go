@@ -464,6 +464,12 @@ func setPending(f field, cur tftypes.Value, segs []string, text string) (tftypes
 		}
 		elems[i] = nv
 		return tftypes.NewValue(cur.Type(), elems), nil
+	case kStringMap:
+		// The key is the rest of the name: AdvancedOptions' keys have dots
+		// (AdvancedOptions.indices.fielddata.cache.size).
+		elems := attributes(cur)
+		elems[strings.Join(segs, ".")] = tftypes.NewValue(tftypes.String, text)
+		return tftypes.NewValue(cur.Type(), elems), nil
 	}
 	return cur, fmt.Errorf("%s has no fields", f.wire)
 }

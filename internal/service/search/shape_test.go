@@ -304,6 +304,8 @@ func TestWithPending(t *testing.T) {
 		{Name: ptr("SnapshotOptions.AutomatedSnapshotStartHour"), PendingValue: ptr("3"), ValueType: ptr("PLAIN_TEXT")},
 		{Name: ptr("LogPublishingOptions.AUDIT_LOGS.Enabled"), PendingValue: ptr("false"), ValueType: ptr("PLAIN_TEXT")},
 		{Name: ptr("AccessPolicies"), PendingValue: ptr(`{"Version":"2012-10-17"}`), ValueType: ptr("STRINGIFIED_JSON")},
+		// A map key with dots: the rest of the name.
+		{Name: ptr("AdvancedOptions.indices.fielddata.cache.size"), PendingValue: ptr("50"), ValueType: ptr("PLAIN_TEXT")},
 		{Name: ptr("AdvancedSecurityOptions.MasterUserOptions.MasterUserPassword"), PendingValue: ptr("secret-value"), ValueType: ptr("PLAIN_TEXT")},
 		{Name: ptr("NoSuchSection.X"), PendingValue: ptr("1")},
 	})
@@ -319,6 +321,7 @@ func TestWithPending(t *testing.T) {
 		"cluster_config.dedicated_master_count":                              types.Int64Value(3),
 		"snapshot_options.automated_snapshot_start_hour":                     types.Int64Value(3),
 		"log_publishing_options[\"AUDIT_LOGS\"].enabled":                     types.BoolValue(false),
+		"advanced_options[\"indices.fielddata.cache.size\"]":                 types.StringValue("50"),
 		"advanced_security_options.master_user_options.master_user_password": types.StringNull(),
 	} {
 		if got := attrAt(t, st, p); !got.Equal(want) {

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -90,9 +89,7 @@ type reviewedDryRun struct {
 // privateReviewed is the planned private state's key for reviewedDryRun.
 const privateReviewed = "reviewed_dry_run"
 
-func readReviewed(ctx context.Context, p interface {
-	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
-}) *reviewedDryRun {
+func readReviewed(ctx context.Context, p privateGetter) *reviewedDryRun {
 	b, d := p.GetKey(ctx, privateReviewed)
 	if d.HasError() || len(b) == 0 {
 		return nil

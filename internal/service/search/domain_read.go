@@ -1,0 +1,152 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+)
+
+// Terraform plans again at apply, also for a saved plan, and refuses the
+// apply ("inconsistent final plan ... a bug in the provider") when that plan's
+// dry_run differs from the reviewed one. The provider never sees the
+// reviewed plan there, but the prior state it plans from is the one the
+// reviewed plan's refresh read, and so is the private state. domainRead,
+// kept in the private state by every refresh and apply, is what the domain
+// looked like then; when the domain has changed since in a section the
+// change sets, the reviewed verdict can no longer be assumed, and the plan
+// stops with its own error instead (docs/guides/design.md).
+
+// domainRead is the domain as Terraform last read it: its latest change,
+// whether that change was running, and a digest of each section as the
+// service showed it (a running change's pending values laid over).
+type domainRead struct {
+	Change   string            `json:"change"`
+	Running  bool              `json:"running"`
+	Sections map[string]string `json:"sections"`
+}
+
+// privateDomainRead is the private state's key for domainRead.
+const privateDomainRead = "domain_read"
+
+type privateSetter interface {
+	SetKey(context.Context, string, []byte) diag.Diagnostics
+}
+
+type privateGetter interface {
+	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
+}
+
+// recordRead keeps ds in p as the domain last read; ds nil forgets it.
+func recordRead(ctx context.Context, p privateSetter, ds *domainState) diag.Diagnostics {
+	if ds == nil {
+		return p.SetKey(ctx, privateDomainRead, nil)
+	}
+	b, err := json.Marshal(domainRead{Change: ds.latestChange, Running: ds.running != "", Sections: sectionDigests(ds.sections)})
+	if err != nil {
+		return p.SetKey(ctx, privateDomainRead, nil)
+	}
+	return p.SetKey(ctx, privateDomainRead, b)
+}
+
+func readDomainRead(ctx context.Context, p privateGetter) *domainRead {
+	b, d := p.GetKey(ctx, privateDomainRead)
+	if d.HasError() || len(b) == 0 {
+		return nil
+	}
+	var rd domainRead
+	if json.Unmarshal(b, &rd) != nil || rd.Sections == nil {
+		return nil
+	}
+	return &rd
+}
+
+// sectionDigests identifies each section by what the service shows of it,
+// in its wire form (requestKey of a request of that section alone, so
+// numbers and sets are normalised).
+func sectionDigests(secs map[string]tftypes.Value) map[string]string {
+	out := make(map[string]string, len(sections))
+	for _, s := range sections {
+		w, ok, err := s.toWire(s.shown(secs[s.name]))
+		switch {
+		case err != nil:
+			out[s.name] = "unreadable"
+		case !ok:
+			out[s.name] = "unset"
+		default:
+			out[s.name] = requestKey(&sc.UpdateDomainConfigInput{Sections: map[string]any{s.wire: w}})[:16]
+		}
+	}
+	return out
+}
+
+// changedSinceRead reports, as the detail of the plan's error, a domain
+// that changed since Terraform last read it (prior) in a section that ch
+// sets: the dry run dr of ch then analysed another starting point than the
+// reviewed plan's did, so its verdict cannot be shown to be the reviewed
+// one. "" when the domain's latest change is the one read (no read is
+// made), when no section ch sets changed, or when nothing was recorded.
+func (r *domainConfigResource) changedSinceRead(ctx context.Context, p privateGetter, prior tftypes.Value, domain string, ch change, dr *dryRunResult) string {
+	rd := readDomainRead(ctx, p)
+	if rd == nil || rd.Change == dr.after && rd.Running == dr.afterRunning {
+		return ""
+	}
+	ds, err := findDomainConfig(ctx, r.clients.Search, domain, prior)
+	if err != nil {
+		// The dry run's verdict stands as today; apply re-checks it before
+		// sending anything (sendReviewed).
+		tflog.Warn(ctx, "Could not read the search domain to compare it with the last read", map[string]any{"domain_name": domain, "error": err.Error()})
+		return ""
+	}
+	now := sectionDigests(ds.sections)
+	var changed []string
+	for name := range ch.sections {
+		if rd.Sections[name] != now[name] {
+			changed = append(changed, name)
+		}
+	}
+	if len(changed) == 0 {
+		return ""
+	}
+	sort.Strings(changed)
+	latest := "no change"
+	if ds.latestChange != "" {
+		latest = fmt.Sprintf("change %s (%s)", ds.latestChange, ds.latestStatus)
+	}
+	verdict := dr.verdict().String()
+	if dr.deploymentType == sc.DeploymentTypeNone {
+		verdict += " (the domain already has what this change sets, as if someone made the same change)"
+	}
+	return fmt.Sprintf("Domain %q changed after Terraform last read it (in the refresh of this plan; for a plan made with -refresh=false, at the last apply or refresh): its latest change is now %s, and it changed %s, which this change sets. "+
+		"The diff and verdict the plan showed were worked out against the domain as Terraform read it, so they can no longer be assumed: a dry run (%s) of the same change now says %s.\n\n"+
+		"Nothing was sent. Run terraform plan again, with refresh (the default), to review the change against the domain as it is now, then apply that plan.",
+		domain, latest, strings.Join(changed, ", "), dr.id, verdict)
+}
+
+// shown is v without the fields the service never returns (the master
+// user, SAML's master user and backend role): the state keeps those as
+// configured, so they say nothing about the domain.
+func (f field) shown(v tftypes.Value) tftypes.Value {
+	switch {
+	case v.Type() == nil:
+		return v
+	case f.role == sendOnly:
+		return tftypes.NewValue(v.Type(), nil)
+	case f.kind != kObject || !v.IsKnown() || v.IsNull():
+		return v
+	}
+	attrs := attributes(v)
+	for _, c := range f.fields {
+		if a, ok := attrs[c.name]; ok {
+			attrs[c.name] = c.shown(a)
+		}
+	}
+	return tftypes.NewValue(v.Type(), attrs)
+}
