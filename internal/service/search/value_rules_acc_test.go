@@ -240,6 +240,34 @@ resource "cloud_search_domain_config" "plain" {
 	}
 }
 
+// Changing a configured advanced_options key while the state also holds
+// keys the configuration leaves out (the defaults a refresh reads) plans
+// the configuration's map, which Terraform accepts, and sends only the
+// changed key; the next plan is empty. A plan that merged both maps was
+// refused by Terraform as an invalid plan.
+func TestAccDomainConfig_advancedOptionsKeyChanged(t *testing.T) {
+	emu := newDomainEmulator(t)
+	addr := "cloud_search_domain_config.test"
+	explicit := func(v string) string {
+		return domainConfig(emu, `  advanced_options = { "rest.action.multi.allow_explicit_index" = "`+v+`" }
+  accepted_warnings = ["ADV_FIELDDATA_CACHE_UNBOUNDED"]`)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: explicit("false")},
+			{Config: explicit("true"), ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("advanced_options").AtMapKey(rules.AllowExplicitIndex), knownvalue.StringExact("true")),
+			}},
+			{Config: explicit("true"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		},
+	})
+	if n := updates(emu); n != 2 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 2 (false, then true)", n)
+	}
+}
+
 // Adopting or importing a domain whose times are the configuration's
 // instants, written with another offset ("+02:00" configured, UTC from the
 // service), is a no-op: no dry run, no update, and the plan after import
