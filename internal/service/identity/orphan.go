@@ -36,7 +36,19 @@ const (
 	// recoveryPoll is how often a create looks again while another create
 	// of the same user's keys may still land one.
 	recoveryPoll = time.Second
+	// bookkeepingTimeout bounds the tag changes that follow an answer in
+	// hand (see afterAnswer).
+	bookkeepingTimeout = 10 * time.Second
 )
+
+// afterAnswer is the context of the bookkeeping that follows an answer in
+// hand (marking a key held, removing a record): it is not cancelled with
+// ctx, since Ctrl-C or a cancelled CI job right after the answer arrived
+// would otherwise leave a record that has a later run take what the state
+// holds for an orphan; bookkeepingTimeout bounds it instead.
+func afterAnswer(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
+}
 
 // wantKey is what the plan asks of a key, for deciding whether an orphan
 // can be adopted instead of creating one.
@@ -385,13 +397,48 @@ func (c *keyCreate) claim(ctx context.Context, e record, id string) bool {
 
 // untag removes tags of this create's records, logging a failure: a record
 // left behind only makes a later create wait for it and look at the keys
-// of its window.
+// of its window. It is bookkeeping after an answer (see afterAnswer).
 func (c *keyCreate) untag(ctx context.Context, keys ...string) {
 	if len(keys) == 0 {
 		return
 	}
-	if err := c.r.clients.Identity.UntagUser(ctx, c.in.UserName, keys); err != nil {
+	actx, cancel := afterAnswer(ctx)
+	defer cancel()
+	if err := c.r.clients.Identity.UntagUser(actx, c.in.UserName, keys); err != nil {
 		tflog.Warn(ctx, "Could not remove the record of a key create from its user", map[string]any{"user_name": c.in.UserName, "tags": strings.Join(keys, ","), "error": err.Error()})
+	}
+}
+
+// hold marks the key an answered create made as held and removes the
+// create's record (see afterAnswer: an interrupted run does it too). The
+// record goes even when the mark cannot be set: past its deadline, a record
+// would have a later recovery take this key, which the state holds, for
+// the orphan of an interrupted create.
+func (c *keyCreate) hold(ctx context.Context, id string, own *record) {
+	actx, cancel := afterAnswer(ctx)
+	defer cancel()
+	mark := claimTagKey(id)
+	terr := c.r.clients.Identity.TagUser(actx, c.in.UserName, []identityclient.Tag{{Key: mark, Value: c.nonce}})
+	uerr := c.r.clients.Identity.UntagUser(actx, c.in.UserName, []string{own.ID})
+	switch {
+	case terr == nil && uerr == nil:
+	case uerr == nil:
+		c.diags.AddWarning("Key Not Claimed",
+			fmt.Sprintf("Key %s of user %q was created and is in the state, and the record of its create was removed, but marking the key as held (tag %s) failed. "+
+				"Until the tag is set, a later apply that recovers another create of a key for this user, interrupted around %s, could take this key for that create's key and reset or delete it: "+
+				"set the tag %s = %s on the user (identity:TagUser).\n\n%s",
+				id, c.in.UserName, mark, own.Started.Format(time.RFC3339), mark, c.nonce, terr))
+	case terr == nil:
+		c.diags.AddWarning("Key Create Record Not Cleared",
+			fmt.Sprintf("Key %s of user %q was created, is in the state and is marked as held (tag %s), so no recovery touches it. Removing the record of its create (tag %s) failed: "+
+				"until it is removed, the next create of a key for this user waits for it (until %s) and then removes it.\n\n%s",
+				id, c.in.UserName, mark, own.ID, own.Deadline.Add(clockMargin).Format(time.RFC3339), uerr))
+	default:
+		c.diags.AddWarning("Key Not Claimed",
+			fmt.Sprintf("Key %s of user %q was created and is in the state, but neither marking it as held (tag %s) nor removing the record of its create (tag %s) succeeded. "+
+				"Until one of the two is done, a later apply that creates a key for this user after %s takes this key for the orphan of an interrupted create and resets or deletes it: "+
+				"set the tag %s = %s or remove the tag %s on the user (identity:TagUser, identity:UntagUser).\n\n%s",
+				id, c.in.UserName, mark, own.ID, own.Deadline.Add(clockMargin).Format(time.RFC3339), mark, c.nonce, own.ID, errors.Join(terr, uerr)))
 	}
 }
 
@@ -416,15 +463,7 @@ func (c *keyCreate) create(ctx context.Context, recorded bool) *identityclient.S
 	switch {
 	case err == nil:
 		if own != nil {
-			// Claim first: a record cleared before the claim is written
-			// would leave the key looking like nobody's.
-			if terr := c.r.clients.Identity.TagUser(ctx, c.in.UserName, []identityclient.Tag{{Key: claimTagKey(cred.ServiceSpecificCredentialID), Value: c.nonce}}); terr != nil {
-				c.diags.AddWarning("Key Not Claimed",
-					fmt.Sprintf("Key %s of user %q was created, but marking it as held (tag %s) failed. Until the tag is set, a later apply that recovers an interrupted create of a key for this user around this time reports the key as one it cannot place instead of adopting it.\n\n%s",
-						cred.ServiceSpecificCredentialID, c.in.UserName, claimTagKey(cred.ServiceSpecificCredentialID), terr))
-			} else {
-				c.untag(ctx, own.ID)
-			}
+			c.hold(ctx, cred.ServiceSpecificCredentialID, own)
 		}
 		return cred
 	case errors.As(err, &apiErr):

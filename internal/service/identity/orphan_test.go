@@ -1,16 +1,23 @@
 package identity
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
 // t0 is when the interrupted create started, by the service's clock.
@@ -244,5 +251,108 @@ func TestUntilSeen(t *testing.T) {
 	cancel()
 	if _, err := untilSeen(cctx, time.Second, time.Millisecond, func() (bool, error) { return false, nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("err %v, want the caller's cancellation", err)
+	}
+}
+
+// answered is a transport that calls then as soon as the answer of op is
+// in hand (cancelling the run there is Ctrl-C right after the answer).
+type answered struct {
+	op   string
+	then func()
+}
+
+func (t *answered) RoundTrip(r *http.Request) (*http.Response, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil || !strings.Contains(string(body), "Action="+t.op+"&") {
+		return resp, err
+	}
+	answer, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(answer))
+	t.then()
+	return resp, err
+}
+
+// keyHarness is a key resource on an emulator of its own, with user "kim".
+type keyHarness struct {
+	emu *emulator.Emulator
+	idc *identityclient.Client
+	r   *serviceSpecificCredentialResource
+}
+
+func newKeyHarness(t *testing.T, transport http.RoundTripper) *keyHarness {
+	t.Helper()
+	e := emulator.New(emulator.Options{})
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	cfg := client.Config{Region: e.Region(), Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()}, AttemptTimeout: time.Second, MaxRetries: 1}
+	if transport != nil {
+		cfg.HTTPClient = &http.Client{Transport: transport}
+	}
+	idc, err := identityclient.New(cfg, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := idc.CreateUser(context.Background(), identityclient.CreateUserInput{UserName: "kim"}); err != nil {
+		t.Fatal(err)
+	}
+	r := &serviceSpecificCredentialResource{clients: &conns.Clients{Region: e.Region(), Config: cfg, Endpoints: conns.Endpoints{Identity: srv.URL}, Identity: idc}}
+	return &keyHarness{emu: e, idc: idc, r: r}
+}
+
+// create runs the resource's create of a 30-day key for kim.
+func (h *keyHarness) create(ctx context.Context) (*identityclient.ServiceSpecificCredential, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	c := &keyCreate{r: h.r, diags: &diags, want: wantKey{ageDays: 30, status: "Active"},
+		in: identityclient.CreateServiceSpecificCredentialInput{UserName: "kim", ServiceName: DefaultServiceName, CredentialAgeDays: 30}}
+	return c.run(ctx), diags
+}
+
+// Ctrl-C right after the create's answer arrived: the key is marked held
+// and its record removed all the same, so no later recovery takes it.
+func TestKeyCreateInterruptedAfterTheAnswer(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h := newKeyHarness(t, &answered{op: "CreateServiceSpecificCredential", then: cancel})
+	cred, diags := h.create(ctx)
+	if cred == nil || len(diags) != 0 {
+		t.Fatalf("key %v, diagnostics %s: %s; want the key, no diagnostics", cred, summaries(diags), details(diags))
+	}
+	if ctx.Err() == nil {
+		t.Fatal("the run was not interrupted: the test tests nothing")
+	}
+	tags := h.emu.Identity.UserTags("kim")
+	if len(tags) != 1 || tags[claimTagKey(cred.ServiceSpecificCredentialID)] == "" {
+		t.Fatalf("tags %v, want only the mark of key %s", tags, cred.ServiceSpecificCredentialID)
+	}
+}
+
+// The mark cannot be set after the answer: the record goes all the same
+// (past its deadline it would have a later recovery take the key), and the
+// warning says what is left to do.
+func TestKeyCreateNotClaimedStillClearsItsRecord(t *testing.T) {
+	t.Parallel()
+	var h *keyHarness
+	h = newKeyHarness(t, &answered{op: "CreateServiceSpecificCredential", then: func() {
+		if err := h.emu.InjectFault(emulator.Fault{Service: "identity", Operation: "TagUser", Kind: emulator.FaultError, Status: 403, Code: "AccessDenied", Times: -1}); err != nil {
+			t.Error(err)
+		}
+	}})
+	cred, diags := h.create(context.Background())
+	if cred == nil || diags.HasError() {
+		t.Fatalf("key %v, diagnostics %s: %s", cred, summaries(diags), details(diags))
+	}
+	mark := claimTagKey(cred.ServiceSpecificCredentialID)
+	if got, d := summaries(diags), details(diags); got != "Warning: Key Not Claimed" || !strings.Contains(d, "the record of its create was removed") || !strings.Contains(d, "set the tag "+mark) {
+		t.Fatalf("diagnostics %s: %s; want one warning saying the record is gone and how to set %s", got, d, mark)
+	}
+	if tags := h.emu.Identity.UserTags("kim"); len(tags) != 0 {
+		t.Fatalf("tags %v, want the record removed", tags)
 	}
 }

@@ -203,11 +203,14 @@ func (c *userCreate) run(ctx context.Context) *identityclient.User {
 }
 
 // settled clears the record of a create whose answer is in hand: the user
-// is now held by the configuration that asked for it.
+// is now held by the configuration that asked for it. It runs even when
+// the run is being interrupted (see afterAnswer).
 func (c *userCreate) settled(ctx context.Context, u *identityclient.User) {
-	if err := c.r.clients.Identity.UntagUser(ctx, u.UserName, []string{tagCreatingUser}); err != nil {
+	actx, cancel := afterAnswer(ctx)
+	defer cancel()
+	if err := c.r.clients.Identity.UntagUser(actx, u.UserName, []string{tagCreatingUser}); err != nil {
 		c.diags.AddWarning("User Create Record Not Cleared",
-			fmt.Sprintf("User %q was created, but removing the record of its create (tag %s) failed. Until the tag is removed, another configuration that creates a user of this name would adopt this one: remove the tag (identity:UntagUser).\n\n%s",
+			fmt.Sprintf("User %q was created and is in the state, but removing the record of its create (tag %s) failed. Until the tag is removed, another configuration that creates a user of this name would adopt this one: remove the tag (identity:UntagUser).\n\n%s",
 				u.UserName, tagCreatingUser, err))
 	}
 }

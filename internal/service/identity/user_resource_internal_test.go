@@ -2,6 +2,7 @@ package identity
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -212,5 +213,31 @@ func TestUserCreateOrphanWithOtherArguments(t *testing.T) {
 	u, diags = h.createPath(context.Background(), "orphan", "/team/")
 	if u == nil || u.UserID != orphan.UserID {
 		t.Fatalf("with the user's own path: user %v, diagnostics %s: %s", u, summaries(diags), details(diags))
+	}
+}
+
+// Ctrl-C right after CreateUser's answer arrived: the record is removed all
+// the same, so no other configuration ever adopts the user.
+func TestUserCreateInterruptedAfterTheAnswer(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h := newUserHarness(t)
+	cfg := h.r.clients.Config
+	cfg.HTTPClient = &http.Client{Transport: &answered{op: "CreateUser", then: cancel}}
+	idc, err := identityclient.New(cfg, h.r.clients.Endpoints.Identity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.r.clients.Identity = idc
+	u, diags := h.createPath(ctx, "ivy", "/")
+	if u == nil || len(diags) != 0 {
+		t.Fatalf("user %v, diagnostics %s: %s; want the user, no diagnostics", u, summaries(diags), details(diags))
+	}
+	if ctx.Err() == nil {
+		t.Fatal("the run was not interrupted: the test tests nothing")
+	}
+	if tags := h.emu.Identity.UserTags("ivy"); len(tags) != 0 {
+		t.Fatalf("tags left on the user: %v", tags)
 	}
 }
