@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -22,20 +23,26 @@ import (
 //     is in hand. A record past its deadline belongs to an interrupted
 //     create: the key it may have made is held by no configuration.
 //   - tagKey+<credential id> = "<nonce>" is set once an answer names the
-//     key: the key is held by a configuration, and no recovery ever
-//     resets, adopts or deletes it. A recovery that takes a key over sets
-//     "<nonce> <record tag> <credential id> <deadline>" first: until the
-//     record goes, the adoption is in progress (until its deadline) or,
-//     past it, was interrupted and is resumed by the next create.
+//     key, or when a key is imported: the key is held by a configuration,
+//     and no recovery ever resets, adopts or deletes it.
+//   - tagTaking+<nonce>:<credential id> = "<record tag> <credential id>
+//     <deadline>" is the claim of one recovery taking a key over for the
+//     record; see contend for how one run of several wins it. Until the
+//     record goes, the takeover is in progress (until its deadline) or,
+//     past it, was interrupted and is resumed by the next create. A claim
+//     also keeps the key from being matched to another record.
 //   - tagCreatingUser = "<nonce> <window seconds>" goes on CreateUser and is
 //     removed once its answer is in hand: a user that still carries it
 //     after CreateDate + window was made by an interrupted create and is
-//     held by no configuration.
+//     held by no configuration. tagAdoptingUser+<nonce> = "<record nonce>
+//     <deadline>" is the claim of one run adopting it.
 const (
 	tagPrefix       = "terraform-cloud:"
 	tagCreating     = tagPrefix + "creating:"
 	tagKey          = tagPrefix + "key:"
+	tagTaking       = tagPrefix + "taking:"
 	tagCreatingUser = tagPrefix + "creating-user"
+	tagAdoptingUser = tagPrefix + "adopting-user:"
 )
 
 // record is a create in flight or interrupted (KeyID empty), or the claim
@@ -67,27 +74,38 @@ func pendingTag(nonce, service string, started, deadline time.Time) identityclie
 // claimTagKey is the tag that says key id is held. Ids longer than a tag
 // key allows are hashed.
 func claimTagKey(id string) string {
-	const room = 128 - len(tagKey)
+	return tagKey + shortID(id, 128-len(tagKey))
+}
+
+// shortID is id, or its hash when it is longer than room.
+func shortID(id string, room int) string {
 	if len(id) > room {
 		sum := sha256.Sum256([]byte(id))
-		return tagKey + hex.EncodeToString(sum[:20])
+		return hex.EncodeToString(sum[:20])
 	}
-	return tagKey + id
+	return id
 }
 
-// claim is what a key's claim tag says.
+// claim is what a user's tags say about one key.
 type claim struct {
+	// nonce is the held mark's value; empty when the key is not held.
 	nonce string
-	// record, keyID and deadline are set while a recovery takes the key
-	// over for the create of record.
-	record, keyID string
-	deadline      time.Time
+	// takers are the recoveries taking the key over.
+	takers []taker
 }
 
-// adoptionTag is the claim of a recovery taking key id over for record e,
-// which it finishes by deadline unless interrupted.
-func adoptionTag(nonce string, e record, id string, deadline time.Time) identityclient.Tag {
-	return identityclient.Tag{Key: claimTagKey(id), Value: nonce + " " + e.ID + " " + id + " " + strconv.FormatInt(deadline.Unix(), 10)}
+// taker is the claim of one recovery taking a key over for the create of
+// record, which it finishes by deadline unless interrupted.
+type taker struct {
+	tag, nonce, record, keyID string
+	deadline                  time.Time
+}
+
+// takerTag is the claim of the recovery named nonce taking key id over for
+// record e, which it finishes by deadline unless interrupted.
+func takerTag(nonce string, e record, id string, deadline time.Time) identityclient.Tag {
+	prefix := tagTaking + nonce + ":"
+	return identityclient.Tag{Key: prefix + shortID(id, 128-len(prefix)), Value: e.ID + " " + id + " " + strconv.FormatInt(deadline.Unix(), 10)}
 }
 
 // recordsOf reads the key-create records of one service and the claims of
@@ -96,9 +114,9 @@ func adoptionTag(nonce string, e record, id string, deadline time.Time) identity
 func recordsOf(tags []identityclient.Tag, service string) (pending []record, claims map[string]claim) {
 	claims = map[string]claim{}
 	for _, t := range tags {
+		f := strings.Fields(t.Value)
 		switch {
 		case strings.HasPrefix(t.Key, tagCreating):
-			f := strings.Fields(t.Value)
 			if len(f) != 3 || f[0] != service {
 				continue
 			}
@@ -109,17 +127,25 @@ func recordsOf(tags []identityclient.Tag, service string) (pending []record, cla
 			}
 			pending = append(pending, record{ID: t.Key, Started: time.Unix(start, 0).UTC(), Deadline: time.Unix(end, 0).UTC()})
 		case strings.HasPrefix(t.Key, tagKey):
-			f := strings.Fields(t.Value)
-			c := claim{}
+			c := claims[t.Key]
+			c.nonce = "-"
 			if len(f) > 0 {
 				c.nonce = f[0]
 			}
-			if len(f) == 4 {
-				if end, err := strconv.ParseInt(f[3], 10, 64); err == nil {
-					c.record, c.keyID, c.deadline = f[1], f[2], time.Unix(end, 0).UTC()
-				}
-			}
 			claims[t.Key] = c
+		case strings.HasPrefix(t.Key, tagTaking):
+			nonce, _, ok := strings.Cut(strings.TrimPrefix(t.Key, tagTaking), ":")
+			if !ok || len(f) != 3 {
+				continue
+			}
+			end, err := strconv.ParseInt(f[2], 10, 64)
+			if err != nil {
+				continue
+			}
+			k := claimTagKey(f[1])
+			c := claims[k]
+			c.takers = append(c.takers, taker{tag: t.Key, nonce: nonce, record: f[0], keyID: f[1], deadline: time.Unix(end, 0).UTC()})
+			claims[k] = c
 		}
 	}
 	return pending, claims
@@ -128,6 +154,35 @@ func recordsOf(tags []identityclient.Tag, service string) (pending []record, cla
 // userCreateTag is the record CreateUser carries.
 func userCreateTag(nonce string, window time.Duration) identityclient.Tag {
 	return identityclient.Tag{Key: tagCreatingUser, Value: nonce + " " + strconv.FormatInt(int64(window.Seconds()+1), 10)}
+}
+
+// adoptingTag is the claim of the run named nonce adopting the user that
+// the create named record made; it finishes by deadline unless interrupted.
+func adoptingTag(nonce, record string, deadline time.Time) identityclient.Tag {
+	return identityclient.Tag{Key: tagAdoptingUser + nonce, Value: record + " " + strconv.FormatInt(deadline.Unix(), 10)}
+}
+
+// userAdopters reads a user's tags for contend: whether the user still
+// carries the record of the create named record, and the nonces of the
+// live claims of other runs adopting it.
+func userAdopters(tags *identityclient.UserTags, record, nonce string) (others []string, open bool) {
+	now := serverNow(tags)
+	for _, t := range tags.Tags {
+		f := strings.Fields(t.Value)
+		switch {
+		case t.Key == tagCreatingUser:
+			open = len(f) == 2 && f[0] == record
+		case strings.HasPrefix(t.Key, tagAdoptingUser):
+			n := strings.TrimPrefix(t.Key, tagAdoptingUser)
+			if n == nonce || len(f) != 2 || f[0] != record {
+				continue
+			}
+			if end, err := strconv.ParseInt(f[1], 10, 64); err == nil && now.Before(time.Unix(end, 0).Add(clockMargin)) {
+				others = append(others, n)
+			}
+		}
+	}
+	return others, open
 }
 
 // userCreateRecord reads the record of an unanswered user create from the
@@ -149,4 +204,78 @@ func userCreateRecord(u *identityclient.User) (nonce string, until time.Time, ok
 		return f[0], u.CreateDate.Add(time.Duration(secs) * time.Second), true
 	}
 	return "", time.Time{}, false
+}
+
+// Two runs may recover the same interrupted create at once, each having
+// seen it unclaimed. A tag written and read back does not settle it (the
+// last writer's value wins, and each may read its own), so each run writes
+// a claim of its own, named by its nonce, and takes the key or user only
+// when, contendSettle later, no other live claim has a lower nonce. One
+// that sees another's claim before writing its own backs off at once, and
+// one whose claim took longer than contendSettle/2 to write (counted from
+// before that first look) backs off too: then a claim written after the
+// winner's last look was written after the winner's first look was
+// answered, which the winner would have had to write its own claim in under
+// contendSettle/2, and by the time it looks again it sees the winner's.
+// Either way at most one run takes it; both may back off, and a later run
+// recovers it.
+const contendSettle = 2 * time.Second
+
+// contend writes the claim mine makes of the service's clock and reports
+// whether this run, named nonce, may take what it claims. rivals reads the
+// user's tags: the nonces of the other live claims, and whether the thing
+// is still to be taken. A claim that lost is removed.
+func contend(ctx context.Context, idc *identityclient.Client, user, nonce string, mine func(now time.Time) identityclient.Tag,
+	rivals func(*identityclient.UserTags) (others []string, open bool),
+) (bool, error) {
+	start := time.Now()
+	tags, err := idc.ListUserTags(ctx, user)
+	if err != nil {
+		return false, err
+	}
+	if others, open := rivals(tags); !open || len(others) > 0 {
+		return false, nil
+	}
+	tag := mine(serverNow(tags))
+	won := false
+	defer func() {
+		if !won {
+			bctx, cancel := bookkeeping(ctx)
+			defer cancel()
+			_ = idc.UntagUser(bctx, user, []string{tag.Key})
+		}
+	}()
+	if err := idc.TagUser(ctx, user, []identityclient.Tag{tag}); err != nil {
+		return false, err
+	}
+	if time.Since(start) > contendSettle/2 {
+		return false, nil
+	}
+	select {
+	case <-ctx.Done():
+		return false, ctx.Err()
+	case <-time.After(contendSettle):
+	}
+	if tags, err = idc.ListUserTags(ctx, user); err != nil {
+		return false, err
+	}
+	others, open := rivals(tags)
+	if !open {
+		return false, nil
+	}
+	for _, o := range others {
+		if o < nonce {
+			return false, nil
+		}
+	}
+	won = true
+	return true, nil
+}
+
+// serverNow is the service's clock as a tag listing reports it.
+func serverNow(tags *identityclient.UserTags) time.Time {
+	if tags.ServerTime.IsZero() {
+		return time.Now()
+	}
+	return tags.ServerTime
 }

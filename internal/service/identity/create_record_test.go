@@ -21,7 +21,8 @@ func TestRecordsOf(t *testing.T) {
 		pendingTag("n2", "other.cloud.example", start, start),
 		{Key: tagCreating + "bad", Value: "models.cloud.example soon"},
 		{Key: claimTagKey("ACCAHELD"), Value: "n0"},
-		adoptionTag("n3", e, "ACCAADOPTED", start.Add(time.Minute)),
+		takerTag("n3", e, "ACCAADOPTED", start.Add(time.Minute)),
+		takerTag("n4", e, "ACCAADOPTED", start.Add(time.Hour)),
 		{Key: "team", Value: "ml"},
 	}
 	pending, claims := recordsOf(tags, DefaultServiceName)
@@ -29,15 +30,18 @@ func TestRecordsOf(t *testing.T) {
 		t.Errorf("pending (-want +got):\n%s", d)
 	}
 	want := map[string]claim{
-		claimTagKey("ACCAHELD"):    {nonce: "n0"},
-		claimTagKey("ACCAADOPTED"): {nonce: "n3", record: e.ID, keyID: "ACCAADOPTED", deadline: start.Add(time.Minute)},
+		claimTagKey("ACCAHELD"): {nonce: "n0"},
+		claimTagKey("ACCAADOPTED"): {takers: []taker{
+			{tag: tagTaking + "n3:ACCAADOPTED", nonce: "n3", record: e.ID, keyID: "ACCAADOPTED", deadline: start.Add(time.Minute)},
+			{tag: tagTaking + "n4:ACCAADOPTED", nonce: "n4", record: e.ID, keyID: "ACCAADOPTED", deadline: start.Add(time.Hour)},
+		}},
 	}
-	if d := cmp.Diff(want, claims, cmp.AllowUnexported(claim{})); d != "" {
+	if d := cmp.Diff(want, claims, cmp.AllowUnexported(claim{}, taker{})); d != "" {
 		t.Errorf("claims (-want +got):\n%s", d)
 	}
 	// Every tag fits IAM's limits, however long the id.
 	long := strings.Repeat("A", 128)
-	for _, tag := range append(tags, identityclient.Tag{Key: claimTagKey(long)}, adoptionTag("0123456789abcdef", e, long, start), userCreateTag("0123456789abcdef", time.Hour)) {
+	for _, tag := range append(tags, identityclient.Tag{Key: claimTagKey(long)}, takerTag("0123456789abcdef", e, long, start), userCreateTag("0123456789abcdef", time.Hour)) {
 		if len(tag.Key) > 128 || len(tag.Value) > 256 {
 			t.Errorf("tag %q=%q is longer than IAM allows", tag.Key, tag.Value)
 		}

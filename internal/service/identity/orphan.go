@@ -36,7 +36,20 @@ const (
 	// recoveryPoll is how often a create looks again while another create
 	// of the same user's keys may still land one.
 	recoveryPoll = time.Second
+	// bookkeepingTimeout bounds the tag changes that follow an answer in
+	// hand (see bookkeeping).
+	bookkeepingTimeout = 10 * time.Second
 )
+
+// bookkeeping is the context of the tag changes that follow an answer in
+// hand or end a claim (marking a key held, removing a record or a claim):
+// it is not cancelled with ctx, since Ctrl-C or a cancelled CI job right
+// after the answer arrived would otherwise leave a record that has a later
+// run take what the state holds for an orphan; bookkeepingTimeout bounds
+// it instead.
+func bookkeeping(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
+}
 
 // wantKey is what the plan asks of a key, for deciding whether an orphan
 // can be adopted instead of creating one.
@@ -238,8 +251,10 @@ func (c *keyCreate) settle(ctx context.Context, own *record) (*view, error) {
 		}
 		// A recovery of another run taking a key over.
 		for _, cl := range v.claims {
-			if live[cl.record] && v.now.Before(cl.deadline.Add(clockMargin)) && cl.deadline.After(until) {
-				until = cl.deadline
+			for _, tk := range cl.takers {
+				if live[tk.record] && v.now.Before(tk.deadline.Add(clockMargin)) && tk.deadline.After(until) {
+					until = tk.deadline
+				}
 			}
 		}
 		if own != nil && until.IsZero() && v.inFlight(*own) {
@@ -280,8 +295,10 @@ func (c *keyCreate) recover(ctx context.Context, v *view, own *record) (adopted 
 			// A recovery that took a key over for e and was interrupted:
 			// resume it with that key.
 			for _, cl := range v.claims {
-				if cl.record == e.ID {
-					e.KeyID = cl.keyID
+				for _, tk := range cl.takers {
+					if tk.record == e.ID {
+						e.KeyID = tk.keyID
+					}
 				}
 			}
 			over = append(over, e)
@@ -307,91 +324,177 @@ func (c *keyCreate) recover(ctx context.Context, v *view, own *record) (adopted 
 			pick = i
 		}
 	}
-	var done []string
+	var done []string // tags to remove when the recovery is over
 	defer func() { c.untag(ctx, done...) }()
+	pickClaim := ""
+	var pickStale []string
 	for i, m := range matches {
 		if m.key == nil {
-			done = append(done, m.entry.ID) // nothing landed, and nothing can now
-			if m.entry.KeyID != "" {
-				done = append(done, claimTagKey(m.entry.KeyID)) // the key taken over is gone
-			}
+			done = append(done, m.entry.ID)                                     // nothing landed, and nothing can now
+			done = append(done, takerTags(v.claims, m.entry, m.entry.KeyID)...) // the key taken over is gone
 			continue
 		}
-		if !c.claim(ctx, m.entry, m.key.ServiceSpecificCredentialID) {
-			continue // another run took it over first: its business now
+		id := m.key.ServiceSpecificCredentialID
+		if v.claims[claimTagKey(id)].nonce != "" {
+			// A takeover that marked the key held, but did not remove its
+			// record: the key is a configuration's now.
+			done = append(done, m.entry.ID)
+			done = append(done, takerTags(v.claims, m.entry, id)...)
+			continue
 		}
-		done = append(done, m.entry.ID)
+		mine := c.claim(ctx, m.entry, id)
+		if mine == "" {
+			continue // another run takes it over: its business now
+		}
+		// The claims of earlier runs that took it over and were interrupted.
+		stale := takerTags(v.claims, m.entry, id)
 		if i == pick {
+			pickClaim, pickStale = mine, stale
 			continue
 		}
 		tflog.Warn(ctx, "Deleting a key an interrupted create left behind, which the plan cannot use", map[string]any{
-			"user_name": c.in.UserName, "service_specific_credential_id": m.key.ServiceSpecificCredentialID,
+			"user_name": c.in.UserName, "service_specific_credential_id": id,
 		})
-		err := c.r.clients.Identity.DeleteServiceSpecificCredential(ctx, c.in.UserName, m.key.ServiceSpecificCredentialID)
+		err := c.r.clients.Identity.DeleteServiceSpecificCredential(ctx, c.in.UserName, id)
 		if err != nil && !errors.Is(err, client.ErrNotFound) {
-			done = append(done[:len(done)-1], claimTagKey(m.key.ServiceSpecificCredentialID))
+			done = append(done, mine) // the record stays: the next create tries again
 			c.diags.AddError(createSummary, fmt.Sprintf("Key %s of user %q was left behind by a create interrupted at %s and does not fit the planned key, and deleting it failed, so nothing was created. Apply again.\n\n%s",
-				m.key.ServiceSpecificCredentialID, c.in.UserName, m.entry.Started.Format(time.RFC3339), err))
+				id, c.in.UserName, m.entry.Started.Format(time.RFC3339), err))
 			return nil, false
 		}
-		done = append(done, claimTagKey(m.key.ServiceSpecificCredentialID))
+		done = append(done, m.entry.ID, mine)
+		done = append(done, stale...)
 		c.diags.AddWarning("Orphaned Identity Service Specific Credential Deleted",
 			fmt.Sprintf("Key %s of user %q was made by a create interrupted at %s: no configuration holds it and its value was lost. It does not fit the planned key, so the provider deleted it.",
-				m.key.ServiceSpecificCredentialID, c.in.UserName, m.entry.Started.Format(time.RFC3339)))
+				id, c.in.UserName, m.entry.Started.Format(time.RFC3339)))
 	}
-	if pick < 0 || !slices.Contains(done, matches[pick].entry.ID) {
+	if pickClaim == "" {
 		return nil, true
 	}
 	m := matches[pick]
+	id := m.key.ServiceSpecificCredentialID
 	tflog.Warn(ctx, "Adopting the key an interrupted create left behind, instead of creating another", map[string]any{
-		"user_name": c.in.UserName, "service_specific_credential_id": m.key.ServiceSpecificCredentialID, "interrupted_at": m.entry.Started.Format(time.RFC3339),
+		"user_name": c.in.UserName, "service_specific_credential_id": id, "interrupted_at": m.entry.Started.Format(time.RFC3339),
 	})
 	why := fmt.Sprintf("Key %s of user %q was made by a create started at %s whose answer never arrived (its value was lost).",
-		m.key.ServiceSpecificCredentialID, c.in.UserName, m.entry.Started.Format(time.RFC3339))
-	cred, err := c.r.clients.Identity.ResetServiceSpecificCredential(ctx, c.in.UserName, m.key.ServiceSpecificCredentialID)
+		id, c.in.UserName, m.entry.Started.Format(time.RFC3339))
+	cred, err := c.r.clients.Identity.ResetServiceSpecificCredential(ctx, c.in.UserName, id)
 	if err != nil {
-		// The claim stays with this configuration's nonce; release it so
-		// that the next apply adopts the key again.
-		done = append(done, claimTagKey(m.key.ServiceSpecificCredentialID))
-		done = slices.DeleteFunc(done, func(id string) bool { return id == m.entry.ID })
+		// Release the claim and keep the record, so that the next apply
+		// adopts the key again.
+		done = append(done, pickClaim)
 		c.diags.AddError(createSummary, fmt.Sprintf("%s The provider adopts it rather than create a second key, but resetting it to obtain a value failed. "+
 			"Nothing else was created; the next apply adopts the same key.\n\n%s", why, err))
 		return nil, false
 	}
+	c.hold(ctx, id, m.entry, append([]string{pickClaim}, pickStale...)...)
 	c.diags.AddWarning("Identity Service Specific Credential Adopted",
 		fmt.Sprintf("%s No configuration held it, so the provider adopted it instead of creating a second key, and reset it to obtain a value: service_api_key_value holds that value.", why))
 	return cred, true
 }
 
-// claim marks key id as being taken over by this create for record e, and
-// reads the tags back to check that no other run claimed it at the same
-// time; false when another run holds it (or the claim cannot be written:
-// then nothing may touch it). The claim's deadline bounds the takeover
-// (a reset or a delete), after which a later run resumes it.
-func (c *keyCreate) claim(ctx context.Context, e record, id string) bool {
-	k := claimTagKey(id)
-	tag := adoptionTag(c.nonce, e, id, c.serviceNow().Add(createWindow(c.r.clients)))
-	if err := c.r.clients.Identity.TagUser(ctx, c.in.UserName, []identityclient.Tag{tag}); err != nil {
-		tflog.Warn(ctx, "Could not claim a key left by an interrupted create; leaving it alone", map[string]any{"user_name": c.in.UserName, "service_specific_credential_id": id, "error": err.Error()})
-		return false
+// takerTags are the tags of the claims that take key id over for record e.
+func takerTags(claims map[string]claim, e record, id string) []string {
+	if id == "" {
+		return nil
 	}
-	tags, err := c.r.clients.Identity.ListUserTags(ctx, c.in.UserName)
+	var out []string
+	for _, tk := range claims[claimTagKey(id)].takers {
+		if tk.record == e.ID {
+			out = append(out, tk.tag)
+		}
+	}
+	return out
+}
+
+// claim takes key id over for record e, against other runs recovering
+// the same record or key at the same time (see contend). It returns the
+// tag of this run's claim, or "" when another run holds the key or takes
+// it or the record over, the record is gone, or the claim cannot be
+// written (then nothing may touch the key).
+func (c *keyCreate) claim(ctx context.Context, e record, id string) string {
+	mine := ""
+	won, err := contend(ctx, c.r.clients.Identity, c.in.UserName, c.nonce,
+		func(now time.Time) identityclient.Tag {
+			t := takerTag(c.nonce, e, id, now.Add(contendSettle+createWindow(c.r.clients)))
+			mine = t.Key
+			return t
+		},
+		func(tags *identityclient.UserTags) (others []string, open bool) {
+			pending, claims := recordsOf(tags.Tags, c.in.ServiceName)
+			open = claims[claimTagKey(id)].nonce == "" && slices.ContainsFunc(pending, func(p record) bool { return p.ID == e.ID })
+			now := serverNow(tags)
+			for _, cl := range claims {
+				for _, tk := range cl.takers {
+					if tk.nonce != c.nonce && (tk.record == e.ID || tk.keyID == id) && now.Before(tk.deadline.Add(clockMargin)) {
+						others = append(others, tk.nonce)
+					}
+				}
+			}
+			return others, open
+		})
 	if err != nil {
-		return false
+		tflog.Warn(ctx, "Could not claim a key left by an interrupted create; leaving it alone", map[string]any{"user_name": c.in.UserName, "service_specific_credential_id": id, "error": err.Error()})
 	}
-	_, claims := recordsOf(tags.Tags, c.in.ServiceName)
-	return claims[k].nonce == c.nonce
+	if !won {
+		return ""
+	}
+	return mine
 }
 
 // untag removes tags of this create's records, logging a failure: a record
 // left behind only makes a later create wait for it and look at the keys
-// of its window.
+// of its window. It runs even when the run is being interrupted (see
+// bookkeeping).
 func (c *keyCreate) untag(ctx context.Context, keys ...string) {
 	if len(keys) == 0 {
 		return
 	}
-	if err := c.r.clients.Identity.UntagUser(ctx, c.in.UserName, keys); err != nil {
+	actx, cancel := bookkeeping(ctx)
+	defer cancel()
+	if err := c.r.clients.Identity.UntagUser(actx, c.in.UserName, keys); err != nil {
 		tflog.Warn(ctx, "Could not remove the record of a key create from its user", map[string]any{"user_name": c.in.UserName, "tags": strings.Join(keys, ","), "error": err.Error()})
+	}
+}
+
+// hold marks the key of an answered create, or of an adoption (then
+// claims are its claims), as held, and removes the create's record and the
+// claims (see bookkeeping: an interrupted run does it too). The record goes
+// even when the mark cannot be set: past its deadline, a record would have
+// a later recovery take this key, which the state holds, for the orphan of
+// an interrupted create. An adoption's claim then stays: it keeps the key
+// from being matched to any record.
+func (c *keyCreate) hold(ctx context.Context, id string, own record, claims ...string) {
+	actx, cancel := bookkeeping(ctx)
+	defer cancel()
+	mark := claimTagKey(id)
+	terr := c.r.clients.Identity.TagUser(actx, c.in.UserName, []identityclient.Tag{{Key: mark, Value: c.nonce}})
+	remove := []string{own.ID}
+	if terr == nil {
+		remove = append(remove, claims...)
+	}
+	uerr := c.r.clients.Identity.UntagUser(actx, c.in.UserName, remove)
+	switch {
+	case terr == nil && uerr == nil:
+	case uerr == nil && len(claims) > 0:
+		tflog.Warn(ctx, "Could not mark an adopted key as held; its claim stays on the user instead", map[string]any{"user_name": c.in.UserName, "service_specific_credential_id": id, "error": terr.Error()})
+	case uerr == nil:
+		c.diags.AddWarning("Key Not Claimed",
+			fmt.Sprintf("Key %s of user %q was created and is in the state, and the record of its create was removed, but marking the key as held (tag %s) failed. "+
+				"Until the tag is set, a later apply that recovers another create of a key for this user, interrupted around %s, could take this key for that create's key and reset or delete it: "+
+				"set the tag %s = %s on the user (identity:TagUser).\n\n%s",
+				id, c.in.UserName, mark, own.Started.Format(time.RFC3339), mark, c.nonce, terr))
+	case terr == nil:
+		c.diags.AddWarning("Key Create Record Not Cleared",
+			fmt.Sprintf("Key %s of user %q is in the state and is marked as held (tag %s), so no recovery touches it. Removing the record of its create (tag %s) failed: "+
+				"until it is removed, the next create of a key for this user may wait for it (until %s), then removes it.\n\n%s",
+				id, c.in.UserName, mark, own.ID, own.Deadline.Add(clockMargin).Format(time.RFC3339), uerr))
+	default:
+		c.diags.AddWarning("Key Not Claimed",
+			fmt.Sprintf("Key %s of user %q is in the state, but neither marking it as held (tag %s) nor removing the record of its create (tag %s) succeeded. "+
+				"Until one of the two is done, a later apply that creates a key for this user after %s takes this key for the orphan of an interrupted create and resets or deletes it: "+
+				"set the tag %s = %s or remove the tag %s on the user (identity:TagUser, identity:UntagUser).\n\n%s",
+				id, c.in.UserName, mark, own.ID, own.Deadline.Add(clockMargin).Format(time.RFC3339), mark, c.nonce, own.ID, errors.Join(terr, uerr)))
 	}
 }
 
@@ -416,15 +519,7 @@ func (c *keyCreate) create(ctx context.Context, recorded bool) *identityclient.S
 	switch {
 	case err == nil:
 		if own != nil {
-			// Claim first: a record cleared before the claim is written
-			// would leave the key looking like nobody's.
-			if terr := c.r.clients.Identity.TagUser(ctx, c.in.UserName, []identityclient.Tag{{Key: claimTagKey(cred.ServiceSpecificCredentialID), Value: c.nonce}}); terr != nil {
-				c.diags.AddWarning("Key Not Claimed",
-					fmt.Sprintf("Key %s of user %q was created, but marking it as held (tag %s) failed. Until the tag is set, a later apply that recovers an interrupted create of a key for this user around this time reports the key as one it cannot place instead of adopting it.\n\n%s",
-						cred.ServiceSpecificCredentialID, c.in.UserName, claimTagKey(cred.ServiceSpecificCredentialID), terr))
-			} else {
-				c.untag(ctx, own.ID)
-			}
+			c.hold(ctx, cred.ServiceSpecificCredentialID, *own)
 		}
 		return cred
 	case errors.As(err, &apiErr):

@@ -1,16 +1,25 @@
 package identity
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
 // t0 is when the interrupted create started, by the service's clock.
@@ -244,5 +253,235 @@ func TestUntilSeen(t *testing.T) {
 	cancel()
 	if _, err := untilSeen(cctx, time.Second, time.Millisecond, func() (bool, error) { return false, nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("err %v, want the caller's cancellation", err)
+	}
+}
+
+// answered is a transport that calls then as soon as the answer of op is
+// in hand (cancelling the run there is Ctrl-C right after the answer).
+type answered struct {
+	op   string
+	then func()
+}
+
+func (t *answered) RoundTrip(r *http.Request) (*http.Response, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil || !strings.Contains(string(body), "Action="+t.op+"&") {
+		return resp, err
+	}
+	answer, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(answer))
+	t.then()
+	return resp, err
+}
+
+// keyHarness is a key resource on an emulator of its own, with user "kim".
+type keyHarness struct {
+	emu *emulator.Emulator
+	idc *identityclient.Client
+	r   *serviceSpecificCredentialResource
+}
+
+// gated is a transport that calls before with each request's Action before
+// sending it.
+type gated struct{ before func(action string) }
+
+func (g *gated) RoundTrip(r *http.Request) (*http.Response, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	form, _ := url.ParseQuery(string(body))
+	g.before(form.Get("Action"))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// await waits for ch to be closed, for at most limit.
+func await(ch <-chan struct{}, limit time.Duration) {
+	select {
+	case <-ch:
+	case <-time.After(limit):
+	}
+}
+
+// twoRuns are the transports of two runs A and B recovering at once, in
+// the order that defeats a claim that is written and read back: A claims
+// and, about to act (first), waits until B's run is over (bDone) or 1.5s
+// passed (B may rightly wait for A); B sends its first TagUser (its claim)
+// only once A is about to act.
+func twoRuns(first string) (a, b http.RoundTripper, bDone func()) {
+	aActing, done := make(chan struct{}), make(chan struct{})
+	var aOnce, bOnce sync.Once
+	a = &gated{before: func(action string) {
+		if action == first {
+			aOnce.Do(func() { close(aActing); await(done, 1500*time.Millisecond) })
+		}
+	}}
+	b = &gated{before: func(action string) {
+		if action == "TagUser" {
+			bOnce.Do(func() { await(aActing, 15*time.Second) })
+		}
+	}}
+	return a, b, func() { close(done) }
+}
+
+// run is another run's resource on the same emulator, through transport.
+func (h *keyHarness) run(t *testing.T, transport http.RoundTripper) *serviceSpecificCredentialResource {
+	t.Helper()
+	cfg := h.r.clients.Config
+	cfg.HTTPClient = &http.Client{Transport: transport}
+	idc, err := identityclient.New(cfg, h.r.clients.Endpoints.Identity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clients := *h.r.clients
+	clients.Identity = idc
+	return &serviceSpecificCredentialResource{clients: &clients}
+}
+
+func newKeyHarness(t *testing.T, transport http.RoundTripper) *keyHarness {
+	t.Helper()
+	e := emulator.New(emulator.Options{})
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	cfg := client.Config{Region: e.Region(), Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()}, AttemptTimeout: time.Second, MaxRetries: 1}
+	if transport != nil {
+		cfg.HTTPClient = &http.Client{Transport: transport}
+	}
+	idc, err := identityclient.New(cfg, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := idc.CreateUser(context.Background(), identityclient.CreateUserInput{UserName: "kim"}); err != nil {
+		t.Fatal(err)
+	}
+	r := &serviceSpecificCredentialResource{clients: &conns.Clients{Region: e.Region(), Config: cfg, Endpoints: conns.Endpoints{Identity: srv.URL}, Identity: idc}}
+	return &keyHarness{emu: e, idc: idc, r: r}
+}
+
+// create runs the resource's create of a 30-day key for kim.
+func (h *keyHarness) create(ctx context.Context) (*identityclient.ServiceSpecificCredential, diag.Diagnostics) {
+	return createKey(ctx, h.r)
+}
+
+func createKey(ctx context.Context, r *serviceSpecificCredentialResource) (*identityclient.ServiceSpecificCredential, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	c := &keyCreate{r: r, diags: &diags, want: wantKey{ageDays: 30, status: "Active"},
+		in: identityclient.CreateServiceSpecificCredentialInput{UserName: "kim", ServiceName: DefaultServiceName, CredentialAgeDays: 30}}
+	return c.run(ctx), diags
+}
+
+// Ctrl-C right after the create's answer arrived: the key is marked held
+// and its record removed all the same, so no later recovery takes it.
+func TestKeyCreateInterruptedAfterTheAnswer(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h := newKeyHarness(t, &answered{op: "CreateServiceSpecificCredential", then: cancel})
+	cred, diags := h.create(ctx)
+	if cred == nil || len(diags) != 0 {
+		t.Fatalf("key %v, diagnostics %s: %s; want the key, no diagnostics", cred, summaries(diags), details(diags))
+	}
+	if ctx.Err() == nil {
+		t.Fatal("the run was not interrupted: the test tests nothing")
+	}
+	tags := h.emu.Identity.UserTags("kim")
+	if len(tags) != 1 || tags[claimTagKey(cred.ServiceSpecificCredentialID)] == "" {
+		t.Fatalf("tags %v, want only the mark of key %s", tags, cred.ServiceSpecificCredentialID)
+	}
+}
+
+// The mark cannot be set after the answer: the record goes all the same
+// (past its deadline it would have a later recovery take the key), and the
+// warning says what is left to do.
+func TestKeyCreateNotClaimedStillClearsItsRecord(t *testing.T) {
+	t.Parallel()
+	var h *keyHarness
+	h = newKeyHarness(t, &answered{op: "CreateServiceSpecificCredential", then: func() {
+		if err := h.emu.InjectFault(emulator.Fault{Service: "identity", Operation: "TagUser", Kind: emulator.FaultError, Status: 403, Code: "AccessDenied", Times: -1}); err != nil {
+			t.Error(err)
+		}
+	}})
+	cred, diags := h.create(context.Background())
+	if cred == nil || diags.HasError() {
+		t.Fatalf("key %v, diagnostics %s: %s", cred, summaries(diags), details(diags))
+	}
+	mark := claimTagKey(cred.ServiceSpecificCredentialID)
+	if got, d := summaries(diags), details(diags); got != "Warning: Key Not Claimed" || !strings.Contains(d, "the record of its create was removed") || !strings.Contains(d, "set the tag "+mark) {
+		t.Fatalf("diagnostics %s: %s; want one warning saying the record is gone and how to set %s", got, d, mark)
+	}
+	if tags := h.emu.Identity.UserTags("kim"); len(tags) != 0 {
+		t.Fatalf("tags %v, want the record removed", tags)
+	}
+}
+
+// Two runs recovering the same interrupted create at once: one adopts its
+// key, the other creates its own; never both the same key. Interleaved so
+// that each sees no other claim when it writes its own, and started at the
+// same moment.
+func TestKeyRecoveryTwoRunsAtOnce(t *testing.T) {
+	t.Parallel()
+	t.Run("interleaved", func(t *testing.T) {
+		t.Parallel()
+		ta, tb, bDone := twoRuns("ResetServiceSpecificCredential")
+		twoRecoveries(t, ta, tb, bDone)
+	})
+	t.Run("same moment", func(t *testing.T) {
+		t.Parallel()
+		twoRecoveries(t, http.DefaultTransport, http.DefaultTransport, func() {})
+	})
+}
+
+func twoRecoveries(t *testing.T, ta, tb http.RoundTripper, bDone func()) {
+	h := newKeyHarness(t, nil)
+	ctx := context.Background()
+	orphanID, _, err := h.emu.Identity.CreateCredentialBehindTheBack("kim", DefaultServiceName, 30, h.emu.Region())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := h.idc.ListServiceSpecificCredentials(ctx, "kim", DefaultServiceName)
+	if err != nil || len(keys.Credentials) != 1 {
+		t.Fatalf("keys %v, %v", keys, err)
+	}
+	started := keys.Credentials[0].CreateDate.Add(-time.Second)
+	if err := h.idc.TagUser(ctx, "kim", []identityclient.Tag{pendingTag("interrupted", DefaultServiceName, started, started.Add(5*time.Second))}); err != nil {
+		t.Fatal(err)
+	}
+	h.emu.Clock().Advance(time.Minute)
+
+	a, b := h.run(t, ta), h.run(t, tb)
+	var wg sync.WaitGroup
+	var credA, credB *identityclient.ServiceSpecificCredential
+	var diagsA, diagsB diag.Diagnostics
+	wg.Add(2)
+	go func() { defer wg.Done(); credA, diagsA = createKey(ctx, a) }()
+	go func() { defer wg.Done(); defer bDone(); credB, diagsB = createKey(ctx, b) }()
+	wg.Wait()
+	if credA == nil || credB == nil || diagsA.HasError() || diagsB.HasError() {
+		t.Fatalf("A: %v %s: %s\nB: %v %s: %s", credA, summaries(diagsA), details(diagsA), credB, summaries(diagsB), details(diagsB))
+	}
+	if credA.ServiceSpecificCredentialID == credB.ServiceSpecificCredentialID {
+		t.Fatalf("both runs took key %s", credA.ServiceSpecificCredentialID)
+	}
+	if credA.ServiceSpecificCredentialID != orphanID && credB.ServiceSpecificCredentialID != orphanID {
+		t.Errorf("neither run adopted the orphan %s (A %s, B %s)", orphanID, credA.ServiceSpecificCredentialID, credB.ServiceSpecificCredentialID)
+	}
+	for run, c := range map[string]*identityclient.ServiceSpecificCredential{"A": credA, "B": credB} {
+		if _, ok := h.emu.Identity.LookupServiceAPIKey(c.ServiceAPIKeyValue); !ok {
+			t.Errorf("run %s's value of key %s is refused", run, c.ServiceSpecificCredentialID)
+		}
+	}
+	tags := h.emu.Identity.UserTags("kim")
+	want := map[string]bool{claimTagKey(credA.ServiceSpecificCredentialID): true, claimTagKey(credB.ServiceSpecificCredentialID): true}
+	for k := range tags {
+		if !want[k] {
+			t.Errorf("tag %s=%s left on the user; want only the two marks", k, tags[k])
+		}
 	}
 }

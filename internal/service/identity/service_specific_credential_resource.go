@@ -46,6 +46,9 @@ const (
 	// privateClockOffset is the private-state key holding how far the
 	// service's clock was ahead of ours at the last refresh, in seconds.
 	privateClockOffset = "clock_offset_seconds"
+	// privateHeld is the private-state key set once an imported key is
+	// marked as held on its user.
+	privateHeld = "held"
 )
 
 // supportedServiceNames are the services that accept service-specific
@@ -387,6 +390,9 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	if state.ServiceAPIKeyValue.IsUnknown() {
 		state.ServiceAPIKeyValue = types.StringNull()
 	}
+	if state.ServiceAPIKeyValue.IsNull() {
+		resp.Diagnostics.Append(r.holdImported(ctx, user, id, req.Private, resp.Private)...)
+	}
 	// The offset matters at the scale of days (renew_before_days): it is
 	// recorded only when it moved by more than a minute, so that the Date
 	// header's one-second rounding does not change the private state on
@@ -398,6 +404,27 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// holdImported marks an imported key (the one kind without a value in
+// state) as held on its user, once: a key a create made was marked when
+// its answer arrived, and without the mark a recovery of an interrupted
+// create whose window covers the key's creation could take it. A failure is
+// logged, and the next refresh tries again.
+func (r *serviceSpecificCredentialResource) holdImported(ctx context.Context, user, id string, prior privateState, next interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+},
+) diag.Diagnostics {
+	if b, _ := prior.GetKey(ctx, privateHeld); len(b) > 0 {
+		return nil
+	}
+	if err := r.clients.Identity.TagUser(ctx, user, []identityclient.Tag{{Key: claimTagKey(id), Value: newNonce()}}); err != nil {
+		tflog.Warn(ctx, "Could not mark an imported key as held on its user (identity:TagUser): a recovery of an interrupted create could take it until it is", map[string]any{
+			"user_name": user, "service_specific_credential_id": id, "error": err.Error(),
+		})
+		return nil
+	}
+	return next.SetKey(ctx, privateHeld, []byte("true"))
 }
 
 func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

@@ -1,6 +1,7 @@
 package identity_test
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"testing"
@@ -15,6 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
@@ -565,4 +568,92 @@ func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 	if n := emu.CountCalls("", false); n != 0 {
 		t.Errorf("invalid configurations made %d API calls, want 0", n)
 	}
+}
+
+// An imported key is marked as held on its user, so a later recovery of an
+// interrupted create whose window covers the key's creation leaves it
+// alone: the new key is created beside it.
+func TestAccServiceSpecificCredential_importedKeyIsHeld(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	idc, err := identityclient.New(client.Config{Region: emu.Region(), Credentials: client.Credentials{AccessKeyID: emu.AccessKeyID(), SecretAccessKey: emu.SecretAccessKey()}}, emu.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := idc.CreateUser(context.Background(), identityclient.CreateUserInput{UserName: "ida"}); err != nil {
+		t.Fatal(err)
+	}
+	importedID, _, err := emu.Identity.CreateCredentialBehindTheBack("ida", "models.cloud.example", 30, emu.Region())
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported := emu.ProviderConfig() + fmt.Sprintf(`
+import {
+  to = cloud_identity_user.test
+  id = "ida"
+}
+
+resource "cloud_identity_user" "test" {
+  user_name = "ida"
+}
+
+import {
+  to = cloud_identity_service_specific_credential.imported
+  id = "ida/%s"
+}
+
+resource "cloud_identity_service_specific_credential" "imported" {
+  user_name           = cloud_identity_user.test.user_name
+  credential_age_days = 30
+}
+`, importedID)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: providerFactories,
+		CheckDestroy:             checkNothingLeft(emu),
+		Steps: []resource.TestStep{
+			{
+				Config: imported,
+				Check: func(*terraform.State) error {
+					if _, ok := emu.Identity.UserTags("ida")["terraform-cloud:key:"+importedID]; !ok {
+						return fmt.Errorf("the imported key %s is not marked as held: tags %v", importedID, emu.Identity.UserTags("ida"))
+					}
+					return nil
+				},
+			},
+			{
+				// A create interrupted just before the key was imported.
+				PreConfig: func() {
+					keys, err := idc.ListServiceSpecificCredentials(context.Background(), "ida", "models.cloud.example")
+					if err != nil || len(keys.Credentials) != 1 {
+						t.Fatalf("keys %v: %v", keys, err)
+					}
+					start := keys.Credentials[0].CreateDate.Add(-time.Second)
+					rec := identityclient.Tag{Key: "terraform-cloud:creating:interrupted", Value: fmt.Sprintf("models.cloud.example %d %d", start.Unix(), start.Add(5*time.Second).Unix())}
+					if err := idc.TagUser(context.Background(), "ida", []identityclient.Tag{rec}); err != nil {
+						t.Fatal(err)
+					}
+					emu.Clock().Advance(time.Minute)
+				},
+				Config: imported + `
+resource "cloud_identity_service_specific_credential" "second" {
+  user_name           = cloud_identity_user.test.user_name
+  credential_age_days = 30
+}
+`,
+				Check: func(s *terraform.State) error {
+					second := s.RootModule().Resources["cloud_identity_service_specific_credential.second"].Primary.Attributes["service_specific_credential_id"]
+					if second == importedID {
+						return fmt.Errorf("the second key's create took the imported key %s", importedID)
+					}
+					if ids := emu.Identity.CredentialIDs("ida"); len(ids) != 2 {
+						return fmt.Errorf("keys %v, want the imported key and the second", ids)
+					}
+					if _, left := emu.Identity.UserTags("ida")["terraform-cloud:creating:interrupted"]; left {
+						return fmt.Errorf("the record of the interrupted create was not removed")
+					}
+					return nil
+				},
+			},
+		},
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -203,11 +204,15 @@ func (c *userCreate) run(ctx context.Context) *identityclient.User {
 }
 
 // settled clears the record of a create whose answer is in hand: the user
-// is now held by the configuration that asked for it.
-func (c *userCreate) settled(ctx context.Context, u *identityclient.User) {
-	if err := c.r.clients.Identity.UntagUser(ctx, u.UserName, []string{tagCreatingUser}); err != nil {
+// is now held by the configuration that asked for it. It runs even when
+// the run is being interrupted (see bookkeeping).
+// claims are this run's claims of an adoption, which go too.
+func (c *userCreate) settled(ctx context.Context, u *identityclient.User, claims ...string) {
+	actx, cancel := bookkeeping(ctx)
+	defer cancel()
+	if err := c.r.clients.Identity.UntagUser(actx, u.UserName, append([]string{tagCreatingUser}, claims...)); err != nil {
 		c.diags.AddWarning("User Create Record Not Cleared",
-			fmt.Sprintf("User %q was created, but removing the record of its create (tag %s) failed. Until the tag is removed, another configuration that creates a user of this name would adopt this one: remove the tag (identity:UntagUser).\n\n%s",
+			fmt.Sprintf("User %q was created and is in the state, but removing the record of its create (tag %s) failed. Until the tag is removed, another configuration that creates a user of this name would adopt this one: remove the tag (identity:UntagUser).\n\n%s",
 				u.UserName, tagCreatingUser, err))
 	}
 }
@@ -261,9 +266,9 @@ func (c *userCreate) exists(ctx context.Context, createErr error) *identityclien
 	}
 }
 
-// adopt takes over user u, made by an interrupted create: it rewrites the
-// record with this create's nonce and reads it back, so that of two runs
-// adopting at once only one does, then clears it.
+// adopt takes over user u, made by an interrupted create, once it won the
+// user against other runs adopting it at the same time (see contend), and
+// clears the record.
 func (c *userCreate) adopt(ctx context.Context, u *identityclient.User, createErr error) *identityclient.User {
 	if u.Path != c.in.Path {
 		// Adopting it as it is would give the state other values than the
@@ -275,26 +280,50 @@ func (c *userCreate) adopt(ctx context.Context, u *identityclient.User, createEr
 		return nil
 	}
 	id := c.r.clients.Identity
-	err := id.TagUser(ctx, u.UserName, []identityclient.Tag{userCreateTag(c.nonce, 0)})
+	record, _, _ := userCreateRecord(u)
+	mine := ""
+	won, err := contend(ctx, id, u.UserName, c.nonce,
+		func(now time.Time) identityclient.Tag {
+			t := adoptingTag(c.nonce, record, now.Add(contendSettle+createWindow(c.r.clients)))
+			mine = t.Key
+			return t
+		},
+		func(tags *identityclient.UserTags) ([]string, bool) { return userAdopters(tags, record, c.nonce) })
 	var again *identityclient.User
-	if err == nil {
+	if err == nil && won {
 		again, err = id.GetUser(ctx, u.UserName)
 	}
+	release := func() {
+		if won {
+			c.untag(ctx, u.UserName, mine)
+		}
+	}
 	if err != nil {
+		release()
 		c.diags.AddAttributeError(path.Root("user_name"), createUserSummary, fmt.Sprintf("User %q was made by an interrupted create, and taking it over failed, so nothing was adopted. Apply again.\n\n%s",
 			u.UserName, errors.Join(createErr, err)))
 		return nil
 	}
-	if nonce, _, ok := userCreateRecord(again); !ok || nonce != c.nonce || again.UserID != u.UserID {
-		c.existsError(createErr, " Another run adopted the user, made by an interrupted create, at the same time.")
+	if !won || again.UserID != u.UserID {
+		release()
+		c.existsError(createErr, " Another run is adopting the user, made by an interrupted create, at the same time; if that run was interrupted too, apply again in a few minutes.")
 		return nil
 	}
 	tflog.Warn(ctx, "Adopting the user an interrupted create left behind, instead of failing", map[string]any{"user_name": u.UserName, "user_id": u.UserID})
-	c.settled(ctx, again)
+	c.settled(ctx, again, mine)
 	c.diags.AddWarning("Identity User Adopted",
 		fmt.Sprintf("User %q (id %s) was created at %s by a create that was interrupted before Terraform recorded the user, and no configuration held it. The provider adopted it into the state instead of failing with EntityAlreadyExists; nothing else was created.",
 			u.UserName, u.UserID, u.CreateDate.UTC().Format(time.RFC3339)))
 	return again
+}
+
+// untag removes tags from the user, logging a failure (see bookkeeping).
+func (c *userCreate) untag(ctx context.Context, user string, keys ...string) {
+	actx, cancel := bookkeeping(ctx)
+	defer cancel()
+	if err := c.r.clients.Identity.UntagUser(actx, user, keys); err != nil {
+		tflog.Warn(ctx, "Could not remove a claim from the user", map[string]any{"user_name": user, "tags": strings.Join(keys, ","), "error": err.Error()})
+	}
 }
 
 func (c *userCreate) existsError(err error, why string) {

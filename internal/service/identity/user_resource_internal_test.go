@@ -2,8 +2,10 @@ package identity
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -212,5 +214,79 @@ func TestUserCreateOrphanWithOtherArguments(t *testing.T) {
 	u, diags = h.createPath(context.Background(), "orphan", "/team/")
 	if u == nil || u.UserID != orphan.UserID {
 		t.Fatalf("with the user's own path: user %v, diagnostics %s: %s", u, summaries(diags), details(diags))
+	}
+}
+
+// Ctrl-C right after CreateUser's answer arrived: the record is removed all
+// the same, so no other configuration ever adopts the user.
+func TestUserCreateInterruptedAfterTheAnswer(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h := newUserHarness(t)
+	cfg := h.r.clients.Config
+	cfg.HTTPClient = &http.Client{Transport: &answered{op: "CreateUser", then: cancel}}
+	idc, err := identityclient.New(cfg, h.r.clients.Endpoints.Identity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.r.clients.Identity = idc
+	u, diags := h.createPath(ctx, "ivy", "/")
+	if u == nil || len(diags) != 0 {
+		t.Fatalf("user %v, diagnostics %s: %s; want the user, no diagnostics", u, summaries(diags), details(diags))
+	}
+	if ctx.Err() == nil {
+		t.Fatal("the run was not interrupted: the test tests nothing")
+	}
+	if tags := h.emu.Identity.UserTags("ivy"); len(tags) != 0 {
+		t.Fatalf("tags left on the user: %v", tags)
+	}
+}
+
+// Two runs adopting the same orphaned user at once: exactly one adopts it.
+func TestUserAdoptionTwoRunsAtOnce(t *testing.T) {
+	t.Parallel()
+	h := newUserHarness(t)
+	orphan := h.orphan(t, "orphan", "/", 10*time.Second)
+	h.emu.Clock().Advance(time.Minute)
+	ta, tb, bDone := twoRuns("UntagUser")
+	run := func(transport http.RoundTripper) *userResource {
+		cfg := h.r.clients.Config
+		cfg.HTTPClient = &http.Client{Transport: transport}
+		idc, err := identityclient.New(cfg, h.r.clients.Endpoints.Identity)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients := *h.r.clients
+		clients.Identity = idc
+		return &userResource{clients: &clients}
+	}
+	create := func(r *userResource) (*identityclient.User, diag.Diagnostics) {
+		var diags diag.Diagnostics
+		c := &userCreate{r: r, in: identityclient.CreateUserInput{UserName: "orphan", Path: "/"}, diags: &diags}
+		return c.run(context.Background()), diags
+	}
+	a, b := run(ta), run(tb)
+	var wg sync.WaitGroup
+	var userA, userB *identityclient.User
+	var diagsA, diagsB diag.Diagnostics
+	wg.Add(2)
+	go func() { defer wg.Done(); userA, diagsA = create(a) }()
+	go func() { defer wg.Done(); defer bDone(); userB, diagsB = create(b) }()
+	wg.Wait()
+	adopted := 0
+	for _, u := range []*identityclient.User{userA, userB} {
+		if u != nil {
+			adopted++
+			if u.UserID != orphan.UserID {
+				t.Errorf("user %s adopted, want %s", u.UserID, orphan.UserID)
+			}
+		}
+	}
+	if adopted != 1 {
+		t.Fatalf("%d runs adopted the user, want 1\nA: %s: %s\nB: %s: %s", adopted, summaries(diagsA), details(diagsA), summaries(diagsB), details(diagsB))
+	}
+	if tags := h.emu.Identity.UserTags("orphan"); len(tags) != 0 {
+		t.Errorf("tags left on the user: %v", tags)
 	}
 }
