@@ -101,20 +101,10 @@ func (s *Service) listAttachedUserPolicies(_ *core.Caller, form url.Values) (any
 	if err != nil {
 		return nil, err
 	}
-	maxItems, aerr := pageSize(form)
+	start, end, next, aerr := positionalPage(form, "policies", len(u.Policies))
 	if aerr != nil {
 		return nil, aerr
 	}
-	start := 0
-	if v := form.Get("Marker"); v != "" {
-		pos, ok := decodeMarker("policies", v)
-		n, err := strconv.Atoi(pos)
-		if !ok || err != nil || n < 0 || n > len(u.Policies) {
-			return nil, invalidInput("Marker %q is not a marker this service returned.", v)
-		}
-		start = n
-	}
-	end := min(start+maxItems, len(u.Policies))
 	out := struct {
 		AttachedPolicies []attachedPolicyXML `xml:"AttachedPolicies>member"`
 		IsTruncated      bool                `xml:"IsTruncated"`
@@ -123,10 +113,31 @@ func (s *Service) listAttachedUserPolicies(_ *core.Caller, form url.Values) (any
 	for _, arn := range u.Policies[start:end] {
 		out.AttachedPolicies = append(out.AttachedPolicies, attachedPolicyXML{PolicyName: arn[strings.LastIndex(arn, "/")+1:], PolicyArn: arn})
 	}
-	if end < len(u.Policies) {
-		out.IsTruncated, out.Marker = true, encodeMarker("policies", strconv.Itoa(end))
-	}
+	out.IsTruncated, out.Marker = next != "", next
 	return out, nil
+}
+
+// positionalPage is the window [start, end) of a list of n items, in a
+// fixed order, that a request's MaxItems and Marker of kind ask for, and
+// the marker of the page after it ("" when it is the last).
+func positionalPage(form url.Values, kind string, n int) (start, end int, next string, aerr *apiError) {
+	maxItems, aerr := pageSize(form)
+	if aerr != nil {
+		return 0, 0, "", aerr
+	}
+	if v := form.Get("Marker"); v != "" {
+		pos, ok := decodeMarker(kind, v)
+		p, err := strconv.Atoi(pos)
+		if !ok || err != nil || p < 0 || p > n {
+			return 0, 0, "", invalidInput("Marker %q is not a marker this service returned.", v)
+		}
+		start = p
+	}
+	end = min(start+maxItems, n)
+	if end < n {
+		next = encodeMarker(kind, strconv.Itoa(end))
+	}
+	return start, end, next, nil
 }
 
 // pageSize is a list's MaxItems: 1 to 1000, default 100.

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -161,28 +160,16 @@ func (s *Service) listUserTags(_ *core.Caller, form url.Values) (any, *apiError)
 	if err != nil {
 		return nil, err
 	}
-	maxItems, err := pageSize(form)
+	start, end, next, err := positionalPage(form, "tags", len(u.Tags))
 	if err != nil {
 		return nil, err
 	}
-	start := 0
-	if v := form.Get("Marker"); v != "" {
-		pos, ok := decodeMarker("tags", v)
-		n, convErr := strconv.Atoi(pos)
-		if !ok || convErr != nil || n < 0 || n > len(u.Tags) {
-			return nil, invalidInput("Marker %q is not a marker this service returned.", v)
-		}
-		start = n
-	}
-	end := min(start+maxItems, len(u.Tags))
 	out := struct {
 		Tags        []tag  `xml:"Tags>member"`
 		IsTruncated bool   `xml:"IsTruncated"`
 		Marker      string `xml:"Marker,omitempty"`
 	}{Tags: append([]tag{}, u.Tags[start:end]...)}
-	if end < len(u.Tags) {
-		out.IsTruncated, out.Marker = true, encodeMarker("tags", strconv.Itoa(end))
-	}
+	out.IsTruncated, out.Marker = next != "", next
 	return out, nil
 }
 
