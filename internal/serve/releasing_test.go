@@ -1,53 +1,17 @@
-package main
+package serve
 
 import (
 	"context"
 	"errors"
-	"os"
-	"os/exec"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 )
-
-func TestQuietLogs(t *testing.T) {
-	t.Parallel()
-	quiet := []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER_CLOUD"}
-	for _, tc := range []struct {
-		name    string
-		environ []string
-		want    []string
-	}{
-		{"nothing asked", []string{"HOME=/root", "TF_IN_AUTOMATION=1", "TF_LOG_PATH=/tmp/tf.log", "TF_LOG_CORE=TRACE"}, quiet},
-		{"empty values ask for nothing", []string{"TF_LOG=", "TF_LOG_PROVIDER="}, quiet},
-		{"OFF asks for nothing", []string{"TF_LOG=off", "TF_LOG_PROVIDER_CLOUD_HTTP=OFF"}, quiet},
-		{"TF_LOG", []string{"TF_LOG=trace"}, nil},
-		{"TF_LOG=JSON", []string{"TF_LOG=JSON"}, nil},
-		{"TF_LOG_PROVIDER", []string{"TF_LOG_PROVIDER=DEBUG"}, nil},
-		{"our provider", []string{"TF_LOG_PROVIDER_CLOUD=INFO"}, nil},
-		{"our http subsystem", []string{"TF_LOG_PROVIDER_CLOUD_HTTP=TRACE"}, nil},
-		{"SDK", []string{"TF_LOG_SDK=TRACE"}, nil},
-		{"SDK protocol", []string{"TF_LOG_SDK_PROTO=TRACE"}, nil},
-		{"framework", []string{"TF_LOG_SDK_FRAMEWORK=TRACE"}, nil},
-		{"acceptance test log", []string{"TF_ACC_LOG_PATH=/tmp/acc.log"}, nil},
-		{"Terraform's temporary log", []string{"TF_TEMP_LOG_PATH=/tmp/tmp.log"}, nil},
-		{"another provider's level asks nothing of ours", []string{"TF_LOG_PROVIDER_AWS=TRACE"}, quiet},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			if diff := cmp.Diff(tc.want, quietLogs(tc.environ)); diff != "" {
-				t.Errorf("quietLogs(%q) (-want +got):\n%s", tc.environ, diff)
-			}
-		})
-	}
-}
 
 type valueKey struct{}
 
@@ -153,39 +117,3 @@ var (
 	_ tfprotov6.ActionServer       = releasingServer{}
 	_ tfprotov6.StateStoreServer   = releasingServer{}
 )
-
-// The provider ends once the process that started it is gone: a child of
-// a shell that exits at once must not outlive it by more than a few polls.
-func TestExitWithParent(t *testing.T) {
-	if os.Getenv("EXIT_WITH_PARENT_CHILD") == "1" {
-		exitWithParent(50*time.Millisecond, func() { os.Exit(3) })
-		time.Sleep(30 * time.Second)
-		os.Exit(0)
-	}
-	if runtime.GOOS != "linux" {
-		t.Skip("reads /proc")
-	}
-	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	sh := exec.CommandContext(ctx, "sh", "-c", os.Args[0]+" -test.run='^TestExitWithParent$' >/dev/null 2>&1 & echo $!; sleep 1")
-	sh.Env = append(os.Environ(), "EXIT_WITH_PARENT_CHILD=1")
-	out, err := sh.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid := strings.TrimSpace(string(out))
-	start := time.Now()
-	for {
-		stat, err := os.ReadFile("/proc/" + pid + "/stat")
-		// Gone, or a zombie its new parent has not reaped.
-		if err != nil || strings.Contains(string(stat), ") Z ") {
-			break
-		}
-		if time.Since(start) > 10*time.Second {
-			t.Fatalf("the child %s outlived its parent by %s", pid, time.Since(start))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Logf("the child ended %s after its parent", time.Since(start).Round(time.Millisecond))
-}
