@@ -28,6 +28,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client/auth"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 type assumeRoleModel struct {
@@ -50,11 +51,15 @@ var (
 	externalIDRe  = regexp.MustCompile(`^[\w+=,.@:/-]+$`)
 )
 
-// Role session lengths the token service accepts.
-const (
-	minRoleDuration = 15 * time.Minute
-	maxRoleDuration = 12 * time.Hour
-)
+// roleDuration is assume_role.duration: a role session's length the token
+// service accepts.
+var roleDuration = validators.Duration{
+	Min: 15 * time.Minute, Max: 12 * time.Hour,
+	Desc:        "must be a duration from 15m to 12h, such as 1h",
+	Summary:     "Invalid Role Session Duration",
+	NotDuration: "%q is not a duration; use a number with a unit, such as 1h or 90m.",
+	OutOfRange:  "%q must be between 15m and 12h.",
+}
 
 // addCredentialSchema adds the credential sources beyond static keys.
 func addCredentialSchema(s *schema.Schema) {
@@ -105,7 +110,7 @@ func addCredentialSchema(s *schema.Schema) {
 			"duration": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "How long each role session lasts, as a duration from `15m` to `12h`, within the role's maximum. Defaults to `1h`.",
-				Validators:          []validator.String{roleDuration{}},
+				Validators:          []validator.String{roleDuration},
 			},
 			"external_id": schema.StringAttribute{
 				Optional:            true,
@@ -416,27 +421,4 @@ func explainCredentialError(err error, c resolvedCredentials, endpoint, endpoint
 			"The token service refused to let the credentials from %s assume role %s: %s. Check the role's trust policy and, when it requires one, assume_role.external_id.", c.source, role, api.ErrorMessage())
 	}
 	return "Unable to Check Credentials", fmt.Sprintf("The token service refused the credentials from %s (%s).", c.source, api.ErrorCode())
-}
-
-// roleDuration validates assume_role.duration.
-type roleDuration struct{}
-
-func (roleDuration) Description(context.Context) string {
-	return "must be a duration from 15m to 12h, such as 1h"
-}
-
-func (v roleDuration) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (roleDuration) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	s := req.ConfigValue.ValueString()
-	d, err := time.ParseDuration(s)
-	switch {
-	case err != nil:
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Role Session Duration", fmt.Sprintf("%q is not a duration; use a number with a unit, such as 1h or 90m.", s))
-	case d < minRoleDuration || d > maxRoleDuration:
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Role Session Duration", fmt.Sprintf("%q must be between 15m and 12h.", s))
-	}
 }

@@ -5,10 +5,7 @@ package provider
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"os"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -31,6 +28,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/models"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 // Environment variables the provider reads when a setting is not in its
@@ -58,9 +56,21 @@ const (
 var (
 	_ provider.Provider                       = (*cloudProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*cloudProvider)(nil)
-
-	regionRe = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
 )
+
+// endpointURL validates an endpoint at validate time.
+var endpointURL = validators.HTTPURL("Invalid Endpoint", func(p path.Path, value string, problem error) string {
+	return fmt.Sprintf("The endpoint %s = %q %s. Use a URL such as http://127.0.0.1:8080.", p, value, problem)
+})
+
+// httpTimeout is http_timeout: a duration from 1ms to 1h.
+var httpTimeout = validators.Duration{
+	Min: time.Millisecond, Max: time.Hour,
+	Desc:        "must be a duration between 1ms and 1h, such as 30s",
+	Summary:     "Invalid HTTP Timeout",
+	NotDuration: "The HTTP timeout %q is not a duration; use a number with a unit, such as 30s or 2m.",
+	OutOfRange:  "The HTTP timeout %q must be between 1ms and 1h.",
+}
 
 // New returns the provider factory for a version.
 func New(version string) func() provider.Provider {
@@ -108,7 +118,7 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 		return schema.StringAttribute{
 			Optional:            true,
 			MarkdownDescription: fmt.Sprintf("Base URL of the %s service. Defaults to `%s`, or to `CLOUD_ENDPOINT_URL` when that is set.", svc, def),
-			Validators:          []validator.String{httpURL{}},
+			Validators:          []validator.String{endpointURL},
 		}
 	}
 	resp.Schema = schema.Schema{
@@ -117,7 +127,7 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"region": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "Region to sign requests for and to create keys in, such as `us-east-1`. Falls back to `CLOUD_REGION`. Required one way or the other.",
-				Validators:          []validator.String{stringvalidator.RegexMatches(regionRe, "must be a region name such as us-east-1")},
+				Validators:          []validator.String{validators.Region()},
 			},
 			"access_key": schema.StringAttribute{
 				Optional:            true,
@@ -151,7 +161,7 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 					"sts": schema.StringAttribute{
 						Optional:            true,
 						MarkdownDescription: "Base URL of the token service (AssumeRole, AssumeRoleWithWebIdentity, GetCallerIdentity). Defaults to `CLOUD_ENDPOINT_URL` when that is set, else to `endpoints.identity` when that is set (a private deployment or the emulator serves both), else to `https://sts.<region>.cloud.example`.",
-						Validators:          []validator.String{httpURL{}},
+						Validators:          []validator.String{endpointURL},
 					},
 				},
 			},
@@ -164,7 +174,7 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"http_timeout": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: fmt.Sprintf("How long one attempt of a request may take (connect, send, answer), as a duration such as `30s` or `2m`, between 1ms and 1h. Defaults to `%s`. An attempt that runs out is retried like a dropped connection, within `max_retries`.", client.DefaultAttemptTimeout),
-				Validators:          []validator.String{durationString{}},
+				Validators:          []validator.String{httpTimeout},
 			},
 		},
 		Blocks: map[string]schema.Block{},
@@ -201,7 +211,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	case region == "":
 		resp.Diagnostics.AddAttributeError(path.Root("region"), "Missing Region",
 			"The provider needs a region. Set region in the provider block or the "+EnvRegion+" environment variable, for example us-east-1.")
-	case !regionRe.MatchString(region):
+	case !validators.RegionPattern.MatchString(region):
 		resp.Diagnostics.AddAttributeError(path.Root("region"), "Invalid Region",
 			fmt.Sprintf("The region %q (from %s) is not a region name such as us-east-1.", region, source(cfg.Region, EnvRegion)))
 	}
@@ -214,7 +224,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		if u == "" {
 			return def
 		}
-		if err := checkURL(u); err != nil {
+		if err := validators.CheckURL(u); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName(attr), "Invalid Endpoint",
 				fmt.Sprintf("The %s endpoint %q (from %s) %s. Use a URL such as https://%s.us-east-1.cloud.example or http://127.0.0.1:8080.", attr, u, from, err, attr))
 		}
@@ -242,9 +252,9 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 	attemptTimeout := client.DefaultAttemptTimeout
 	if v := cfg.HTTPTimeout.ValueString(); v != "" {
-		d, err := parseHTTPTimeout(v)
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("http_timeout"), "Invalid HTTP Timeout", "The HTTP timeout "+err.Error()+".")
+		d, summary, detail := httpTimeout.Parse(v)
+		if detail != "" {
+			resp.Diagnostics.AddAttributeError(path.Root("http_timeout"), summary, detail)
 			return
 		}
 		attemptTimeout = d
@@ -313,67 +323,4 @@ func source(v types.String, env string) string {
 		return "the provider block"
 	}
 	return env
-}
-
-func checkURL(s string) error {
-	if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
-		return fmt.Errorf("must start with http:// or https://")
-	}
-	u, err := url.Parse(s)
-	switch {
-	case err != nil:
-		return fmt.Errorf("is not a URL")
-	case u.Host == "":
-		return fmt.Errorf("has no host")
-	case u.RawQuery != "" || u.Fragment != "":
-		return fmt.Errorf("must not have a query or fragment")
-	}
-	return nil
-}
-
-// httpURL validates an endpoint at validate time.
-type httpURL struct{}
-
-func (httpURL) Description(context.Context) string { return "must be an http(s) URL" }
-
-func (v httpURL) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (httpURL) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if err := checkURL(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Endpoint",
-			fmt.Sprintf("The endpoint %s = %q %s. Use a URL such as http://127.0.0.1:8080.", req.Path, req.ConfigValue.ValueString(), err))
-	}
-}
-
-// parseHTTPTimeout reads http_timeout: a Go duration from 1ms to 1h.
-func parseHTTPTimeout(s string) (time.Duration, error) {
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a duration; use a number with a unit, such as 30s or 2m", s)
-	}
-	if d < time.Millisecond || d > time.Hour {
-		return 0, fmt.Errorf("%q must be between 1ms and 1h", s)
-	}
-	return d, nil
-}
-
-// durationString validates http_timeout at validate time.
-type durationString struct{}
-
-func (durationString) Description(context.Context) string {
-	return "must be a duration between 1ms and 1h, such as 30s"
-}
-
-func (v durationString) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (durationString) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, err := parseHTTPTimeout(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid HTTP Timeout", "The HTTP timeout "+err.Error()+".")
-	}
 }

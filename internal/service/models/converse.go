@@ -16,10 +16,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 )
 
-var (
-	regionRe  = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
-	modelIDRe = regexp.MustCompile(`^[A-Za-z0-9._:/+-]+$`)
-)
+var modelIDRe = regexp.MustCompile(`^[A-Za-z0-9._:/+-]+$`)
 
 // Limits checked at validate time.
 const (

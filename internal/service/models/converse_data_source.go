@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 var _ datasource.DataSourceWithConfigure = (*converseDataSource)(nil)
@@ -38,7 +39,7 @@ func (d *converseDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
 			"region": schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: descRegion, Validators: regionValidators()},
 			"runtime_url": schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: descRuntimeURL,
-				Validators: []validator.String{httpURL{}}},
+				Validators: []validator.String{runtimeURL}},
 			"text":          schema.StringAttribute{Computed: true, MarkdownDescription: descText},
 			"stop_reason":   schema.StringAttribute{Computed: true, MarkdownDescription: descStop},
 			"input_tokens":  schema.Int64Attribute{Computed: true, MarkdownDescription: descIn},
@@ -74,7 +75,7 @@ func modelIDValidators() []validator.String {
 
 func regionValidators() []validator.String {
 	return []validator.String{
-		stringvalidator.RegexMatches(regionRe, "must be a region name such as us-east-1"),
+		validators.Region(),
 		stringvalidator.ConflictsWith(path.MatchRoot("runtime_url")),
 	}
 }

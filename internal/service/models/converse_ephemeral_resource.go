@@ -38,7 +38,7 @@ func (e *converseEphemeralResource) Schema(_ context.Context, _ ephemeral.Schema
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
 			"region": schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: descRegion, Validators: regionValidators()},
 			"runtime_url": schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: descRuntimeURL,
-				Validators: []validator.String{httpURL{}}},
+				Validators: []validator.String{runtimeURL}},
 			"text":          schema.StringAttribute{Computed: true, MarkdownDescription: descText},
 			"stop_reason":   schema.StringAttribute{Computed: true, MarkdownDescription: descStop},
 			"input_tokens":  schema.Int64Attribute{Computed: true, MarkdownDescription: descIn},

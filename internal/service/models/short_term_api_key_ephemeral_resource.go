@@ -59,7 +59,7 @@ func (e *shortTermAPIKeyEphemeralResource) Schema(_ context.Context, _ ephemeral
 				Optional:            true,
 				Computed:            true,
 				MarkdownDescription: "Lifetime of the key as a duration such as `1h` or `90m`, from `1m` to `12h`. Defaults to `12h`. The key expires earlier when the provider's credentials do.",
-				Validators:          []validator.String{duration{lo: time.Minute, hi: modelsclient.MaxTokenLifetime}},
+				Validators:          []validator.String{keyLifetime},
 			},
 			"token": schema.StringAttribute{
 				Computed:            true,
