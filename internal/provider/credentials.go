@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"regexp"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
-	"github.com/aws/smithy-go"
-	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -28,6 +25,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client/auth"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -354,71 +352,37 @@ func checkCredentials(ctx context.Context, c resolvedCredentials, skip bool, end
 // else (skip_credentials_validation) one GetCallerIdentity when a type
 // first needs it, with the configured role for its path.
 func (c resolvedCredentials) caller(arn string) *conns.Caller {
-	role := ""
-	switch {
-	case c.settings.AssumeRole != nil:
-		role = c.settings.AssumeRole.RoleARN
-	case c.settings.WebIdentity != nil:
-		role = c.settings.WebIdentity.RoleARN
-	}
 	return conns.NewCaller(arn, func(ctx context.Context) (string, error) {
 		out, err := c.settings.Client(c.provider).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
 		if err != nil {
 			return "", err
 		}
 		return aws.ToString(out.Arn), nil
-	}, role)
+	}, c.roleARN())
+}
+
+// roleARN is the role the credentials assume, "" when none.
+func (c resolvedCredentials) roleARN() string {
+	switch {
+	case c.settings.AssumeRole != nil:
+		return c.settings.AssumeRole.RoleARN
+	case c.settings.WebIdentity != nil:
+		return c.settings.WebIdentity.RoleARN
+	}
+	return ""
 }
 
 // explainCredentialError says what a failed credential check means.
 func explainCredentialError(err error, c resolvedCredentials, endpoint, endpointFrom string) (string, string) {
-	role := ""
-	switch {
-	case c.settings.AssumeRole != nil:
-		role = c.settings.AssumeRole.RoleARN
-	case c.settings.WebIdentity != nil:
-		role = c.settings.WebIdentity.RoleARN
-	}
-	var send *smithyhttp.RequestSendError
-	var dns *net.DNSError
-	if errors.As(err, &send) || errors.As(err, &dns) {
-		host := endpoint
-		if u, perr := url.Parse(endpoint); perr == nil {
-			host = u.Host
-		}
-		return "Token Service Unreachable", fmt.Sprintf(
-			"The provider cannot reach the token service at %s (%s, from %s) to check its credentials. Set endpoints.sts in the provider block, or %s for every service, to a URL this machine can reach (the local emulator's is such as http://127.0.0.1:8080), or check the network. Set skip_credentials_validation = true only if the token service is unreachable on purpose.",
-			host, endpoint, endpointFrom, EnvEndpointURL)
+	host := endpoint
+	if u, perr := url.Parse(endpoint); perr == nil {
+		host = u.Host
 	}
 	key := "the access key"
 	if c.keyID != "" {
 		key = "access key " + c.keyID
 	}
-	var api smithy.APIError
-	if !errors.As(err, &api) {
-		return "Unable to Get Credentials", fmt.Sprintf("The provider could not get credentials from %s.", c.source)
-	}
-	switch api.ErrorCode() {
-	case "SignatureDoesNotMatch":
-		return "Invalid Credentials", fmt.Sprintf(
-			"The token service refused the signature of %s (from %s): the secret key does not belong to this access key. Check the secret key (secret_key, %s or the profile's aws_secret_access_key).",
-			key, c.source, EnvSecretKey)
-	case "InvalidClientTokenId":
-		return "Invalid Credentials", fmt.Sprintf(
-			"The token service does not know %s (from %s), or its session token. Check the access key id, and the session token of temporary credentials.", key, c.source)
-	case "ExpiredToken":
-		return "Expired Credentials", fmt.Sprintf(
-			"The session token of the credentials from %s has expired. Get new temporary credentials (or let assume_role get them) and run again.", c.source)
-	case "ExpiredTokenException":
-		return "Web Identity Token Refused", fmt.Sprintf(
-			"The token service refused the web identity token for role %s (from %s) because it has expired. CI systems issue a fresh token per job: request a new one.", role, c.source)
-	case "InvalidIdentityToken", "IDPRejectedClaim":
-		return "Web Identity Token Refused", fmt.Sprintf(
-			"The token service refused the web identity token for role %s (from %s): %s. Check that the token's issuer is registered with the identity service, that its audience is one the provider was registered with, and that the role's trust policy accepts its subject.",
-			role, c.source, api.ErrorMessage())
-	case "AccessDenied":
-		return "Role Refused", fmt.Sprintf(
-			"The token service refused to let the credentials from %s assume role %s: %s. Check the role's trust policy and, when it requires one, assume_role.external_id.", c.source, role, api.ErrorMessage())
-	}
-	return "Unable to Check Credentials", fmt.Sprintf("The token service refused the credentials from %s (%s).", c.source, api.ErrorCode())
+	r := diagnostics.TokenServiceRemedies.For(err,
+		"host", host, "endpoint", endpoint, "from", endpointFrom, "key", key, "source", c.source, "role", c.roleARN())
+	return r.Summary, r.Text
 }

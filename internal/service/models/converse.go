@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	modelsclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/models"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 )
 
 var modelIDRe = regexp.MustCompile(`^[A-Za-z0-9._:/+-]+$`)
@@ -82,7 +82,7 @@ func converse(ctx context.Context, c *conns.Clients, m *converseModel, action st
 	out, err := rc.Converse(ctx, key, m.ModelID.ValueString(), m.Prompt.ValueString())
 	if err != nil {
 		diags.AddError("Unable to "+action, fmt.Sprintf("The model runtime at %s refused or failed the call to model %q. %s Error: %s",
-			runtimeURL, m.ModelID.ValueString(), remedy(err), client.Redact(err.Error())))
+			runtimeURL, m.ModelID.ValueString(), diagnostics.RuntimeRemedies.For(err).Text, client.Redact(err.Error())))
 		return diags
 	}
 	m.Region = types.StringValue(region)
@@ -93,17 +93,4 @@ func converse(ctx context.Context, c *conns.Clients, m *converseModel, action st
 	m.OutputTokens = types.Int64Value(out.Usage.OutputTokens)
 	m.TotalTokens = types.Int64Value(out.Usage.TotalTokens)
 	return diags
-}
-
-// remedy suggests what to change for the kinds of refusal.
-func remedy(err error) string {
-	switch {
-	case errors.Is(err, client.ErrAccessDenied):
-		return "Check that a long-term key is used in its own region, that it is Active, and that the key's user (or the principal that generated a short-term key) is allowed models:CallWithBearerToken, for example with ModelsLimitedAccess attached and no deny policy."
-	case errors.Is(err, client.ErrAuthentication):
-		return "The key is unknown, expired, reset or deleted: use a current key."
-	case errors.Is(err, client.ErrValidation), errors.Is(err, client.ErrNotFound):
-		return "Check model_id and prompt."
-	}
-	return "Try again later; if it persists, check the runtime URL."
 }

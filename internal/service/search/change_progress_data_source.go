@@ -14,6 +14,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 )
 
 var _ datasource.DataSourceWithConfigure = (*changeProgressDataSource)(nil)
@@ -119,7 +120,7 @@ func (d *changeProgressDataSource) readError(ctx context.Context, diags *diag.Di
 		if changeID != "" {
 			what = fmt.Sprintf("change %s of domain %q", changeID, domain)
 		}
-		dsCommonReadError(diags, changeProgressReadSummary, what, err)
+		diagnostics.AddReadError(diags, changeProgressReadSummary, what, err)
 		return
 	}
 	if changeID == "" {

@@ -20,6 +20,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -252,7 +253,7 @@ func (d *dryRunDataSource) readError(ctx context.Context, diags *diag.Diagnostic
 			diags.AddError(dryRunReadSummary, fmt.Sprintf("Either domain %q or its dry run %s does not exist. Check domain_name and dry_run_id.\n\n%s", in.DomainName, in.DryRunID, err))
 		}
 	default:
-		dsCommonReadError(diags, dryRunReadSummary, fmt.Sprintf("dry run %s of domain %q", in.DryRunID, in.DomainName), err)
+		diagnostics.AddReadError(diags, dryRunReadSummary, fmt.Sprintf("dry run %s of domain %q", in.DryRunID, in.DomainName), err)
 	}
 }
 
