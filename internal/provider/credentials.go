@@ -61,50 +61,65 @@ var roleDuration = validators.Duration{
 
 // addCredentialSchema adds the credential sources beyond static keys.
 func addCredentialSchema(s *schema.Schema) {
-	roleARN := func(required bool) schema.StringAttribute {
-		desc := "ARN of the role, such as `arn:cloud:identity::123456789012:role/deploy`."
-		if !required {
-			desc += " Falls back to `CLOUD_ROLE_ARN`."
-		}
-		return schema.StringAttribute{
-			Optional:            true,
-			MarkdownDescription: desc,
-			Validators:          []validator.String{stringvalidator.RegexMatches(roleARNRe, "must be a role ARN such as arn:cloud:identity::123456789012:role/deploy")},
-		}
-	}
-	sessionName := schema.StringAttribute{
-		Optional:            true,
-		MarkdownDescription: "Name of the role session, seen in the token service's answers and the caller identity. 2 to 64 characters of letters, digits and `+=,.@_-`. Defaults to `" + auth.DefaultSessionName + "`.",
-		Validators:          []validator.String{stringvalidator.RegexMatches(sessionNameRe, "must be 2 to 64 letters, digits or +=,.@_-")},
-	}
-	files := func(what, env, def string) schema.ListAttribute {
-		return schema.ListAttribute{
-			ElementType:         types.StringType,
-			Optional:            true,
-			MarkdownDescription: fmt.Sprintf("Paths of the shared %s files, read in order. Falls back to `%s` (one path), then to `%s`.", what, env, def),
-			Validators: []validator.List{
-				listvalidator.SizeAtLeast(1),
-				listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
-			},
-		}
-	}
 	s.Attributes["profile"] = schema.StringAttribute{
 		Optional:            true,
 		MarkdownDescription: "Profile of the shared config and credentials files to take credentials from. Falls back to `CLOUD_PROFILE`, then to `default` when no other credentials are found.",
 		Validators:          []validator.String{stringvalidator.LengthBetween(1, 128)},
 	}
-	s.Attributes["shared_config_files"] = files("config", EnvConfigFile, "~/.cloud/config")
-	s.Attributes["shared_credentials_files"] = files("credentials", EnvCredsFile, "~/.cloud/credentials")
+	s.Attributes["shared_config_files"] = filesAttribute("config", EnvConfigFile, "~/.cloud/config")
+	s.Attributes["shared_credentials_files"] = filesAttribute("credentials", EnvCredsFile, "~/.cloud/credentials")
 	s.Attributes["skip_credentials_validation"] = schema.BoolAttribute{
 		Optional:            true,
 		MarkdownDescription: "Skip the `GetCallerIdentity` call with which the provider checks its credentials each time Terraform configures it (once per plan and once per apply). Defaults to `false`: with the check, a wrong secret, an expired token or an unreachable endpoint is one clear error instead of one per resource. When skipped, the plan of a new `cloud_identity_service_specific_credential` still makes one, to know who the provider runs as.",
 	}
-	s.Blocks["assume_role"] = schema.SingleNestedBlock{
+	s.Blocks["assume_role"] = assumeRoleBlock()
+	s.Blocks["assume_role_with_web_identity"] = webIdentityBlock()
+}
+
+// roleARNAttribute is role_arn of a role block; only the web identity's
+// falls back to CLOUD_ROLE_ARN.
+func roleARNAttribute(required bool) schema.StringAttribute {
+	desc := "ARN of the role, such as `arn:cloud:identity::123456789012:role/deploy`."
+	if !required {
+		desc += " Falls back to `CLOUD_ROLE_ARN`."
+	}
+	return schema.StringAttribute{
+		Optional:            true,
+		MarkdownDescription: desc,
+		Validators:          []validator.String{stringvalidator.RegexMatches(roleARNRe, "must be a role ARN such as arn:cloud:identity::123456789012:role/deploy")},
+	}
+}
+
+// sessionNameAttribute is session_name of a role block.
+func sessionNameAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:            true,
+		MarkdownDescription: "Name of the role session, seen in the token service's answers and the caller identity. 2 to 64 characters of letters, digits and `+=,.@_-`. Defaults to `" + auth.DefaultSessionName + "`.",
+		Validators:          []validator.String{stringvalidator.RegexMatches(sessionNameRe, "must be 2 to 64 letters, digits or +=,.@_-")},
+	}
+}
+
+// filesAttribute is a list of shared files of what, else env, else def.
+func filesAttribute(what, env, def string) schema.ListAttribute {
+	return schema.ListAttribute{
+		ElementType:         types.StringType,
+		Optional:            true,
+		MarkdownDescription: fmt.Sprintf("Paths of the shared %s files, read in order. Falls back to `%s` (one path), then to `%s`.", what, env, def),
+		Validators: []validator.List{
+			listvalidator.SizeAtLeast(1),
+			listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+		},
+	}
+}
+
+// assumeRoleBlock is the assume_role block.
+func assumeRoleBlock() schema.SingleNestedBlock {
+	return schema.SingleNestedBlock{
 		MarkdownDescription: "Assume a role with the credentials found otherwise (keys, profile or web identity), and sign every request with the role session's temporary credentials, renewed before they expire.",
 		Validators:          []validator.Object{objectvalidator.AlsoRequires(path.MatchRelative().AtName("role_arn"))},
 		Attributes: map[string]schema.Attribute{
-			"role_arn":     roleARN(true),
-			"session_name": sessionName,
+			"role_arn":     roleARNAttribute(true),
+			"session_name": sessionNameAttribute(),
 			"duration": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "How long each role session lasts, as a duration from `15m` to `12h`, within the role's maximum. Defaults to `1h`.",
@@ -120,11 +135,15 @@ func addCredentialSchema(s *schema.Schema) {
 			},
 		},
 	}
-	s.Blocks["assume_role_with_web_identity"] = schema.SingleNestedBlock{
+}
+
+// webIdentityBlock is the assume_role_with_web_identity block.
+func webIdentityBlock() schema.SingleNestedBlock {
+	return schema.SingleNestedBlock{
 		MarkdownDescription: "Exchange an OpenID Connect token (GitHub Actions, HCP Terraform, any OIDC issuer registered with the identity service) for a role's temporary credentials. `CLOUD_ROLE_ARN` with `CLOUD_WEB_IDENTITY_TOKEN_FILE` does the same without this block.",
 		Attributes: map[string]schema.Attribute{
-			"role_arn":     roleARN(false),
-			"session_name": sessionName,
+			"role_arn":     roleARNAttribute(false),
+			"session_name": sessionNameAttribute(),
 			"web_identity_token": schema.StringAttribute{
 				Optional:            true,
 				Sensitive:           true,
@@ -166,103 +185,151 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, ccf
 		HTTPClient: ccfg.SDKHTTPClient("sts"), Retryer: ccfg.SDKRetryer(),
 	}
 	out := resolvedCredentials{}
-	profile := func(name string) *auth.Profile {
-		return &auth.Profile{
-			Name:             name,
-			ConfigFiles:      fileList(ctx, cfg.SharedConfigFiles, EnvConfigFile, auth.DefaultConfigFiles()),
-			CredentialsFiles: fileList(ctx, cfg.SharedCredentialsFiles, EnvCredsFile, auth.DefaultCredentialsFiles()),
-		}
-	}
-	static := func(from string) {
-		keyID, secret := setting(cfg.AccessKey, EnvAccessKeyID), setting(cfg.SecretKey, EnvSecretKey)
-		if keyID == "" {
-			diags.AddAttributeError(path.Root("access_key"), "Missing Access Key",
-				"A secret key is set ("+source(cfg.SecretKey, EnvSecretKey)+") but no access key id. Set access_key in the provider block or the "+EnvAccessKeyID+" environment variable.")
-		}
-		if secret == "" {
-			diags.AddAttributeError(path.Root("secret_key"), "Missing Secret Key",
-				"An access key id is set ("+source(cfg.AccessKey, EnvAccessKeyID)+") but no secret key. Set secret_key in the provider block or the "+EnvSecretKey+" environment variable.")
-		}
-		s.Static = &auth.Static{AccessKeyID: keyID, SecretAccessKey: secret, SessionToken: setting(cfg.SessionToken, EnvSessionToken)}
-		s.Static.Expires = sessionExpiration(cfg, s.Static.SessionToken, diags)
-		out.source, out.keyID = from, keyID
-	}
-	envRole, envTokenFile, tfcToken := os.Getenv(EnvRoleARN), os.Getenv(EnvTokenFile), os.Getenv(EnvTFCToken)
-	var implicit *auth.Profile
-	switch {
-	case cfg.AccessKey.ValueString() != "" || cfg.SecretKey.ValueString() != "":
-		static("access_key and secret_key in the provider block")
-	case cfg.WebIdentity != nil:
-		w := cfg.WebIdentity
-		wi := &auth.WebIdentity{RoleARN: w.RoleARN.ValueString(), SessionName: w.SessionName.ValueString(), Token: w.Token.ValueString(), TokenFile: w.TokenFile.ValueString()}
-		if wi.RoleARN == "" {
-			wi.RoleARN = envRole
-		}
-		if wi.Token == "" && wi.TokenFile == "" {
-			wi.TokenFile = envTokenFile
-			if wi.TokenFile == "" {
-				wi.Token = tfcToken
-			}
-		}
-		at := path.Root("assume_role_with_web_identity")
-		if wi.RoleARN == "" {
-			diags.AddAttributeError(at.AtName("role_arn"), "Missing Role ARN",
-				"assume_role_with_web_identity needs the role to assume: set role_arn in the block or the "+EnvRoleARN+" environment variable.")
-		} else if !roleARNRe.MatchString(wi.RoleARN) {
-			diags.AddAttributeError(at.AtName("role_arn"), "Invalid Role ARN",
-				fmt.Sprintf("The role ARN %q (from %s) is not a role ARN such as arn:cloud:identity::123456789012:role/deploy.", wi.RoleARN, EnvRoleARN))
-		}
-		if wi.Token == "" && wi.TokenFile == "" {
-			diags.AddAttributeError(at, "Missing Web Identity Token",
-				"assume_role_with_web_identity needs the OIDC token: set web_identity_token or web_identity_token_file in the block, or the "+EnvTokenFile+" environment variable (HCP Terraform sets "+EnvTFCToken+" when the workspace sets TFC_WORKLOAD_IDENTITY_AUDIENCE).")
-		}
-		s.WebIdentity, out.source = wi, "the assume_role_with_web_identity block"
-	case cfg.Profile.ValueString() != "":
-		s.Profile, out.source = profile(cfg.Profile.ValueString()), "profile in the provider block"
-	case os.Getenv(EnvAccessKeyID) != "" || os.Getenv(EnvSecretKey) != "":
-		static(EnvAccessKeyID + " and " + EnvSecretKey)
-	case envRole != "" || envTokenFile != "":
-		if envRole == "" || (envTokenFile == "" && tfcToken == "") {
-			diags.AddError("Incomplete Web Identity Settings",
-				fmt.Sprintf("Web identity from the environment needs both %s and %s (or HCP Terraform's %s); only one is set.", EnvRoleARN, EnvTokenFile, EnvTFCToken))
-		}
-		out.source = EnvRoleARN + " and " + EnvTokenFile
-		if envTokenFile == "" {
-			out.source = EnvRoleARN + " and " + EnvTFCToken
-		}
-		s.WebIdentity = &auth.WebIdentity{RoleARN: envRole, TokenFile: envTokenFile}
-		if envTokenFile == "" {
-			s.WebIdentity.Token = tfcToken
-		}
-	case os.Getenv(EnvProfile) != "":
-		s.Profile, out.source = profile(os.Getenv(EnvProfile)), EnvProfile
-	default:
-		implicit = profile("default")
-		s.Profile, out.source = implicit, `the shared files' "default" profile`
-	}
-	if s.Static == nil && setting(cfg.SessionExp, EnvSessionExpiration) != "" {
-		// It describes a session token given with keys; role sessions and
-		// profiles say their own expiry (or have none), so it would be
-		// ignored.
-		diags.AddAttributeError(path.Root("session_expiration"), "Session Expiration Without Static Keys",
-			fmt.Sprintf("A session expiration (from %s) is the expiry of a session token given with access_key and secret_key (or %s and %s), but the credentials come from %s, which say their own expiry. Remove session_expiration (and unset %s).",
-				source(cfg.SessionExp, EnvSessionExpiration), EnvAccessKeyID, EnvSecretKey, out.source, EnvSessionExpiration))
-	}
-	if r := cfg.AssumeRole; r != nil {
-		ar := &auth.AssumeRole{RoleARN: r.RoleARN.ValueString(), SessionName: r.SessionName.ValueString(), ExternalID: r.ExternalID.ValueString()}
-		if d := r.Duration.ValueString(); d != "" {
-			ar.Duration, _ = time.ParseDuration(d) // checked by the validator
-		}
-		s.AssumeRole = ar
-	}
+	implicit := baseCredentials(ctx, cfg, &s, &out, diags)
+	checkSessionExpirationSource(cfg, s, out.source, diags)
+	s.AssumeRole = assumeRole(cfg.AssumeRole)
 	if diags.HasError() {
 		return out
 	}
 	prov, err := s.Provider(ctx)
-	var pe *auth.ProfileError
+	if err != nil {
+		reportUnusableCredentials(err, cfg, implicit, out.source, diags)
+		return out
+	}
+	out.provider, out.settings = prov, s
+	return out
+}
+
+// baseCredentials sets s's base credentials and out's source (and key id)
+// from the first source that applies (see credentials). It returns the
+// "default" profile when no source was set, nil otherwise.
+func baseCredentials(ctx context.Context, cfg *providerModel, s *auth.Settings, out *resolvedCredentials, diags *diag.Diagnostics) *auth.Profile {
+	env := webIdentityEnv{role: os.Getenv(EnvRoleARN), tokenFile: os.Getenv(EnvTokenFile), tfcToken: os.Getenv(EnvTFCToken)}
 	switch {
-	case err == nil:
-	case implicit != nil && errors.As(err, &pe) && pe.Reason == "is not in any of them":
+	case cfg.AccessKey.ValueString() != "" || cfg.SecretKey.ValueString() != "":
+		s.Static, out.keyID = staticCredentials(cfg, diags)
+		out.source = "access_key and secret_key in the provider block"
+	case cfg.WebIdentity != nil:
+		s.WebIdentity, out.source = env.withBlock(cfg.WebIdentity, diags), "the assume_role_with_web_identity block"
+	case cfg.Profile.ValueString() != "":
+		s.Profile, out.source = sharedProfile(ctx, cfg, cfg.Profile.ValueString()), "profile in the provider block"
+	case os.Getenv(EnvAccessKeyID) != "" || os.Getenv(EnvSecretKey) != "":
+		s.Static, out.keyID = staticCredentials(cfg, diags)
+		out.source = EnvAccessKeyID + " and " + EnvSecretKey
+	case env.role != "" || env.tokenFile != "":
+		s.WebIdentity, out.source = env.alone(diags)
+	case os.Getenv(EnvProfile) != "":
+		s.Profile, out.source = sharedProfile(ctx, cfg, os.Getenv(EnvProfile)), EnvProfile
+	default:
+		s.Profile, out.source = sharedProfile(ctx, cfg, "default"), `the shared files' "default" profile`
+		return s.Profile
+	}
+	return nil
+}
+
+// staticCredentials are access_key and secret_key (each else its environment
+// variable), with the session token and its expiry; both keys are needed.
+func staticCredentials(cfg *providerModel, diags *diag.Diagnostics) (*auth.Static, string) {
+	keyID, secret := setting(cfg.AccessKey, EnvAccessKeyID), setting(cfg.SecretKey, EnvSecretKey)
+	if keyID == "" {
+		diags.AddAttributeError(path.Root("access_key"), "Missing Access Key",
+			"A secret key is set ("+source(cfg.SecretKey, EnvSecretKey)+") but no access key id. Set access_key in the provider block or the "+EnvAccessKeyID+" environment variable.")
+	}
+	if secret == "" {
+		diags.AddAttributeError(path.Root("secret_key"), "Missing Secret Key",
+			"An access key id is set ("+source(cfg.AccessKey, EnvAccessKeyID)+") but no secret key. Set secret_key in the provider block or the "+EnvSecretKey+" environment variable.")
+	}
+	st := &auth.Static{AccessKeyID: keyID, SecretAccessKey: secret, SessionToken: setting(cfg.SessionToken, EnvSessionToken)}
+	st.Expires = sessionExpiration(cfg, st.SessionToken, diags)
+	return st, keyID
+}
+
+// sharedProfile is the profile name of the shared config and credentials
+// files.
+func sharedProfile(ctx context.Context, cfg *providerModel, name string) *auth.Profile {
+	return &auth.Profile{
+		Name:             name,
+		ConfigFiles:      fileList(ctx, cfg.SharedConfigFiles, EnvConfigFile, auth.DefaultConfigFiles()),
+		CredentialsFiles: fileList(ctx, cfg.SharedCredentialsFiles, EnvCredsFile, auth.DefaultCredentialsFiles()),
+	}
+}
+
+// webIdentityEnv is the web identity the environment gives: CLOUD_ROLE_ARN
+// with CLOUD_WEB_IDENTITY_TOKEN_FILE, or HCP Terraform's token.
+type webIdentityEnv struct{ role, tokenFile, tfcToken string }
+
+// withBlock is the assume_role_with_web_identity block, its role and token
+// else the environment's.
+func (env webIdentityEnv) withBlock(w *webIdentityModel, diags *diag.Diagnostics) *auth.WebIdentity {
+	wi := &auth.WebIdentity{RoleARN: w.RoleARN.ValueString(), SessionName: w.SessionName.ValueString(), Token: w.Token.ValueString(), TokenFile: w.TokenFile.ValueString()}
+	if wi.RoleARN == "" {
+		wi.RoleARN = env.role
+	}
+	if wi.Token == "" && wi.TokenFile == "" {
+		wi.TokenFile = env.tokenFile
+		if wi.TokenFile == "" {
+			wi.Token = env.tfcToken
+		}
+	}
+	at := path.Root("assume_role_with_web_identity")
+	if wi.RoleARN == "" {
+		diags.AddAttributeError(at.AtName("role_arn"), "Missing Role ARN",
+			"assume_role_with_web_identity needs the role to assume: set role_arn in the block or the "+EnvRoleARN+" environment variable.")
+	} else if !roleARNRe.MatchString(wi.RoleARN) {
+		diags.AddAttributeError(at.AtName("role_arn"), "Invalid Role ARN",
+			fmt.Sprintf("The role ARN %q (from %s) is not a role ARN such as arn:cloud:identity::123456789012:role/deploy.", wi.RoleARN, EnvRoleARN))
+	}
+	if wi.Token == "" && wi.TokenFile == "" {
+		diags.AddAttributeError(at, "Missing Web Identity Token",
+			"assume_role_with_web_identity needs the OIDC token: set web_identity_token or web_identity_token_file in the block, or the "+EnvTokenFile+" environment variable (HCP Terraform sets "+EnvTFCToken+" when the workspace sets TFC_WORKLOAD_IDENTITY_AUDIENCE).")
+	}
+	return wi
+}
+
+// alone is the environment's web identity without the block, and where it
+// came from; the role and a token are both needed.
+func (env webIdentityEnv) alone(diags *diag.Diagnostics) (*auth.WebIdentity, string) {
+	if env.role == "" || (env.tokenFile == "" && env.tfcToken == "") {
+		diags.AddError("Incomplete Web Identity Settings",
+			fmt.Sprintf("Web identity from the environment needs both %s and %s (or HCP Terraform's %s); only one is set.", EnvRoleARN, EnvTokenFile, EnvTFCToken))
+	}
+	if env.tokenFile == "" {
+		return &auth.WebIdentity{RoleARN: env.role, Token: env.tfcToken}, EnvRoleARN + " and " + EnvTFCToken
+	}
+	return &auth.WebIdentity{RoleARN: env.role, TokenFile: env.tokenFile}, EnvRoleARN + " and " + EnvTokenFile
+}
+
+// checkSessionExpirationSource refuses session_expiration with credentials
+// other than static keys: it describes a session token given with keys;
+// role sessions and profiles say their own expiry (or have none), so it
+// would be ignored.
+func checkSessionExpirationSource(cfg *providerModel, s auth.Settings, from string, diags *diag.Diagnostics) {
+	if s.Static != nil || setting(cfg.SessionExp, EnvSessionExpiration) == "" {
+		return
+	}
+	diags.AddAttributeError(path.Root("session_expiration"), "Session Expiration Without Static Keys",
+		fmt.Sprintf("A session expiration (from %s) is the expiry of a session token given with access_key and secret_key (or %s and %s), but the credentials come from %s, which say their own expiry. Remove session_expiration (and unset %s).",
+			source(cfg.SessionExp, EnvSessionExpiration), EnvAccessKeyID, EnvSecretKey, from, EnvSessionExpiration))
+}
+
+// assumeRole is the assume_role block, nil when absent.
+func assumeRole(r *assumeRoleModel) *auth.AssumeRole {
+	if r == nil {
+		return nil
+	}
+	ar := &auth.AssumeRole{RoleARN: r.RoleARN.ValueString(), SessionName: r.SessionName.ValueString(), ExternalID: r.ExternalID.ValueString()}
+	if d := r.Duration.ValueString(); d != "" {
+		ar.Duration, _ = time.ParseDuration(d) // checked by the validator
+	}
+	return ar
+}
+
+// reportUnusableCredentials reports credentials that cannot be used: none
+// found at all (the implicit "default" profile is not in the shared files),
+// or a profile that is wrong.
+func reportUnusableCredentials(err error, cfg *providerModel, implicit *auth.Profile, from string, diags *diag.Diagnostics) {
+	var pe *auth.ProfileError
+	if implicit != nil && errors.As(err, &pe) && pe.Reason == "is not in any of them" {
 		files := strings.Join(append(append([]string{}, implicit.ConfigFiles...), implicit.CredentialsFiles...), ", ")
 		if files == "" {
 			files = "no file: the home directory is unknown"
@@ -271,18 +338,14 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, ccf
 			"The provider found no credentials. It looked, in order, at: access_key and secret_key in the provider block; the assume_role_with_web_identity block; profile in the provider block; the environment variables "+
 				EnvAccessKeyID+" and "+EnvSecretKey+"; "+EnvRoleARN+" with "+EnvTokenFile+"; "+EnvProfile+"; and the \"default\" profile of the shared files ("+files+
 				"). Set one of them: see Authentication on the provider's documentation page.")
-		return out
-	default:
-		detail := client.Redact(fmt.Sprintf("The credentials from %s cannot be used: %s. Fix the profile or name another one.", out.source, err))
-		if cfg.Profile.ValueString() == "" {
-			diags.AddError("Invalid Profile", detail)
-			return out
-		}
-		diags.AddAttributeError(path.Root("profile"), "Invalid Profile", detail)
-		return out
+		return
 	}
-	out.provider, out.settings = prov, s
-	return out
+	detail := client.Redact(fmt.Sprintf("The credentials from %s cannot be used: %s. Fix the profile or name another one.", from, err))
+	if cfg.Profile.ValueString() == "" {
+		diags.AddError("Invalid Profile", detail)
+		return
+	}
+	diags.AddAttributeError(path.Root("profile"), "Invalid Profile", detail)
 }
 
 // sessionExpiration is session_expiration (or CLOUD_SESSION_EXPIRATION):

@@ -18,12 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
-	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
-	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/models"
@@ -114,13 +110,6 @@ func (p *cloudProvider) Metadata(_ context.Context, _ provider.MetadataRequest, 
 }
 
 func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
-	endpoint := func(svc, def string) schema.StringAttribute {
-		return schema.StringAttribute{
-			Optional:            true,
-			MarkdownDescription: fmt.Sprintf("Base URL of the %s service. Defaults to `%s`, or to `CLOUD_ENDPOINT_URL` when that is set.", svc, def),
-			Validators:          []validator.String{endpointURL},
-		}
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The cloud provider manages long-term and short-term API keys of the model runtime service and the configuration of search domains, with a dry run of every domain change at plan time.",
 		Attributes: map[string]schema.Attribute{
@@ -151,20 +140,7 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 					"Falls back to `CLOUD_SESSION_EXPIRATION`. A short-term API key never outlives the session that made it: with this set, `cloud_models_short_term_api_key` " +
 					"ends at the session's expiry when that comes before `expires_in`; without it the provider cannot know the session's end.",
 			},
-			"endpoints": schema.SingleNestedAttribute{
-				Optional:            true,
-				MarkdownDescription: "Custom service endpoints, such as the local emulator's. `CLOUD_ENDPOINT_URL` sets all four at once.",
-				Attributes: map[string]schema.Attribute{
-					"identity": endpoint("identity", "https://identity.<region>.cloud.example"),
-					"search":   endpoint("search domain", "https://search.<region>.cloud.example"),
-					"models":   endpoint("model runtime", "https://runtime.models.<region>.cloud.example"),
-					"sts": schema.StringAttribute{
-						Optional:            true,
-						MarkdownDescription: "Base URL of the token service (AssumeRole, AssumeRoleWithWebIdentity, GetCallerIdentity). Defaults to `CLOUD_ENDPOINT_URL` when that is set, else to `endpoints.identity` when that is set (a private deployment or the emulator serves both), else to `https://sts.<region>.cloud.example`.",
-						Validators:          []validator.String{endpointURL},
-					},
-				},
-			},
+			"endpoints": endpointsAttribute(),
 			"max_retries": schema.Int64Attribute{
 				CustomType:          customtypes.Int64Type{},
 				Optional:            true,
@@ -182,120 +158,29 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 	addCredentialSchema(&resp.Schema)
 }
 
-func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	var cfg providerModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if cfg.Endpoints == nil {
-		cfg.Endpoints = &endpoints{}
-	}
-	unknown := map[string]types.String{
-		"region": cfg.Region, "access_key": cfg.AccessKey, "secret_key": cfg.SecretKey, "session_token": cfg.SessionToken,
-		"session_expiration": cfg.SessionExp,
-		"profile":            cfg.Profile,
-	}
-	for name, v := range unknown {
-		if v.IsUnknown() {
-			resp.Diagnostics.AddAttributeError(path.Root(name), "Unknown Provider Setting",
-				fmt.Sprintf("The provider cannot be configured while %s is unknown. Set it to a value known at plan time, or apply its source first with -target.", name))
+// endpointsAttribute is the endpoints block of custom service URLs.
+func endpointsAttribute() schema.SingleNestedAttribute {
+	endpoint := func(svc, def string) schema.StringAttribute {
+		return schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: fmt.Sprintf("Base URL of the %s service. Defaults to `%s`, or to `CLOUD_ENDPOINT_URL` when that is set.", svc, def),
+			Validators:          []validator.String{endpointURL},
 		}
 	}
-	if resp.Diagnostics.HasError() {
-		return
+	return schema.SingleNestedAttribute{
+		Optional:            true,
+		MarkdownDescription: "Custom service endpoints, such as the local emulator's. `CLOUD_ENDPOINT_URL` sets all four at once.",
+		Attributes: map[string]schema.Attribute{
+			"identity": endpoint("identity", "https://identity.<region>.cloud.example"),
+			"search":   endpoint("search domain", "https://search.<region>.cloud.example"),
+			"models":   endpoint("model runtime", "https://runtime.models.<region>.cloud.example"),
+			"sts": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Base URL of the token service (AssumeRole, AssumeRoleWithWebIdentity, GetCallerIdentity). Defaults to `CLOUD_ENDPOINT_URL` when that is set, else to `endpoints.identity` when that is set (a private deployment or the emulator serves both), else to `https://sts.<region>.cloud.example`.",
+				Validators:          []validator.String{endpointURL},
+			},
+		},
 	}
-
-	region := setting(cfg.Region, EnvRegion)
-	switch {
-	case region == "":
-		resp.Diagnostics.AddAttributeError(path.Root("region"), "Missing Region",
-			"The provider needs a region. Set region in the provider block or the "+EnvRegion+" environment variable, for example us-east-1.")
-	case !validators.RegionPattern.MatchString(region):
-		resp.Diagnostics.AddAttributeError(path.Root("region"), "Invalid Region",
-			fmt.Sprintf("The region %q (from %s) is not a region name such as us-east-1.", region, source(cfg.Region, EnvRegion)))
-	}
-	common := os.Getenv(EnvEndpointURL)
-	resolve := func(attr string, v types.String, def string) string {
-		u, from := v.ValueString(), "endpoints."+attr
-		if u == "" && common != "" {
-			u, from = common, EnvEndpointURL
-		}
-		if u == "" {
-			return def
-		}
-		if err := validators.CheckURL(u); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName(attr), "Invalid Endpoint",
-				fmt.Sprintf("The %s endpoint %q (from %s) %s. Use a URL such as https://%s.us-east-1.cloud.example or http://127.0.0.1:8080.", attr, u, from, err, attr))
-		}
-		return u
-	}
-	eps := conns.Endpoints{
-		Identity: resolve("identity", cfg.Endpoints.Identity, "https://identity."+region+".cloud.example"),
-		Search:   resolve("search", cfg.Endpoints.Search, "https://search."+region+".cloud.example"),
-		Models:   resolve("models", cfg.Endpoints.Models, "https://runtime.models."+region+".cloud.example"),
-	}
-	stsDefault, stsFrom := "https://sts."+region+".cloud.example", "the default for region "+region
-	if id := cfg.Endpoints.Identity.ValueString(); id != "" {
-		stsDefault, stsFrom = id, "endpoints.identity"
-	}
-	eps.STS = resolve("sts", cfg.Endpoints.STS, stsDefault)
-	switch {
-	case cfg.Endpoints.STS.ValueString() != "":
-		stsFrom = "endpoints.sts"
-	case common != "":
-		stsFrom = EnvEndpointURL
-	}
-	retries := client.DefaultMaxRetries
-	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
-		retries = int(cfg.MaxRetries.ValueInt64())
-	}
-	attemptTimeout := client.DefaultAttemptTimeout
-	if v := cfg.HTTPTimeout.ValueString(); v != "" {
-		d, summary, detail := httpTimeout.Parse(v)
-		if detail != "" {
-			resp.Diagnostics.AddAttributeError(path.Root("http_timeout"), summary, detail)
-			return
-		}
-		attemptTimeout = d
-	}
-	ccfg := client.Config{
-		Region:         region,
-		MaxRetries:     retries,
-		AttemptTimeout: attemptTimeout,
-		UserAgent:      fmt.Sprintf("terraform-provider-cloud/%s Terraform/%s", p.version, req.TerraformVersion),
-	}
-	creds := p.credentials(ctx, &cfg, ccfg, eps.STS, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ccfg.CredentialsProvider = creds.provider
-	// Checked here, at each Configure (once per plan, once per apply), so
-	// that a wrong secret or an unreachable endpoint is one clear error
-	// rather than one per resource; the credentials
-	// found also sign locally (the short-term API key).
-	current, callerArn, ok := checkCredentials(ctx, creds, cfg.SkipCredentialsValidation.ValueBool(), eps.STS, stsFrom, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	ccfg.Credentials = current
-	idc, err := identityclient.New(ccfg, eps.Identity)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName("identity"), "Invalid Endpoint", err.Error())
-		return
-	}
-	sc, err := searchclient.New(ccfg, eps.Search)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName("search"), "Invalid Endpoint", err.Error())
-		return
-	}
-	clients := &conns.Clients{Region: region, Config: ccfg, Endpoints: eps, Identity: idc, Search: sc, Caller: creds.caller(callerArn)}
-	tflog.Debug(ctx, "Provider configured", map[string]any{
-		"region": region, "credentials": creds.source, "sts_endpoint": eps.STS, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": retries, "http_timeout": attemptTimeout.String(),
-	})
-	resp.DataSourceData = clients
-	resp.ResourceData = clients
-	resp.EphemeralResourceData = clients
 }
 
 func (p *cloudProvider) Resources(context.Context) []func() resource.Resource {
