@@ -9,6 +9,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	modelsclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/models"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
@@ -24,6 +25,8 @@ type Clients struct {
 
 	Identity *identity.Client
 	Search   *searchclient.Client
+	// Tokens are the short-term API keys made so far, reused while valid.
+	Tokens *modelsclient.TokenCache
 }
 
 // Endpoints are the base URLs of the services.

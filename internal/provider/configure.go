@@ -14,6 +14,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	modelsclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/models"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
@@ -181,5 +182,8 @@ func newClients(ccfg client.Config, eps conns.Endpoints, caller *conns.Caller, d
 		diags.AddAttributeError(path.Root("endpoints").AtName("search"), "Invalid Endpoint", err.Error())
 		return nil, false
 	}
-	return &conns.Clients{Region: ccfg.Region, Config: ccfg, Endpoints: eps, Identity: idc, Search: sc, Caller: caller}, true
+	return &conns.Clients{
+		Region: ccfg.Region, Config: ccfg, Endpoints: eps, Caller: caller,
+		Identity: idc, Search: sc, Tokens: modelsclient.NewTokenCache(modelsclient.MaxCachedTokens),
+	}, true
 }

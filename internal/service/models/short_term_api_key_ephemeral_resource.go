@@ -111,7 +111,7 @@ func (e *shortTermAPIKeyEphemeralResource) Open(ctx context.Context, req ephemer
 		Credentials: creds,
 		ExpiresIn:   d,
 	}
-	tok, err := tokens.get(ctx, in)
+	tok, err := e.clients.Tokens.Get(ctx, in)
 	if err != nil {
 		detail := "The provider could not sign a short-term API key with its credentials. Check the provider's access_key and secret_key."
 		if errors.Is(err, modelsclient.ErrCredentialsExpired) {

@@ -31,6 +31,7 @@ func TestShortTermKeyUsesCurrentCredentials(t *testing.T) {
 	e := &shortTermAPIKeyEphemeralResource{clients: &conns.Clients{
 		Region: "us-east-1",
 		Config: client.Config{Region: "us-east-1", Credentials: configured, CredentialsProvider: renewed},
+		Tokens: modelsclient.NewTokenCache(modelsclient.MaxCachedTokens),
 	}}
 	ctx := context.Background()
 	var sr ephemeral.SchemaResponse

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
-	modelsclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/models"
 )
 
 // TestTokenCache: the spec's "a token generator returns a cached token
@@ -14,14 +13,15 @@ import (
 func TestTokenCache(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)
-	c := &tokenCache{byKey: map[string]modelsclient.Token{}, now: func() time.Time { return now }}
-	in := modelsclient.TokenRequest{
+	c := NewTokenCache(MaxCachedTokens)
+	c.now = func() time.Time { return now }
+	in := TokenRequest{
 		Host: "runtime.models.us-east-1.cloud.example", Region: "us-east-1", ExpiresIn: time.Hour,
 		Credentials: client.Credentials{AccessKeyID: "AKIDEXAMPLE000001", SecretAccessKey: "s"},
 	}
-	get := func() modelsclient.Token {
+	get := func() Token {
 		t.Helper()
-		tok, err := c.get(context.Background(), in)
+		tok, err := c.Get(context.Background(), in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,5 +55,44 @@ func TestTokenCache(t *testing.T) {
 	in.Credentials.SessionToken = "session-2"
 	if other := get(); other.Value == rotated.Value {
 		t.Error("a new session token got the previous session's key")
+	}
+}
+
+// TestTokenCacheBounded: a provider's cache drops expired keys and, when
+// full, the key that expires first; it never grows past its bound.
+func TestTokenCacheBounded(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)
+	c := NewTokenCache(2)
+	c.now = func() time.Time { return now }
+	get := func(region string, lifetime time.Duration) Token {
+		t.Helper()
+		tok, err := c.Get(context.Background(), TokenRequest{
+			Host: "runtime.models." + region + ".cloud.example", Region: region, ExpiresIn: lifetime,
+			Credentials: client.Credentials{AccessKeyID: "AKIDEXAMPLE000001", SecretAccessKey: "s"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	short := get("us-east-1", 10*time.Minute)
+	long := get("us-west-2", time.Hour)
+	get("eu-west-1", 2*time.Hour) // full: the key expiring first goes
+	if len(c.byKey) != 2 {
+		t.Fatalf("%d keys cached, want at most 2", len(c.byKey))
+	}
+	now = now.Add(time.Minute) // a key made again now differs from the one cached
+	if again := get("us-west-2", time.Hour); again != long {
+		t.Error("the key expiring later was dropped instead of the one expiring first")
+	}
+	if again := get("us-east-1", 10*time.Minute); again == short {
+		t.Error("the key expiring first was kept past the bound")
+	}
+	// Once every key has expired, the next one is alone in the cache.
+	now = now.Add(3 * time.Hour)
+	get("ap-south-1", time.Hour)
+	if len(c.byKey) != 1 {
+		t.Errorf("%d keys cached after all others expired, want 1", len(c.byKey))
 	}
 }
