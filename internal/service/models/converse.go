@@ -6,14 +6,18 @@ import (
 	"os"
 	"regexp"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	modelsclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/models"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 var modelIDRe = regexp.MustCompile(`^[A-Za-z0-9._:/+-]+$`)
@@ -38,19 +42,67 @@ type converseModel struct {
 	TotalTokens  types.Int64  `tfsdk:"total_tokens"`
 }
 
-// Attribute descriptions shared by both types.
-const (
-	descModelID    = "Identifier of a model or an inference profile, such as `anthropic.claude-v2`."
-	descPrompt     = "The user text sent as the only message."
-	descAPIKey     = "The API key sent as `Authorization: Bearer`: a long-term key (`cloud_identity_service_specific_credential.service_api_key_value`) or a short-term key (`cloud_models_short_term_api_key`). Falls back to the `CLOUD_BEARER_TOKEN_MODELS` environment variable." //nolint:gosec // a description, not a credential
-	descRegion     = "Region whose runtime is called. Defaults to the provider's region. A long-term key works only in the region it was created in. Conflicts with `runtime_url`."
-	descRuntimeURL = "Runtime base URL used as is, such as `https://runtime.models.us-east-1.cloud.example`. Defaults to `https://runtime.models.<region>.cloud.example`, or, when the provider's `endpoints.models` is set (such as the emulator's), `<endpoints.models>/region/<region>`."
-	descText       = "The model's answer (its text blocks joined)."
-	descStop       = "Why the model stopped, such as `end_turn`."
-	descIn         = "Input tokens counted by the runtime."
-	descOut        = "Output tokens counted by the runtime."
-	descTotal      = "Input plus output tokens."
-)
+// converseAttribute is an attribute of both converse types. The data
+// source's and the ephemeral resource's schemas are types of two packages,
+// so each makes its own from this one table.
+type converseAttribute struct {
+	name, desc                              string
+	required, optional, computed, sensitive bool
+	int64                                   bool // else a string
+	validators                              []validator.String
+}
+
+// converseAttributes are the attributes of both converse types.
+func converseAttributes() []converseAttribute {
+	return []converseAttribute{
+		{name: "model_id", required: true, desc: "Identifier of a model or an inference profile, such as `anthropic.claude-v2`.", validators: []validator.String{
+			stringvalidator.LengthBetween(1, maxModelIDLen),
+			stringvalidator.RegexMatches(modelIDRe, "must be letters, digits and ._:/+-"),
+		}},
+		{name: "prompt", required: true, desc: "The user text sent as the only message.", validators: []validator.String{stringvalidator.LengthBetween(1, maxPromptLen)}},
+		{name: "api_key", optional: true, sensitive: true, validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			desc: "The API key sent as `Authorization: Bearer`: a long-term key (`cloud_identity_service_specific_credential.service_api_key_value`) or a short-term key (`cloud_models_short_term_api_key`). Falls back to the `CLOUD_BEARER_TOKEN_MODELS` environment variable."}, //nolint:gosec // a description, not a credential
+		{name: "region", optional: true, computed: true, validators: []validator.String{validators.Region(), stringvalidator.ConflictsWith(path.MatchRoot("runtime_url"))},
+			desc: "Region whose runtime is called. Defaults to the provider's region. A long-term key works only in the region it was created in. Conflicts with `runtime_url`."},
+		{name: "runtime_url", optional: true, computed: true, validators: []validator.String{runtimeURL},
+			desc: "Runtime base URL used as is, such as `https://runtime.models.us-east-1.cloud.example`. Defaults to `https://runtime.models.<region>.cloud.example`, or, when the provider's `endpoints.models` is set (such as the emulator's), `<endpoints.models>/region/<region>`."},
+		{name: "text", computed: true, desc: "The model's answer (its text blocks joined)."},
+		{name: "stop_reason", computed: true, desc: "Why the model stopped, such as `end_turn`."},
+		{name: "input_tokens", computed: true, int64: true, desc: "Input tokens counted by the runtime."},
+		{name: "output_tokens", computed: true, int64: true, desc: "Output tokens counted by the runtime."},
+		{name: "total_tokens", computed: true, int64: true, desc: "Input plus output tokens."},
+	}
+}
+
+// converseSchema makes the attributes of one converse type from the table,
+// with that type's constructors of a string and a whole-number attribute.
+func converseSchema[A any](str, whole func(converseAttribute) A) map[string]A {
+	attrs := map[string]A{}
+	for _, a := range converseAttributes() {
+		if a.int64 {
+			attrs[a.name] = whole(a)
+			continue
+		}
+		attrs[a.name] = str(a)
+	}
+	return attrs
+}
+
+// converseInto reads the configuration, calls the runtime and sets the
+// result with set (the data source's state, the ephemeral result).
+func converseInto(ctx context.Context, c *conns.Clients, config tfsdk.Config, set func(context.Context, any) diag.Diagnostics) diag.Diagnostics {
+	var m converseModel
+	diags := config.Get(ctx, &m)
+	if diags.HasError() {
+		return diags
+	}
+	diags.Append(converse(ctx, c, &m, "Call Model Runtime")...)
+	if diags.HasError() {
+		return diags
+	}
+	diags.Append(set(ctx, &m)...)
+	return diags
+}
 
 // converse calls the runtime for m and fills its outputs. Diagnostics name
 // the runtime's own words and never the key.

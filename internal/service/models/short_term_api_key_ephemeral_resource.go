@@ -15,6 +15,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	modelsclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/models"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 var _ ephemeral.EphemeralResourceWithConfigure = (*shortTermAPIKeyEphemeralResource)(nil)
@@ -53,7 +54,7 @@ func (e *shortTermAPIKeyEphemeralResource) Schema(_ context.Context, _ ephemeral
 				Optional:            true,
 				Computed:            true,
 				MarkdownDescription: "Region the key is generated for. Defaults to the provider's region.",
-				Validators:          []validator.String{regionValidators()[0]},
+				Validators:          []validator.String{validators.Region()},
 			},
 			"expires_in": schema.StringAttribute{
 				Optional:            true,
