@@ -2,7 +2,6 @@ package customtypes
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -39,20 +38,16 @@ func (t PolicyType) ValueType(context.Context) attr.Value { return Policy{} }
 
 // ValueFromString wraps a string value.
 func (t PolicyType) ValueFromString(_ context.Context, in basetypes.StringValue) (basetypes.StringValuable, diag.Diagnostics) {
-	return Policy{Normalized: jsontypes.Normalized{StringValue: in}}, nil
+	return newPolicy(in), nil
 }
 
 // ValueFromTerraform converts a Terraform value.
 func (t PolicyType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
-	v, err := t.StringType.ValueFromTerraform(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	s, ok := v.(basetypes.StringValue)
-	if !ok {
-		return nil, fmt.Errorf("unexpected value type %T", v)
-	}
-	return Policy{Normalized: jsontypes.Normalized{StringValue: s}}, nil
+	return stringFromTerraform(ctx, in, newPolicy)
+}
+
+func newPolicy(s basetypes.StringValue) Policy {
+	return Policy{Normalized: jsontypes.Normalized{StringValue: s}}
 }
 
 // Policy is a policy document, or "" for none.
@@ -72,10 +67,8 @@ func (v Policy) Equal(o attr.Value) bool {
 // StringSemanticEquals compares the documents by meaning (SameJSON); ""
 // equals only "".
 func (v Policy) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
-	n, ok := newValuable.(Policy)
-	if !ok {
-		var diags diag.Diagnostics
-		diags.AddError("Semantic Equality Check Error", fmt.Sprintf("expected a policy document value, got %T; please report this to the provider developers", newValuable))
+	n, diags := semanticOther[Policy](newValuable, "a policy document")
+	if diags.HasError() {
 		return false, diags
 	}
 	return SameJSON(v.ValueString(), n.ValueString()), nil

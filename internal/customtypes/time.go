@@ -2,7 +2,6 @@ package customtypes
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -39,21 +38,15 @@ func (t TimeType) ValueType(context.Context) attr.Value { return Time{} }
 
 // ValueFromString wraps a string value.
 func (t TimeType) ValueFromString(_ context.Context, in basetypes.StringValue) (basetypes.StringValuable, diag.Diagnostics) {
-	return Time{RFC3339: timetypes.RFC3339{StringValue: in}}, nil
+	return newTime(in), nil
 }
 
 // ValueFromTerraform converts a Terraform value.
 func (t TimeType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
-	v, err := t.StringType.ValueFromTerraform(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	s, ok := v.(basetypes.StringValue)
-	if !ok {
-		return nil, fmt.Errorf("unexpected value type %T", v)
-	}
-	return Time{RFC3339: timetypes.RFC3339{StringValue: s}}, nil
+	return stringFromTerraform(ctx, in, newTime)
 }
+
+func newTime(s basetypes.StringValue) Time { return Time{RFC3339: timetypes.RFC3339{StringValue: s}} }
 
 // Time is an RFC 3339 time.
 type Time struct {
@@ -71,10 +64,8 @@ func (v Time) Equal(o attr.Value) bool {
 
 // StringSemanticEquals reports whether both are the same instant.
 func (v Time) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
-	n, ok := newValuable.(Time)
-	if !ok {
-		var diags diag.Diagnostics
-		diags.AddError("Semantic Equality Check Error", fmt.Sprintf("expected a time value, got %T; please report this to the provider developers", newValuable))
+	n, diags := semanticOther[Time](newValuable, "a time")
+	if diags.HasError() {
 		return false, diags
 	}
 	a, errA := time.Parse(time.RFC3339, v.ValueString())
