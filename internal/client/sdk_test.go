@@ -3,7 +3,6 @@ package client
 import (
 	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client/ststest"
 )
 
 // stsClient is an SDK token-service client made as the provider makes it.
@@ -32,13 +33,7 @@ func stsClient(cfg Config, url string, creds aws.CredentialsProvider, level hclo
 // MaxRetries+1 attempts of AttemptTimeout each, and the backoff between.
 func TestSDKClientGivesUpWithinAttemptsTimesTimeout(t *testing.T) {
 	t.Parallel()
-	var attempts atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
-		attempts.Add(1)
-		_, _ = io.Copy(io.Discard, r.Body) // so that the server sees the client go
-		<-r.Context().Done()
-	}))
-	t.Cleanup(srv.Close)
+	srv, attempts := ststest.Silent(t)
 	cfg := Config{MaxRetries: 2, AttemptTimeout: 200 * time.Millisecond}
 	c := stsClient(cfg, srv.URL, credentials.NewStaticCredentialsProvider("AKIDTESTTESTTEST01", secretKey, ""), hclog.Off)
 
@@ -86,36 +81,17 @@ func TestSDKClientRetriesAsConfigured(t *testing.T) {
 // client's, and none of the secrets they carry reaches the log.
 func TestSDKClientLogsWithoutSecrets(t *testing.T) {
 	t.Parallel()
-	const (
-		jwt         = "eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJyZXBvOmV4YW1wbGUifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"
-		roleSecret  = "role-session-secret-access-key-0123"
-		roleSession = "role-session-token-FwoGZXIvYXdzEXAMPLE"
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_ = r.ParseForm()
-		w.Header().Set("Content-Type", "text/xml")
-		switch r.Form.Get("Action") {
-		case "AssumeRoleWithWebIdentity":
-			_, _ = w.Write([]byte(`<AssumeRoleWithWebIdentityResponse><AssumeRoleWithWebIdentityResult><Credentials>` +
-				`<AccessKeyId>ASIAROLESESSION0001</AccessKeyId><SecretAccessKey>` + roleSecret + `</SecretAccessKey>` +
-				`<SessionToken>` + roleSession + `</SessionToken><Expiration>2030-01-01T00:00:00Z</Expiration></Credentials>` +
-				`</AssumeRoleWithWebIdentityResult></AssumeRoleWithWebIdentityResponse>`))
-		case "GetCallerIdentity":
-			_, _ = w.Write([]byte(`<GetCallerIdentityResponse><GetCallerIdentityResult><Arn>arn:cloud:sts::123456789012:assumed-role/deploy/ci</Arn>` +
-				`<Account>123456789012</Account></GetCallerIdentityResult></GetCallerIdentityResponse>`))
-		}
-	}))
-	t.Cleanup(srv.Close)
+	srv := ststest.RoleSessions(t)
 	var out bytes.Buffer
 	ctx := tflogtest.RootLogger(context.Background(), &out)
 	c := stsClient(Config{}, srv.URL, nil, hclog.Trace)
 	_, err := c.AssumeRoleWithWebIdentity(ctx, &sts.AssumeRoleWithWebIdentityInput{
-		RoleArn: aws.String("arn:cloud:identity::123456789012:role/deploy"), RoleSessionName: aws.String("ci"), WebIdentityToken: aws.String(jwt),
+		RoleArn: aws.String("arn:cloud:identity::123456789012:role/deploy"), RoleSessionName: aws.String("ci"), WebIdentityToken: aws.String(ststest.JWT),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	signed := stsClient(Config{}, srv.URL, credentials.NewStaticCredentialsProvider("ASIAROLESESSION0001", roleSecret, roleSession), hclog.Trace)
+	signed := stsClient(Config{}, srv.URL, credentials.NewStaticCredentialsProvider("ASIAROLESESSION0001", ststest.RoleSecret, ststest.RoleSession), hclog.Trace)
 	if _, err := signed.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{}); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +105,7 @@ func TestSDKClientLogsWithoutSecrets(t *testing.T) {
 			t.Errorf("the TRACE log lacks %s:\n%s", want, log)
 		}
 	}
-	for _, secret := range []string{jwt, "c2lnbmF0dXJlLW9mLXRoZS10b2tlbg", roleSecret, roleSession, "Signature="} {
+	for _, secret := range []string{ststest.JWT, ststest.JWTSignature, ststest.RoleSecret, ststest.RoleSession, "Signature="} {
 		if strings.Contains(log, secret) {
 			t.Errorf("the TRACE log holds the secret %q:\n%s", secret, log)
 		}

@@ -3,11 +3,7 @@ package provider
 import (
 	"bytes"
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,20 +12,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client/ststest"
 )
 
 // Unit tests of the credential check as Configure runs it: credentials()
 // then checkCredentials(), with the token-service client it builds.
 
 const (
-	testRoleARN = "arn:cloud:identity::123456789012:role/deploy"
-	// testJWT is shaped as an OIDC token; its signature part is what must
-	// never be shown.
-	testJWT         = "eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJyZXBvOmV4YW1wbGUifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"
-	testJWTSig      = "c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"
-	testKeySecret   = "static-secret-access-key-0123456789"
-	testRoleSecret  = "role-session-secret-access-key-0123"
-	testRoleSession = "role-session-token-FwoGZXIvYXdzEXAMPLE"
+	testRoleARN   = "arn:cloud:identity::123456789012:role/deploy"
+	testKeySecret = "static-secret-access-key-0123456789"
 )
 
 func clearCredentialEnv(t *testing.T) {
@@ -61,13 +52,7 @@ func staticKeys() providerModel {
 // backoff between), and says the token service is unreachable.
 func TestCredentialCheckGivesUpWithinHTTPTimeoutTimesAttempts(t *testing.T) {
 	clearCredentialEnv(t)
-	var attempts atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
-		attempts.Add(1)
-		_, _ = io.Copy(io.Discard, r.Body) // so that the server sees the client go
-		<-r.Context().Done()
-	}))
-	t.Cleanup(srv.Close)
+	srv, attempts := ststest.Silent(t)
 	ccfg := client.Config{Region: "us-east-1", MaxRetries: 1, AttemptTimeout: 300 * time.Millisecond}
 
 	// The deadline only keeps a broken build from hanging the test.
@@ -88,40 +73,16 @@ func TestCredentialCheckGivesUpWithinHTTPTimeoutTimesAttempts(t *testing.T) {
 	}
 }
 
-// fakeSTS answers AssumeRoleWithWebIdentity with a role session and
-// GetCallerIdentity with the role's identity.
-func fakeSTS(t *testing.T) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_ = r.ParseForm()
-		w.Header().Set("Content-Type", "text/xml")
-		switch r.Form.Get("Action") {
-		case "AssumeRoleWithWebIdentity":
-			_, _ = w.Write([]byte(`<AssumeRoleWithWebIdentityResponse><AssumeRoleWithWebIdentityResult><Credentials>` +
-				`<AccessKeyId>ASIAROLESESSION0001</AccessKeyId><SecretAccessKey>` + testRoleSecret + `</SecretAccessKey>` +
-				`<SessionToken>` + testRoleSession + `</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration></Credentials>` +
-				`</AssumeRoleWithWebIdentityResult></AssumeRoleWithWebIdentityResponse>`))
-		case "GetCallerIdentity":
-			_, _ = w.Write([]byte(`<GetCallerIdentityResponse><GetCallerIdentityResult><Arn>arn:cloud:sts::123456789012:assumed-role/deploy/ci</Arn>` +
-				`<Account>123456789012</Account></GetCallerIdentityResult></GetCallerIdentityResponse>`))
-		default:
-			w.WriteHeader(http.StatusBadRequest)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 // The token service's requests and answers go through the provider's
 // logging (TF_LOG_PROVIDER_CLOUD_HTTP), with the web identity token, the
 // role session's secret key and session token, and the signature masked.
 func TestCredentialCheckLogsWithoutSecrets(t *testing.T) {
 	clearCredentialEnv(t)
 	t.Setenv("TF_LOG_PROVIDER_CLOUD_HTTP", "TRACE")
-	srv := fakeSTS(t)
+	srv := ststest.RoleSessions(t)
 	var out bytes.Buffer
 	ctx := tflogtest.RootLogger(context.Background(), &out)
-	cfg := providerModel{WebIdentity: &webIdentityModel{RoleARN: types.StringValue(testRoleARN), Token: types.StringValue(testJWT)}}
+	cfg := providerModel{WebIdentity: &webIdentityModel{RoleARN: types.StringValue(testRoleARN), Token: types.StringValue(ststest.JWT)}}
 	if diags := check(ctx, t, cfg, client.Config{Region: "us-east-1"}, srv.URL); diags.HasError() {
 		t.Fatalf("check: %v", diags)
 	}
@@ -134,7 +95,7 @@ func TestCredentialCheckLogsWithoutSecrets(t *testing.T) {
 			t.Errorf("the TRACE log lacks %s:\n%s", want, log)
 		}
 	}
-	for _, secret := range []string{testJWTSig, testRoleSecret, testRoleSession, "Signature="} {
+	for _, secret := range []string{ststest.JWTSignature, ststest.RoleSecret, ststest.RoleSession, "Signature="} {
 		if strings.Contains(log, secret) {
 			t.Errorf("the TRACE log holds the secret %q:\n%s", secret, log)
 		}
@@ -145,14 +106,14 @@ func TestCredentialCheckLogsWithoutSecrets(t *testing.T) {
 // a file name, and the diagnostic must not.
 func TestCredentialCheckDiagnosticHidesToken(t *testing.T) {
 	clearCredentialEnv(t)
-	srv := fakeSTS(t)
-	cfg := providerModel{WebIdentity: &webIdentityModel{RoleARN: types.StringValue(testRoleARN), TokenFile: types.StringValue(testJWT)}}
+	srv := ststest.RoleSessions(t)
+	cfg := providerModel{WebIdentity: &webIdentityModel{RoleARN: types.StringValue(testRoleARN), TokenFile: types.StringValue(ststest.JWT)}}
 	diags := check(context.Background(), t, cfg, client.Config{Region: "us-east-1"}, srv.URL)
 	if !diags.HasError() {
 		t.Fatal("the check passed with a token file that does not exist")
 	}
 	detail := diags[0].Detail()
-	if strings.Contains(detail, testJWTSig) {
+	if strings.Contains(detail, ststest.JWTSignature) {
 		t.Errorf("the diagnostic shows the token:\n%s", detail)
 	}
 	if !strings.Contains(detail, "unable to read file at ***") {
@@ -169,7 +130,7 @@ func TestSessionExpirationOnlyWithStaticKeys(t *testing.T) {
 	exp := types.StringValue("2030-01-01T00:00:00Z")
 	for name, cfg := range map[string]providerModel{
 		"profile":      {Profile: types.StringValue("ci"), SessionExp: exp},
-		"web identity": {WebIdentity: &webIdentityModel{RoleARN: types.StringValue(testRoleARN), Token: types.StringValue(testJWT)}, SessionExp: exp},
+		"web identity": {WebIdentity: &webIdentityModel{RoleARN: types.StringValue(testRoleARN), Token: types.StringValue(ststest.JWT)}, SessionExp: exp},
 	} {
 		var diags diag.Diagnostics
 		(&cloudProvider{}).credentials(context.Background(), &cfg, client.Config{Region: "us-east-1"}, "http://127.0.0.1:1", &diags)
