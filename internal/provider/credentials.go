@@ -395,7 +395,7 @@ func checkCredentials(ctx context.Context, c resolvedCredentials, skip bool, end
 	caller := ""
 	if err == nil && !skip {
 		var out *sts.GetCallerIdentityOutput
-		out, err = c.settings.Client(c.provider).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+		out, err = c.callerIdentity(ctx)
 		if err == nil {
 			caller = aws.ToString(out.Arn)
 			tflog.Info(ctx, "Credentials checked", map[string]any{"caller_arn": caller, "account": aws.ToString(out.Account), "source": c.source})
@@ -416,12 +416,17 @@ func checkCredentials(ctx context.Context, c resolvedCredentials, skip bool, end
 // first needs it, with the configured role for its path.
 func (c resolvedCredentials) caller(arn string) *conns.Caller {
 	return conns.NewCaller(arn, func(ctx context.Context) (string, error) {
-		out, err := c.settings.Client(c.provider).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+		out, err := c.callerIdentity(ctx)
 		if err != nil {
 			return "", err
 		}
 		return aws.ToString(out.Arn), nil
 	}, c.roleARN())
+}
+
+// callerIdentity asks the token service who the credentials belong to.
+func (c resolvedCredentials) callerIdentity(ctx context.Context) (*sts.GetCallerIdentityOutput, error) {
+	return c.settings.Client(c.provider).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
 }
 
 // roleARN is the role the credentials assume, "" when none.
