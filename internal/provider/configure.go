@@ -17,6 +17,7 @@ import (
 	modelsclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/models"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -92,7 +93,7 @@ func resolveRegion(cfg providerModel, diags *diag.Diagnostics) string {
 	case region == "":
 		diags.AddAttributeError(path.Root("region"), "Missing Region",
 			"The provider needs a region. Set region in the provider block or the "+EnvRegion+" environment variable, for example us-east-1.")
-	case !validators.RegionPattern.MatchString(region):
+	case !rules.Region.MatchString(region):
 		diags.AddAttributeError(path.Root("region"), "Invalid Region",
 			fmt.Sprintf("The region %q (from %s) is not a region name such as us-east-1.", region, source(cfg.Region, EnvRegion)))
 	}

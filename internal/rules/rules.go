@@ -1,7 +1,8 @@
 // Package rules holds the value rules of the search domain's configuration
-// (ranges, lengths, AdvancedOptions values), written once: the provider's
-// validators and the emulator's request checks both call them, so a value
-// is never refused by one and accepted by the other. Where the spec gives a
+// (ranges, lengths, AdvancedOptions values) and the form of a region name,
+// written once: the provider's validators and the emulator's request checks
+// both call them, so a value is never refused by one and accepted by the
+// other. Where the spec gives a
 // limit the rule is the spec's; where it does not, the rule is the
 // project's decision, written here once and documented for users in the
 // search_domain_config docs ("Rules checked at plan time"). This package
@@ -16,6 +17,10 @@ import (
 	"strings"
 	"unicode/utf8"
 )
+
+// Region is the form of a region name such as us-east-1: the provider's
+// region arguments and the emulator's signature and runtime checks use it.
+var Region = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
 
 // IntRange is an inclusive range of whole numbers.
 type IntRange struct{ Min, Max int64 }

@@ -15,6 +15,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // Token types, as the condition key <prefix>:bearerTokenType names them.
@@ -31,9 +32,8 @@ const (
 
 var (
 	// /region/<r> (optional) /alt (optional) /model/<id>/converse.
-	pathRe   = regexp.MustCompile(`^(?:/region/([^/]+))?(/alt)?/model/([^/]+)/converse$`)
-	regionRe = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
-	modelRe  = regexp.MustCompile(`^[A-Za-z0-9._:/+-]+$`)
+	pathRe  = regexp.MustCompile(`^(?:/region/([^/]+))?(/alt)?/model/([^/]+)/converse$`)
+	modelRe = regexp.MustCompile(`^[A-Za-z0-9._:/+-]+$`)
 )
 
 // Use is one authenticated-or-refused runtime call. It holds no secret.
@@ -136,7 +136,7 @@ func (s *Service) parse(r *http.Request) (route, *apiError) {
 	}
 	model, err := url.PathUnescape(m[3])
 	switch {
-	case !regionRe.MatchString(rt.region):
+	case !rules.Region.MatchString(rt.region):
 		return rt, &apiError{http.StatusNotFound, "UnknownOperationException", "No runtime serves region " + rt.region + "."}
 	case r.Method != http.MethodPost:
 		return rt, &apiError{http.StatusMethodNotAllowed, "UnknownOperationException", "Converse is POST."}

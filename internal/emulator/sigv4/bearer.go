@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // Short-term bearer keys of the model runtime (the design guide,
@@ -67,7 +69,7 @@ func (s *Store) VerifyBearer(token string, now time.Time) (*BearerToken, *Error)
 	if svc != BearerService {
 		return nil, &Error{"signature", fmt.Sprintf("Credential should be scoped to correct service: '%s'.", BearerService)}
 	}
-	if !regionRe.MatchString(region) {
+	if !rules.Region.MatchString(region) {
 		return nil, &Error{"signature", "Credential should be scoped to a valid region."}
 	}
 	signedAt, perr := time.Parse("20060102T150405Z", q.Get("X-Amz-Date"))

@@ -19,6 +19,7 @@ import (
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // Credential is an access key the emulator accepts.
@@ -102,8 +103,7 @@ func (e *Error) Error() string { return e.Message }
 const MaxSkew = 15 * time.Minute
 
 var (
-	authRe   = regexp.MustCompile(`^AWS4-HMAC-SHA256 Credential=([^/,\s]+)/(\d{8})/([^/,\s]+)/([^/,\s]+)/aws4_request,\s*SignedHeaders=([^,\s]+),\s*Signature=([0-9a-f]{64})$`)
-	regionRe = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
+	authRe = regexp.MustCompile(`^AWS4-HMAC-SHA256 Credential=([^/,\s]+)/(\d{8})/([^/,\s]+)/([^/,\s]+)/aws4_request,\s*SignedHeaders=([^,\s]+),\s*Signature=([0-9a-f]{64})$`)
 )
 
 // newSigner is a signer for one verification. A signer caches the keys it
@@ -131,7 +131,7 @@ func (s *Store) Verify(r *http.Request, body []byte, service string, now time.Ti
 	if svc != service {
 		return nil, &Error{"signature", fmt.Sprintf("Credential should be scoped to correct service: '%s'.", service)}
 	}
-	if !regionRe.MatchString(region) {
+	if !rules.Region.MatchString(region) {
 		return nil, &Error{"signature", "Credential should be scoped to a valid region."}
 	}
 	if cred.SessionToken != "" {
