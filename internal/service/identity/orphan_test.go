@@ -372,8 +372,8 @@ func (h *keyHarness) create(ctx context.Context) (*identityclient.ServiceSpecifi
 
 func createKey(ctx context.Context, r *serviceSpecificCredentialResource) (*identityclient.ServiceSpecificCredential, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	c := &keyCreate{r: r, diags: &diags, want: wantKey{ageDays: 30, status: "Active"},
-		in: identityclient.CreateServiceSpecificCredentialInput{UserName: "kim", ServiceName: DefaultServiceName, CredentialAgeDays: 30}}
+	c := newKeyCreate(r.clients, identityclient.CreateServiceSpecificCredentialInput{UserName: "kim", ServiceName: DefaultServiceName, CredentialAgeDays: 30},
+		wantKey{ageDays: 30, status: "Active"}, &diags)
 	return c.run(ctx), diags
 }
 

@@ -46,7 +46,7 @@ func (h *userHarness) create(t *testing.T, name string) (*identityclient.User, d
 
 func (h *userHarness) createPath(ctx context.Context, name, userPath string) (*identityclient.User, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	c := &userCreate{r: h.r, in: identityclient.CreateUserInput{UserName: name, Path: userPath}, diags: &diags}
+	c := newUserCreate(h.r.clients, identityclient.CreateUserInput{UserName: name, Path: userPath}, &diags)
 	return c.run(ctx), diags
 }
 
@@ -263,7 +263,7 @@ func TestUserAdoptionTwoRunsAtOnce(t *testing.T) {
 	}
 	create := func(r *userResource) (*identityclient.User, diag.Diagnostics) {
 		var diags diag.Diagnostics
-		c := &userCreate{r: r, in: identityclient.CreateUserInput{UserName: "orphan", Path: "/"}, diags: &diags}
+		c := newUserCreate(r.clients, identityclient.CreateUserInput{UserName: "orphan", Path: "/"}, &diags)
 		return c.run(context.Background()), diags
 	}
 	a, b := run(ta), run(tb)
