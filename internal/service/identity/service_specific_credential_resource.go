@@ -90,13 +90,6 @@ func (r *serviceSpecificCredentialResource) Metadata(_ context.Context, req reso
 }
 
 func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	computed := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: desc,
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-		}
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A long-term API key of the model runtime service (a service-specific credential of an identity-service user). " +
 			"The key takes its permissions from the policies attached to its user, works only in the region it was created in " +
@@ -104,13 +97,8 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 			"The key value is stored in the state (sensitive): protect the state accordingly. " +
 			"A user holds at most 2 keys per service; a renewal with `lifecycle { create_before_destroy = true }` needs one free slot.",
 		Attributes: map[string]schema.Attribute{
-			"id": computed("`<user_name>/<service_specific_credential_id>`."),
-			"user_name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Name of the identity-service user the key belongs to. Changing it replaces the key.",
-				Validators:          userNameValidators(),
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id":        computedString("`<user_name>/<service_specific_credential_id>`."),
+			"user_name": userNameAttribute("Name of the identity-service user the key belongs to. Changing it replaces the key."),
 			"service_name": schema.StringAttribute{
 				Optional:            true,
 				Computed:            true,
@@ -151,7 +139,7 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 					"and says so in a warning. Days are counted against the service's clock as seen at the last refresh. Must be smaller than `credential_age_days`.",
 				Validators: []validator.Int64{int64validator.Between(1, maxCredentialAgeDays-1)},
 			},
-			"service_specific_credential_id": computed("Id of the key, as the service gives it."),
+			"service_specific_credential_id": computedString("Id of the key, as the service gives it."),
 			"service_api_key_value": schema.StringAttribute{
 				Computed:  true,
 				Sensitive: true,
@@ -159,14 +147,10 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 					"(the service never shows it again), and null after `terraform import`.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"create_date":     computed("When the key was created (RFC 3339)."),
-			"expiration_date": computed("When the key expires (RFC 3339); null only for an imported key made without an expiry."),
-			"region": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "Region the key was created in and the only one it works in: the provider's `region` at creation. " +
-					"When the provider's region changes, the plan replaces the key with one for the new region.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"create_date":     computedString("When the key was created (RFC 3339)."),
+			"expiration_date": computedString("When the key expires (RFC 3339); null only for an imported key made without an expiry."),
+			"region": computedString("Region the key was created in and the only one it works in: the provider's `region` at creation. " +
+				"When the provider's region changes, the plan replaces the key with one for the new region."),
 		},
 	}
 }

@@ -29,11 +29,8 @@ var (
 	_ resource.ResourceWithImportState = (*userResource)(nil)
 )
 
-// The identity service's limits on user names and paths.
-var (
-	userNameRe = regexp.MustCompile(`^[\w+=,.@-]+$`)
-	userPathRe = regexp.MustCompile(`^(/|/[\x21-\x7E]+/)$`)
-)
+// userPathRe is the identity service's rule for a user's path.
+var userPathRe = regexp.MustCompile(`^(/|/[\x21-\x7E]+/)$`)
 
 // NewUserResource is the factory of cloud_identity_user.
 func NewUserResource() resource.Resource { return &userResource{} }
@@ -56,29 +53,12 @@ func (r *userResource) Metadata(_ context.Context, req resource.MetadataRequest,
 	resp.TypeName = req.ProviderTypeName + "_identity_user"
 }
 
-// userNameValidators are the identity service's rules for a user name.
-func userNameValidators() []validator.String {
-	return []validator.String{
-		stringvalidator.LengthBetween(1, 64),
-		stringvalidator.RegexMatches(userNameRe, "must contain only letters, digits and the characters +=,.@_-"),
-	}
-}
-
 func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An identity-service user. A long-term API key of the model runtime service belongs to a user, and takes its permissions from the policies attached to it.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The user name.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"user_name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Name of the user: 1 to 64 letters, digits and `+=,.@_-`, unique in the account regardless of case. Changing it replaces the user.",
-				Validators:          userNameValidators(),
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id":        computedString("The user name."),
+			"user_name": userNameAttribute("Name of the user: 1 to 64 letters, digits and `+=,.@_-`, unique in the account regardless of case. Changing it replaces the user."),
 			"path": schema.StringAttribute{
 				Optional:            true,
 				Computed:            true,
@@ -90,21 +70,9 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 				},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
-			"arn": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "ARN of the user, `arn:cloud:identity::<account>:user<path><name>`.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"user_id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "Stable unique id the service gives the user.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"create_date": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "When the user was created (RFC 3339).",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"arn":         computedString("ARN of the user, `arn:cloud:identity::<account>:user<path><name>`."),
+			"user_id":     computedString("Stable unique id the service gives the user."),
+			"create_date": computedString("When the user was created (RFC 3339)."),
 			"force_destroy": schema.BoolAttribute{
 				Optional:            true,
 				Computed:            true,
