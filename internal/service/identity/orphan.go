@@ -306,19 +306,19 @@ func takerTags(claims map[string]claim, e record, id string) []string {
 }
 
 // claim takes key id over for record e, against other runs recovering
-// the same record or key at the same time (see contend). It returns the
+// the same record or key at the same time (contend.go). It returns the
 // tag of this run's claim, or "" when another run holds the key or takes
 // it or the record over, the record is gone, or the claim cannot be
 // written (then nothing may touch the key).
 func (c *keyCreate) claim(ctx context.Context, e record, id string) string {
 	mine := ""
-	won, err := contend(ctx, c.idc, c.in.UserName, c.nonce,
-		func(now time.Time) identityclient.Tag {
+	won, err := contest{idc: c.idc, user: c.in.UserName, nonce: c.nonce,
+		mine: func(now time.Time) identityclient.Tag {
 			t := takerTag(c.nonce, e, id, now.Add(contendSettle+c.window))
 			mine = t.Key
 			return t
 		},
-		func(tags *identityclient.UserTags) (others []string, open bool) {
+		rivals: func(tags *identityclient.UserTags) (others []string, open bool) {
 			pending, claims := recordsOf(tags.Tags, c.in.ServiceName)
 			open = claims[claimTagKey(id)].nonce == "" && slices.ContainsFunc(pending, func(p record) bool { return p.ID == e.ID })
 			now := serverNow(tags)
@@ -330,7 +330,8 @@ func (c *keyCreate) claim(ctx context.Context, e record, id string) string {
 				}
 			}
 			return others, open
-		})
+		},
+	}.contend(ctx)
 	if err != nil {
 		tflog.Warn(ctx, "Could not claim a key left by an interrupted create; leaving it alone", map[string]any{"user_name": c.in.UserName, "service_specific_credential_id": id, "error": err.Error()})
 	}

@@ -178,7 +178,7 @@ func (c *userCreate) readRecord(ctx context.Context) (u *identityclient.User, un
 }
 
 // adopt takes over user u, made by an interrupted create, once it won the
-// user against other runs adopting it at the same time (see contend), and
+// user against other runs adopting it at the same time (contend.go), and
 // clears the record.
 func (c *userCreate) adopt(ctx context.Context, u *identityclient.User, createErr error) *identityclient.User {
 	if u.Path != c.in.Path {
@@ -208,19 +208,20 @@ func (c *userCreate) adopt(ctx context.Context, u *identityclient.User, createEr
 	return again
 }
 
-// claimUser wins user u against other runs adopting it (see contend) and
+// claimUser wins user u against other runs adopting it (contend.go) and
 // reads it again. It returns this run's claim and the user, or a nil user
 // when another run won it or it is no longer the one the record is on; a
 // claim that does not lead to an adoption is removed.
 func (c *userCreate) claimUser(ctx context.Context, u *identityclient.User) (mine string, again *identityclient.User, err error) {
 	record, _, _ := userCreateRecord(u)
-	won, err := contend(ctx, c.idc, u.UserName, c.nonce,
-		func(now time.Time) identityclient.Tag {
+	won, err := contest{idc: c.idc, user: u.UserName, nonce: c.nonce,
+		mine: func(now time.Time) identityclient.Tag {
 			t := adoptingTag(c.nonce, record, now.Add(contendSettle+c.window))
 			mine = t.Key
 			return t
 		},
-		func(tags *identityclient.UserTags) ([]string, bool) { return userAdopters(tags, record, c.nonce) })
+		rivals: func(tags *identityclient.UserTags) ([]string, bool) { return userAdopters(tags, record, c.nonce) },
+	}.contend(ctx)
 	if err == nil && won {
 		again, err = c.idc.GetUser(ctx, u.UserName)
 	}
