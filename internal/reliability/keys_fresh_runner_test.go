@@ -11,8 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
 // Teams run Terraform on fresh CI runners and many configurations on one
@@ -50,36 +48,12 @@ func freshRunner(t *testing.T, w *workdir) *workdir {
 // request to land. It returns the run's output.
 func interruptDuring(t *testing.T, e *emu, w *workdir, op string) string {
 	t.Helper()
-	arm(t, e, emulator.Fault{Operation: op, Kind: emulator.FaultDelay, Delay: 2 * time.Minute})
-	run := w.startApply()
-	for deadline := time.Now().Add(time.Minute); len(e.Faults()) != 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the apply never sent %s:\n%s", op, run.out.String())
-		}
-	}
+	run := startHeld(t, e, w, op)
 	if err := run.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-run.done:
-		if err == nil {
-			t.Fatalf("the interrupted apply exited 0:\n%s", run.out.String())
-		}
-	case <-time.After(time.Minute):
-		t.Fatalf("the apply did not end after SIGINT:\n%s", run.out.String())
-	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		landed := false
-		for _, c := range e.Calls() {
-			landed = landed || (c.Operation == op && c.Fault == emulator.FaultDelay)
-		}
-		if landed {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the held %s never landed after SIGINT", op)
-		}
-	}
+	awaitFailed(t, run, "SIGINT")
+	awaitLanded(t, e, op, "SIGINT")
 	return run.out.String()
 }
 
@@ -100,10 +74,7 @@ func TestKeys_freshRunnerAfterInterruptedCreate(t *testing.T) {
 				e := newEmu(t)
 				w := newWorkdir(t)
 				user := "runner"
-				// The user comes from an apply of its own: terraform killed
-				// loses the state of everything its apply made.
-				w.write(keysConfig(e, user, "1", "  count = 0\n"))
-				mustApply(t, w, "the apply of the user")
+				userFirst(t, e, w, user)
 				w.write(keysConfig(e, user, "1", ""))
 				switch how {
 				case "SIGINT to terraform":
@@ -126,9 +97,7 @@ func TestKeys_freshRunnerAfterInterruptedCreate(t *testing.T) {
 				if fresh {
 					w = freshRunner(t, w)
 				}
-				start := time.Now()
-				applied := mustApply(t, w, "the plain apply after the interruption")
-				took := time.Since(start)
+				applied, took := timedApply(t, w, "the plain apply after the interruption")
 				id, _ := oneWorkingKey(t, e, w, user) // 1 key, in state, its value accepted
 				if id != orphan {
 					t.Fatalf("state holds key %s, want the interrupted create's %s adopted", id, orphan)
@@ -154,19 +123,11 @@ func TestKeys_interruptedReset(t *testing.T) {
 	e := newEmu(t)
 	w := newWorkdir(t)
 	user := "reset-interrupted"
-	w.write(keysConfig(e, user, "1", ""))
-	mustApply(t, w, "the first apply")
-	id, before := oneWorkingKey(t, e, w, user)
-	w.write(keysConfig(e, user, "2", ""))
+	id, before := keyToReset(t, e, w, user)
 	interruptDuring(t, e, w, "ResetServiceSpecificCredential")
 	f := freshRunner(t, w)
-	start := time.Now()
-	mustApply(t, f, "the apply on a fresh runner after SIGINT")
-	took := time.Since(start)
-	after, value := oneWorkingKey(t, e, f, user)
-	if after != id || value == before {
-		t.Fatalf("after recovery: key %s (was %s), value changed %v", after, id, value != before)
-	}
+	_, took := timedApply(t, f, "the apply on a fresh runner after SIGINT")
+	sameKeyNewValue(t, e, f, user, id, before)
 	settled(t, e, f)
 	addRow("keys: interrupted create -> next apply", freshHead, "SIGINT to terraform", "ResetServiceSpecificCredential", "fresh runner",
 		"1", "0", "0", strconv.Itoa(sent(e, "CreateServiceSpecificCredential")), "yes", took.Round(100*time.Millisecond).String())
@@ -187,9 +148,7 @@ func TestUsers_freshRunnerAfterInterruptedCreate(t *testing.T) {
 		t.Fatalf("after SIGINT: user %+v with record %q, want the user the create made, carrying its record", orphan, userRecord(e, user))
 	}
 	f := freshRunner(t, w)
-	start := time.Now()
-	out := mustApply(t, f, "the apply on a fresh runner after SIGINT")
-	took := time.Since(start)
+	out, took := timedApply(t, f, "the apply on a fresh runner after SIGINT")
 	if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "Warning: Identity User Adopted") {
 		t.Errorf("the apply does not say that it adopted the user:\n%s", out)
 	}

@@ -121,6 +121,23 @@ func saysAdopted(t *testing.T, out, id string) {
 	}
 }
 
+// userFirst applies user without its key: terraform killed loses the
+// state of everything its apply made, so the user comes from an apply of
+// its own.
+func userFirst(t *testing.T, e *emu, w *workdir, user string) {
+	t.Helper()
+	w.write(keysConfig(e, user, "1", "  count = 0\n"))
+	mustApply(t, w, "the apply of the user")
+}
+
+// timedApply is mustApply, and how long the apply took.
+func timedApply(t *testing.T, w *workdir, what string) (string, time.Duration) {
+	t.Helper()
+	start := time.Now()
+	out := mustApply(t, w, what)
+	return out, time.Since(start)
+}
+
 func mustApply(t *testing.T, w *workdir, what string) string {
 	t.Helper()
 	out, err := w.apply()
@@ -171,7 +188,76 @@ func killProviderDuring(t *testing.T, e *emu, w *workdir, op string) (string, ti
 // process to end.
 func killDuring(t *testing.T, e *emu, w *workdir, op string, cli bool) (string, time.Duration) {
 	t.Helper()
+	run := startHeld(t, e, w, op)
+	pids := providerPIDs(run.cmd.Process.Pid)
+	if len(pids) == 0 {
+		t.Fatalf("no provider process under terraform (pid %d)", run.cmd.Process.Pid)
+	}
+	start := time.Now()
+	victims := pids
+	if cli {
+		victims = []int{run.cmd.Process.Pid}
+	}
+	for _, pid := range victims {
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatalf("kill -9 %d: %v", pid, err)
+		}
+	}
+	awaitFailed(t, run, "its provider was killed")
+	if cli {
+		// The provider outlives terraform for a moment; its create
+		// completes or fails when it goes.
+		awaitExit(t, pids[0])
+	}
+	took := time.Since(start)
+	awaitLanded(t, e, op, "the kill")
+	t.Logf("kill -9 of %v (cli %v; providers %v) during %s ended the run in %s:\n%s", victims, cli, pids, op, took.Round(time.Millisecond), tail(run.out.String(), 12))
+	return run.out.String(), took
+}
+
+// startHeld starts `terraform apply` with the first request of op held in
+// the emulator (a delay fault), and returns once the emulator has it.
+func startHeld(t *testing.T, e *emu, w *workdir, op string) *background {
+	t.Helper()
 	arm(t, e, emulator.Fault{Operation: op, Kind: emulator.FaultDelay, Delay: 2 * time.Minute})
+	run := w.startApply()
+	// A Times: 1 fault leaves the list when it hits.
+	for deadline := time.Now().Add(time.Minute); len(e.Faults()) != 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the apply never sent %s:\n%s", op, run.out.String())
+		}
+	}
+	return run
+}
+
+// awaitFailed waits for run, ended by what happened (after), to exit with
+// an error.
+func awaitFailed(t *testing.T, run *background, after string) {
+	t.Helper()
+	select {
+	case err := <-run.done:
+		if err == nil {
+			t.Fatalf("the apply exited 0 after %s:\n%s", after, run.out.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("the apply did not end after %s:\n%s", after, run.out.String())
+	}
+}
+
+// awaitExit waits for process pid to end.
+func awaitExit(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); syscall.Kill(pid, 0) == nil; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("provider %d still runs a minute after terraform was killed", pid)
+		}
+	}
+}
+
+// awaitLanded waits for the request of op that startHeld held to land
+// (the service goes on with a request whose caller went away).
+func awaitLanded(t *testing.T, e *emu, op, after string) {
+	t.Helper()
 	landed := func() bool {
 		for _, c := range e.Calls() {
 			if c.Operation == op && c.Fault == emulator.FaultDelay {
@@ -180,61 +266,11 @@ func killDuring(t *testing.T, e *emu, w *workdir, op string, cli bool) (string, 
 		}
 		return false
 	}
-	run := w.startApply()
-	cmd, out, done := run.cmd, run.out, run.done
-
-	held := func() bool { return len(e.Faults()) == 0 } // a Times: 1 fault leaves the list when it hits
-	deadline := time.Now().Add(time.Minute)
-	for !held() {
+	for deadline := time.Now().Add(10 * time.Second); !landed(); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the apply never sent %s:\n%s", op, out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	pids := providerPIDs(cmd.Process.Pid)
-	if len(pids) == 0 {
-		t.Fatalf("no provider process under terraform (pid %d)", cmd.Process.Pid)
-	}
-	start := time.Now()
-	victims := pids
-	if cli {
-		victims = []int{cmd.Process.Pid}
-	}
-	for _, pid := range victims {
-		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-			t.Fatalf("kill -9 %d: %v", pid, err)
+			t.Fatalf("the held %s never landed after %s", op, after)
 		}
 	}
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(time.Minute):
-		t.Fatalf("the apply did not end after its provider was killed:\n%s", out.String())
-	}
-	if err == nil {
-		t.Fatalf("the apply whose provider was killed exited 0:\n%s", out.String())
-	}
-	if cli {
-		// The provider outlives terraform for a moment; its create
-		// completes or fails when it goes.
-		for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
-			if alive := syscall.Kill(pids[0], 0) == nil; !alive {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("provider %d still runs a minute after terraform was killed", pids[0])
-			}
-		}
-	}
-	took := time.Since(start)
-	for deadline := time.Now().Add(10 * time.Second); !landed(); {
-		if time.Now().After(deadline) {
-			t.Fatalf("the held %s never landed after the kill", op)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Logf("kill -9 of %v (cli %v; providers %v) during %s ended the run in %s:\n%s", victims, cli, pids, op, took.Round(time.Millisecond), tail(out.String(), 12))
-	return out.String(), took
 }
 
 func needProc(t *testing.T) {
@@ -252,9 +288,7 @@ func TestKeys_lostCreateAnswer(t *testing.T) {
 	w := newWorkdir(t)
 	w.write(keysConfig(e, "lost-create", "1", ""))
 	arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse})
-	start := time.Now()
-	out := mustApply(t, w, "the apply with a lost create answer")
-	took := time.Since(start)
+	out, took := timedApply(t, w, "the apply with a lost create answer")
 	id, _ := oneWorkingKey(t, e, w, "lost-create")
 	saysAdopted(t, out, id)
 	if c, r := sent(e, "CreateServiceSpecificCredential"), sent(e, "ResetServiceSpecificCredential"); c != 1 || r != 1 {
@@ -273,9 +307,7 @@ func TestKeys_timedOutCreate(t *testing.T) {
 	w := newWorkdir(t)
 	w.write(keysConfig(e, "slow-create", "1", ""))
 	arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultDelay, Delay: delayFault})
-	start := time.Now()
-	mustApply(t, w, "the apply with a timed-out create")
-	took := time.Since(start)
+	_, took := timedApply(t, w, "the apply with a timed-out create")
 	oneWorkingKey(t, e, w, "slow-create")
 	if c := sent(e, "CreateServiceSpecificCredential"); c != 1 {
 		t.Fatalf("creates sent %d, want 1", c)
@@ -301,11 +333,8 @@ func TestKeys_killDuringCreate(t *testing.T) {
 			w := newWorkdir(t)
 			user := "killed-create"
 			if cli {
-				// Terraform killed loses the state of everything this apply
-				// made, so the user comes from an apply of its own.
 				user = "killed-cli"
-				w.write(keysConfig(e, user, "1", "  count = 0\n"))
-				mustApply(t, w, "the apply of the user")
+				userFirst(t, e, w, user)
 			}
 			w.write(keysConfig(e, user, "1", ""))
 			_, killTook := killDuring(t, e, w, "CreateServiceSpecificCredential", cli)
@@ -316,9 +345,7 @@ func TestKeys_killDuringCreate(t *testing.T) {
 			if st := w.state()[keyAddr]; st != nil {
 				t.Fatalf("the killed apply saved the key in state: %v", st["service_specific_credential_id"])
 			}
-			start := time.Now()
-			out := mustApply(t, w, "the plain apply after the kill")
-			took := time.Since(start)
+			out, took := timedApply(t, w, "the plain apply after the kill")
 			id, _ := oneWorkingKey(t, e, w, user)
 			if id != orphan {
 				t.Fatalf("state holds key %s, want the orphan %s adopted", id, orphan)
@@ -353,9 +380,7 @@ func TestKeys_twoFaultsInARow(t *testing.T) {
 		if ids := e.Identity.CredentialIDs(user); len(ids) != 1 {
 			t.Fatalf("after two kills the user holds keys %v, want 1", ids)
 		}
-		start := time.Now()
-		mustApply(t, w, "the plain apply after two kills")
-		took := time.Since(start)
+		_, took := timedApply(t, w, "the plain apply after two kills")
 		if id, _ := oneWorkingKey(t, e, w, user); id != orphan {
 			t.Fatalf("state holds key %s, want the orphan %s", id, orphan)
 		}
@@ -385,9 +410,7 @@ func TestKeys_twoFaultsInARow(t *testing.T) {
 		}
 		e.ClearFaults()
 		arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse})
-		start := time.Now()
-		mustApply(t, w, "the second apply")
-		took := time.Since(start)
+		_, took := timedApply(t, w, "the second apply")
 		oneWorkingKey(t, e, w, user)
 		if c := sent(e, "CreateServiceSpecificCredential"); c != 1 {
 			t.Fatalf("creates sent %d, want 1: the second apply created again instead of adopting", c)
@@ -422,9 +445,7 @@ func TestKeys_renewalCreateBeforeDestroy(t *testing.T) {
 	e.Clock().Advance(24 * 24 * time.Hour)
 	arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse})
 	mark := len(e.Calls())
-	start := time.Now()
-	out := mustApply(t, w, "the renewal with a lost create answer")
-	took := time.Since(start)
+	out, took := timedApply(t, w, "the renewal with a lost create answer")
 	if !strings.Contains(out, "Will Be Renewed") {
 		t.Fatalf("the apply did not renew:\n%s", out)
 	}
@@ -445,6 +466,27 @@ func TestKeys_renewalCreateBeforeDestroy(t *testing.T) {
 		strconv.Itoa(sent(e, "CreateServiceSpecificCredential")-1), strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 }
 
+// keyToReset applies user and one key in w, then writes the configuration
+// with a new reset trigger; it returns the key's id and value.
+func keyToReset(t *testing.T, e *emu, w *workdir, user string) (id, value string) {
+	t.Helper()
+	w.write(keysConfig(e, user, "1", ""))
+	mustApply(t, w, "the first apply")
+	id, value = oneWorkingKey(t, e, w, user)
+	w.write(keysConfig(e, user, "2", ""))
+	return id, value
+}
+
+// sameKeyNewValue checks that after the reset's recovery, user holds the
+// key id, in state, with a working value other than before.
+func sameKeyNewValue(t *testing.T, e *emu, w *workdir, user, id, before string) {
+	t.Helper()
+	after, value := oneWorkingKey(t, e, w, user)
+	if after != id || value == before {
+		t.Fatalf("after recovery: key %s (was %s), value changed %v", after, id, value != before)
+	}
+}
+
 // TestKeys_reset: a reset whose answer is lost is repeated within the
 // apply; a reset in flight when the provider is killed is done again by
 // the next plain apply, so the state never keeps a value the service no
@@ -455,14 +497,9 @@ func TestKeys_reset(t *testing.T) {
 		e := newEmu(t)
 		w := newWorkdir(t)
 		user := "reset-lost"
-		w.write(keysConfig(e, user, "1", ""))
-		mustApply(t, w, "the first apply")
-		id, before := oneWorkingKey(t, e, w, user)
-		w.write(keysConfig(e, user, "2", ""))
+		id, before := keyToReset(t, e, w, user)
 		arm(t, e, emulator.Fault{Operation: "ResetServiceSpecificCredential", Kind: emulator.FaultLostResponse})
-		start := time.Now()
-		mustApply(t, w, "the reset with a lost answer")
-		took := time.Since(start)
+		_, took := timedApply(t, w, "the reset with a lost answer")
 		after, value := oneWorkingKey(t, e, w, user)
 		if after != id || value == before {
 			t.Fatalf("after the reset: key %s value changed %v; want the same key with a new value", after, value != before)
@@ -479,10 +516,7 @@ func TestKeys_reset(t *testing.T) {
 		e := newEmu(t)
 		w := newWorkdir(t)
 		user := "reset-killed"
-		w.write(keysConfig(e, user, "1", ""))
-		mustApply(t, w, "the first apply")
-		id, before := oneWorkingKey(t, e, w, user)
-		w.write(keysConfig(e, user, "2", ""))
+		id, before := keyToReset(t, e, w, user)
 		killProviderDuring(t, e, w, "ResetServiceSpecificCredential")
 		// The reset landed: the value in state no longer works, and the
 		// state still holds the old trigger, so the plan resets again.
@@ -496,13 +530,8 @@ func TestKeys_reset(t *testing.T) {
 		if out, changes, err := w.plan(); err != nil || !changes || !strings.Contains(out, "service_api_key_value") {
 			t.Fatalf("the plan after the kill does not reset again (changes %v, err %v):\n%s", changes, err, out)
 		}
-		start := time.Now()
-		mustApply(t, w, "the plain apply after the kill")
-		took := time.Since(start)
-		after, value := oneWorkingKey(t, e, w, user)
-		if after != id || value == before {
-			t.Fatalf("after recovery: key %s (was %s), value changed %v", after, id, value != before)
-		}
+		_, took := timedApply(t, w, "the plain apply after the kill")
+		sameKeyNewValue(t, e, w, user, id, before)
 		settled(t, e, w)
 		addRow("keys: fault -> keys in the service", keysHead, "reset", "kill -9 of the provider", "2", "1", "1",
 			strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())

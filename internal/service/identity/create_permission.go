@@ -25,74 +25,89 @@ func (r *serviceSpecificCredentialResource) checkCreateAllowed(ctx context.Conte
 	if plan.UserName.IsUnknown() || plan.ServiceName.IsUnknown() || plan.CredentialAgeDays.IsUnknown() {
 		return
 	}
-	user, service, days := plan.UserName.ValueString(), plan.ServiceName.ValueString(), plan.CredentialAgeDays.ValueInt64()
-	skipped := func(err error) {
+	q := createQuestion{user: plan.UserName.ValueString(), service: plan.ServiceName.ValueString(), days: plan.CredentialAgeDays.ValueInt64()}
+	results, err := r.simulateCreate(ctx, &q)
+	if err != nil {
 		diags.AddWarning("Key Permission Check Skipped",
-			fmt.Sprintf("The provider could not ask the identity service whether it may create the key for user %q (it needs sts:GetCallerIdentity and identity:SimulatePrincipalPolicy), so a policy that refuses the key is found only at apply.\n\n%s", user, err))
-	}
-	if r.clients.Caller == nil {
-		skipped(errors.New("the provider does not know who it runs as"))
-		return
-	}
-	principal, err := r.clients.Caller.PrincipalARN(ctx)
-	if err != nil {
-		skipped(fmt.Errorf("finding who the provider runs as failed: %w", err))
-		return
-	}
-	simulate := func(resource string) ([]identityclient.EvaluationResult, error) {
-		return r.clients.Identity.SimulatePrincipalPolicy(ctx, identityclient.SimulatePrincipalPolicyInput{
-			PolicySourceArn: principal,
-			ActionNames:     []string{"identity:CreateServiceSpecificCredential"},
-			ResourceArns:    []string{resource},
-			ContextEntries: []identityclient.ContextEntry{
-				{Key: "identity:ServiceSpecificCredentialServiceName", Values: []string{service}, Type: "string"},
-				{Key: "identity:ServiceSpecificCredentialAgeDays", Values: []string{strconv.FormatInt(days, 10)}, Type: "numeric"},
-			},
-		})
-	}
-	// The user's path is not known before it exists: the default one. A
-	// refusal is asked again for an existing user of another path, so that
-	// a policy on its path is not taken for a refusal.
-	resource := userArn(principal, user)
-	results, err := simulate(resource)
-	if err == nil && !allowed(results) {
-		if u, gerr := r.clients.Identity.GetUser(ctx, user); gerr == nil && u.Arn != "" && u.Arn != resource {
-			resource = u.Arn
-			results, err = simulate(resource)
-		}
-	}
-	if err != nil {
-		if !errors.Is(err, client.ErrAccessDenied) {
-			err = fmt.Errorf("the policy simulation failed: %w", err)
-		}
-		skipped(err)
+			fmt.Sprintf("The provider could not ask the identity service whether it may create the key for user %q (it needs sts:GetCallerIdentity and identity:SimulatePrincipalPolicy), so a policy that refuses the key is found only at apply.\n\n%s", q.user, err))
 		return
 	}
 	for _, res := range results {
-		if res.EvalDecision == identityclient.DecisionAllowed {
-			continue
+		if res.EvalDecision != identityclient.DecisionAllowed {
+			q.refused(res, diags)
 		}
-		// The service needs an Allow for this action: an implicit deny
-		// (such as an age cap's Allow whose condition is not met) refuses
-		// it at apply as an explicit deny does.
-		why := res.EvalDecisionReason
-		if why == "" && len(res.MatchedStatements) > 0 {
-			why = "decided by " + res.MatchedStatements[0].SourcePolicyID
-		}
-		if why == "" {
-			why = fmt.Sprintf("%s: no statement allows identity:CreateServiceSpecificCredential on %s with the context values identity:ServiceSpecificCredentialAgeDays = %d and identity:ServiceSpecificCredentialServiceName = %q",
-				res.EvalDecision, resource, days, service)
-		}
-		attr := path.Root("credential_age_days")
-		if strings.Contains(why, "ServiceSpecificCredentialServiceName") && !strings.Contains(why, "ServiceSpecificCredentialAgeDays") {
-			attr = path.Root("service_name")
-		}
-		diags.AddAttributeError(attr, createSummary,
-			fmt.Sprintf("A policy of the principal Terraform runs as (%s) refuses a key for user %q with credential_age_days = %d for %s: %s. "+
-				"The identity service's policy simulation says so at plan, before anything is created. "+
-				"Ask for a key the policy allows (for example a shorter credential_age_days), or have an administrator change the policy.",
-				principal, user, days, service, why))
 	}
+}
+
+// createQuestion is the create a plan asks the policy simulation about;
+// principal and resource are filled in by simulateCreate.
+type createQuestion struct {
+	user, service       string
+	days                int64
+	principal, resource string
+}
+
+// simulateCreate asks whether the principal the provider runs as may
+// create the key. The user's path is not known before it exists: the
+// default one. A refusal is asked again for an existing user of another
+// path, so that a policy on its path is not taken for a refusal.
+func (r *serviceSpecificCredentialResource) simulateCreate(ctx context.Context, q *createQuestion) ([]identityclient.EvaluationResult, error) {
+	if r.clients.Caller == nil {
+		return nil, errors.New("the provider does not know who it runs as")
+	}
+	principal, err := r.clients.Caller.PrincipalARN(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("finding who the provider runs as failed: %w", err)
+	}
+	q.principal, q.resource = principal, userArn(principal, q.user)
+	results, err := r.simulate(ctx, q)
+	if err == nil && !allowed(results) {
+		if u, gerr := r.clients.Identity.GetUser(ctx, q.user); gerr == nil && u.Arn != "" && u.Arn != q.resource {
+			q.resource = u.Arn
+			results, err = r.simulate(ctx, q)
+		}
+	}
+	if err != nil && !errors.Is(err, client.ErrAccessDenied) {
+		err = fmt.Errorf("the policy simulation failed: %w", err)
+	}
+	return results, err
+}
+
+// simulate is one SimulatePrincipalPolicy call for question q.
+func (r *serviceSpecificCredentialResource) simulate(ctx context.Context, q *createQuestion) ([]identityclient.EvaluationResult, error) {
+	return r.clients.Identity.SimulatePrincipalPolicy(ctx, identityclient.SimulatePrincipalPolicyInput{
+		PolicySourceArn: q.principal,
+		ActionNames:     []string{"identity:CreateServiceSpecificCredential"},
+		ResourceArns:    []string{q.resource},
+		ContextEntries: []identityclient.ContextEntry{
+			{Key: "identity:ServiceSpecificCredentialServiceName", Values: []string{q.service}, Type: "string"},
+			{Key: "identity:ServiceSpecificCredentialAgeDays", Values: []string{strconv.FormatInt(q.days, 10)}, Type: "numeric"},
+		},
+	})
+}
+
+// refused reports a result that does not allow the create, on the
+// attribute its reason names. The service needs an Allow for this action:
+// an implicit deny (such as an age cap's Allow whose condition is not met)
+// refuses it at apply as an explicit deny does.
+func (q *createQuestion) refused(res identityclient.EvaluationResult, diags *diag.Diagnostics) {
+	why := res.EvalDecisionReason
+	if why == "" && len(res.MatchedStatements) > 0 {
+		why = "decided by " + res.MatchedStatements[0].SourcePolicyID
+	}
+	if why == "" {
+		why = fmt.Sprintf("%s: no statement allows identity:CreateServiceSpecificCredential on %s with the context values identity:ServiceSpecificCredentialAgeDays = %d and identity:ServiceSpecificCredentialServiceName = %q",
+			res.EvalDecision, q.resource, q.days, q.service)
+	}
+	attr := path.Root("credential_age_days")
+	if strings.Contains(why, "ServiceSpecificCredentialServiceName") && !strings.Contains(why, "ServiceSpecificCredentialAgeDays") {
+		attr = path.Root("service_name")
+	}
+	diags.AddAttributeError(attr, createSummary,
+		fmt.Sprintf("A policy of the principal Terraform runs as (%s) refuses a key for user %q with credential_age_days = %d for %s: %s. "+
+			"The identity service's policy simulation says so at plan, before anything is created. "+
+			"Ask for a key the policy allows (for example a shorter credential_age_days), or have an administrator change the policy.",
+			q.principal, q.user, q.days, q.service, why))
 }
 
 // allowed reports whether every result allows the request.

@@ -1,7 +1,6 @@
 package identity
 
 import (
-	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -27,7 +26,7 @@ import (
 //     and no recovery ever resets, adopts or deletes it.
 //   - tagTaking+<nonce>:<credential id> = "<record tag> <credential id>
 //     <deadline>" is the claim of one recovery taking a key over for the
-//     record; see contend for how one run of several wins it. Until the
+//     record; see contend.go for how one run of several wins it. Until the
 //     record goes, the takeover is in progress (until its deadline) or,
 //     past it, was interrupted and is resumed by the next create. A claim
 //     also keeps the key from being matched to another record.
@@ -162,7 +161,7 @@ func adoptingTag(nonce, record string, deadline time.Time) identityclient.Tag {
 	return identityclient.Tag{Key: tagAdoptingUser + nonce, Value: record + " " + strconv.FormatInt(deadline.Unix(), 10)}
 }
 
-// userAdopters reads a user's tags for contend: whether the user still
+// userAdopters reads a user's tags for a contest (contend.go): whether the user still
 // carries the record of the create named record, and the nonces of the
 // live claims of other runs adopting it.
 func userAdopters(tags *identityclient.UserTags, record, nonce string) (others []string, open bool) {
@@ -204,72 +203,6 @@ func userCreateRecord(u *identityclient.User) (nonce string, until time.Time, ok
 		return f[0], u.CreateDate.Add(time.Duration(secs) * time.Second), true
 	}
 	return "", time.Time{}, false
-}
-
-// Two runs may recover the same interrupted create at once, each having
-// seen it unclaimed. A tag written and read back does not settle it (the
-// last writer's value wins, and each may read its own), so each run writes
-// a claim of its own, named by its nonce, and takes the key or user only
-// when, contendSettle later, no other live claim has a lower nonce. One
-// that sees another's claim before writing its own backs off at once, and
-// one whose claim took longer than contendSettle/2 to write (counted from
-// before that first look) backs off too: then a claim written after the
-// winner's last look was written after the winner's first look was
-// answered, which the winner would have had to write its own claim in under
-// contendSettle/2, and by the time it looks again it sees the winner's.
-// Either way at most one run takes it; both may back off, and a later run
-// recovers it.
-const contendSettle = 2 * time.Second
-
-// contend writes the claim mine makes of the service's clock and reports
-// whether this run, named nonce, may take what it claims. rivals reads the
-// user's tags: the nonces of the other live claims, and whether the thing
-// is still to be taken. A claim that lost is removed.
-func contend(ctx context.Context, idc *identityclient.Client, user, nonce string, mine func(now time.Time) identityclient.Tag,
-	rivals func(*identityclient.UserTags) (others []string, open bool),
-) (bool, error) {
-	start := time.Now()
-	tags, err := idc.ListUserTags(ctx, user)
-	if err != nil {
-		return false, err
-	}
-	if others, open := rivals(tags); !open || len(others) > 0 {
-		return false, nil
-	}
-	tag := mine(serverNow(tags))
-	won := false
-	defer func() {
-		if !won {
-			bctx, cancel := bookkeeping(ctx)
-			defer cancel()
-			_ = idc.UntagUser(bctx, user, []string{tag.Key})
-		}
-	}()
-	if err := idc.TagUser(ctx, user, []identityclient.Tag{tag}); err != nil {
-		return false, err
-	}
-	if time.Since(start) > contendSettle/2 {
-		return false, nil
-	}
-	select {
-	case <-ctx.Done():
-		return false, ctx.Err()
-	case <-time.After(contendSettle):
-	}
-	if tags, err = idc.ListUserTags(ctx, user); err != nil {
-		return false, err
-	}
-	others, open := rivals(tags)
-	if !open {
-		return false, nil
-	}
-	for _, o := range others {
-		if o < nonce {
-			return false, nil
-		}
-	}
-	won = true
-	return true, nil
 }
 
 // serverNow is the service's clock as a tag listing reports it.

@@ -1,8 +1,13 @@
 package identity_test
 
 import (
+	"testing"
+
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
@@ -15,4 +20,35 @@ var providerFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	acctest.ProviderName: func() (tfprotov6.ProviderServer, error) {
 		return providerserver.NewProtocol6WithError(provider.New("test")())()
 	},
+}
+
+// parallelTest runs steps as a parallel acceptance test against the
+// emulator the configurations name; checkDestroy (nil: none) asks the
+// emulator that nothing is left after the destroy.
+func parallelTest(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: providerFactories,
+		CheckDestroy:             checkDestroy,
+		Steps:                    steps,
+	})
+}
+
+// disappearsSteps apply cfg, then remove (behind Terraform's back) what
+// the resource at addr manages: the next plan creates it again.
+func disappearsSteps(cfg, addr string, remove func() error) []resource.TestStep {
+	return []resource.TestStep{
+		{
+			Config:             cfg,
+			Check:              func(*terraform.State) error { return remove() },
+			ExpectNonEmptyPlan: true,
+		},
+		{
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+			},
+		},
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -334,35 +333,16 @@ func twoRuns(first string) (a, b http.RoundTripper, bDone func()) {
 // run is another run's resource on the same emulator, through transport.
 func (h *keyHarness) run(t *testing.T, transport http.RoundTripper) *serviceSpecificCredentialResource {
 	t.Helper()
-	cfg := h.r.clients.Config
-	cfg.HTTPClient = &http.Client{Transport: transport}
-	idc, err := identityclient.New(cfg, h.r.clients.Endpoints.Identity)
-	if err != nil {
-		t.Fatal(err)
-	}
-	clients := *h.r.clients
-	clients.Identity = idc
-	return &serviceSpecificCredentialResource{clients: &clients}
+	return &serviceSpecificCredentialResource{clients: otherRun(t, h.r.clients, transport)}
 }
 
 func newKeyHarness(t *testing.T, transport http.RoundTripper) *keyHarness {
 	t.Helper()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
-	cfg := client.Config{Region: e.Region(), Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()}, AttemptTimeout: time.Second, MaxRetries: 1}
-	if transport != nil {
-		cfg.HTTPClient = &http.Client{Transport: transport}
-	}
-	idc, err := identityclient.New(cfg, srv.URL)
-	if err != nil {
+	e, clients := newEmulatorClients(t, transport)
+	if _, err := clients.Identity.CreateUser(context.Background(), identityclient.CreateUserInput{UserName: "kim"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := idc.CreateUser(context.Background(), identityclient.CreateUserInput{UserName: "kim"}); err != nil {
-		t.Fatal(err)
-	}
-	r := &serviceSpecificCredentialResource{clients: &conns.Clients{Region: e.Region(), Config: cfg, Endpoints: conns.Endpoints{Identity: srv.URL}, Identity: idc}}
-	return &keyHarness{emu: e, idc: idc, r: r}
+	return &keyHarness{emu: e, idc: clients.Identity, r: &serviceSpecificCredentialResource{clients: clients}}
 }
 
 // create runs the resource's create of a 30-day key for kim.
@@ -372,8 +352,8 @@ func (h *keyHarness) create(ctx context.Context) (*identityclient.ServiceSpecifi
 
 func createKey(ctx context.Context, r *serviceSpecificCredentialResource) (*identityclient.ServiceSpecificCredential, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	c := &keyCreate{r: r, diags: &diags, want: wantKey{ageDays: 30, status: "Active"},
-		in: identityclient.CreateServiceSpecificCredentialInput{UserName: "kim", ServiceName: DefaultServiceName, CredentialAgeDays: 30}}
+	c := newKeyCreate(r.clients, identityclient.CreateServiceSpecificCredentialInput{UserName: "kim", ServiceName: DefaultServiceName, CredentialAgeDays: 30},
+		wantKey{ageDays: 30, status: "Active"}, &diags)
 	return c.run(ctx), diags
 }
 

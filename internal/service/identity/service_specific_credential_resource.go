@@ -90,13 +90,6 @@ func (r *serviceSpecificCredentialResource) Metadata(_ context.Context, req reso
 }
 
 func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	computed := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: desc,
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-		}
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A long-term API key of the model runtime service (a service-specific credential of an identity-service user). " +
 			"The key takes its permissions from the policies attached to its user, works only in the region it was created in " +
@@ -104,13 +97,8 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 			"The key value is stored in the state (sensitive): protect the state accordingly. " +
 			"A user holds at most 2 keys per service; a renewal with `lifecycle { create_before_destroy = true }` needs one free slot.",
 		Attributes: map[string]schema.Attribute{
-			"id": computed("`<user_name>/<service_specific_credential_id>`."),
-			"user_name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Name of the identity-service user the key belongs to. Changing it replaces the key.",
-				Validators:          userNameValidators(),
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id":        computedString("`<user_name>/<service_specific_credential_id>`."),
+			"user_name": userNameAttribute("Name of the identity-service user the key belongs to. Changing it replaces the key."),
 			"service_name": schema.StringAttribute{
 				Optional:            true,
 				Computed:            true,
@@ -151,7 +139,7 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 					"and says so in a warning. Days are counted against the service's clock as seen at the last refresh. Must be smaller than `credential_age_days`.",
 				Validators: []validator.Int64{int64validator.Between(1, maxCredentialAgeDays-1)},
 			},
-			"service_specific_credential_id": computed("Id of the key, as the service gives it."),
+			"service_specific_credential_id": computedString("Id of the key, as the service gives it."),
 			"service_api_key_value": schema.StringAttribute{
 				Computed:  true,
 				Sensitive: true,
@@ -159,14 +147,10 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 					"(the service never shows it again), and null after `terraform import`.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"create_date":     computed("When the key was created (RFC 3339)."),
-			"expiration_date": computed("When the key expires (RFC 3339); null only for an imported key made without an expiry."),
-			"region": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "Region the key was created in and the only one it works in: the provider's `region` at creation. " +
-					"When the provider's region changes, the plan replaces the key with one for the new region.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"create_date":     computedString("When the key was created (RFC 3339)."),
+			"expiration_date": computedString("When the key expires (RFC 3339); null only for an imported key made without an expiry."),
+			"region": computedString("Region the key was created in and the only one it works in: the provider's `region` at creation. " +
+				"When the provider's region changes, the plan replaces the key with one for the new region."),
 		},
 	}
 }
@@ -198,7 +182,7 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 	if req.Plan.Raw.IsNull() || r.clients == nil {
 		return
 	}
-	var plan serviceSpecificCredentialModel
+	var plan, state serviceSpecificCredentialModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -209,47 +193,62 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		return
 	}
-	var state serviceSpecificCredentialModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	addr := fmt.Sprintf("%s/%s", state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString())
-
-	if !state.Region.IsNull() && state.Region.ValueString() != r.clients.Region {
-		plan.Region = types.StringValue(r.clients.Region)
-		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("region"))
-		resp.Diagnostics.AddWarning("Identity Service Specific Credential Will Be Replaced for a New Region",
-			fmt.Sprintf("Key %s works only in %s, and the provider now uses %s. The plan replaces it with a new key for %s; clients must switch to the new service_api_key_value.",
-				addr, state.Region.ValueString(), r.clients.Region, r.clients.Region))
-	}
-
+	r.planRegionChange(&plan, &state, resp)
 	if plan.ResetTriggers.IsUnknown() || !sameTriggers(plan.ResetTriggers, state.ResetTriggers) {
 		plan.ServiceAPIKeyValue = types.StringUnknown()
 	}
-
-	if !plan.RenewBeforeDays.IsNull() && !plan.RenewBeforeDays.IsUnknown() && !state.ExpirationDate.IsNull() {
-		exp, err := time.Parse(time.RFC3339, state.ExpirationDate.ValueString())
-		if err == nil {
-			now := time.Now().Add(clockOffset(ctx, req.Private))
-			renewAt := exp.Add(-time.Duration(plan.RenewBeforeDays.ValueInt64()) * 24 * time.Hour)
-			if !now.Before(renewAt) {
-				// Terraform replaces only for a path whose planned value differs
-				// from the prior one: the new key's expiry is not known yet.
-				plan.ExpirationDate = types.StringUnknown()
-				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("expiration_date"))
-				when := fmt.Sprintf("expires at %s, in %.1f days", exp.Format(time.RFC3339), exp.Sub(now).Hours()/24)
-				if !now.Before(exp) {
-					when = fmt.Sprintf("expired at %s", exp.Format(time.RFC3339))
-				}
-				resp.Diagnostics.AddWarning("Identity Service Specific Credential Will Be Renewed",
-					fmt.Sprintf("Key %s %s, which is within renew_before_days = %d. The plan replaces it with a new key (a new service_api_key_value); "+
-						"clients must switch to the new value. To keep the old key working until then, set lifecycle { create_before_destroy = true } (the user needs a free key slot).",
-						addr, when, plan.RenewBeforeDays.ValueInt64()))
-			}
-		}
-	}
+	planRenewal(time.Now().Add(clockOffset(ctx, req.Private)), &plan, &state, resp)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// keyAddress names the key in plan diagnostics, as its import id.
+func keyAddress(state *serviceSpecificCredentialModel) string {
+	return fmt.Sprintf("%s/%s", state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString())
+}
+
+// planRegionChange plans a replacement when the provider's region is no
+// longer the key's: a key works only in its own.
+func (r *serviceSpecificCredentialResource) planRegionChange(plan, state *serviceSpecificCredentialModel, resp *resource.ModifyPlanResponse) {
+	if state.Region.IsNull() || state.Region.ValueString() == r.clients.Region {
+		return
+	}
+	plan.Region = types.StringValue(r.clients.Region)
+	resp.RequiresReplace = append(resp.RequiresReplace, path.Root("region"))
+	resp.Diagnostics.AddWarning("Identity Service Specific Credential Will Be Replaced for a New Region",
+		fmt.Sprintf("Key %s works only in %s, and the provider now uses %s. The plan replaces it with a new key for %s; clients must switch to the new service_api_key_value.",
+			keyAddress(state), state.Region.ValueString(), r.clients.Region, r.clients.Region))
+}
+
+// planRenewal plans a replacement when, at now (by the service's clock),
+// the key is within renew_before_days of its expiry or past it.
+func planRenewal(now time.Time, plan, state *serviceSpecificCredentialModel, resp *resource.ModifyPlanResponse) {
+	if plan.RenewBeforeDays.IsNull() || plan.RenewBeforeDays.IsUnknown() || state.ExpirationDate.IsNull() {
+		return
+	}
+	exp, err := time.Parse(time.RFC3339, state.ExpirationDate.ValueString())
+	if err != nil {
+		return
+	}
+	renewAt := exp.Add(-time.Duration(plan.RenewBeforeDays.ValueInt64()) * 24 * time.Hour)
+	if now.Before(renewAt) {
+		return
+	}
+	// Terraform replaces only for a path whose planned value differs from
+	// the prior one: the new key's expiry is not known yet.
+	plan.ExpirationDate = types.StringUnknown()
+	resp.RequiresReplace = append(resp.RequiresReplace, path.Root("expiration_date"))
+	when := fmt.Sprintf("expires at %s, in %.1f days", exp.Format(time.RFC3339), exp.Sub(now).Hours()/24)
+	if !now.Before(exp) {
+		when = fmt.Sprintf("expired at %s", exp.Format(time.RFC3339))
+	}
+	resp.Diagnostics.AddWarning("Identity Service Specific Credential Will Be Renewed",
+		fmt.Sprintf("Key %s %s, which is within renew_before_days = %d. The plan replaces it with a new key (a new service_api_key_value); "+
+			"clients must switch to the new value. To keep the old key working until then, set lifecycle { create_before_destroy = true } (the user needs a free key slot).",
+			keyAddress(state), when, plan.RenewBeforeDays.ValueInt64()))
 }
 
 // privateState is the part of the framework's private state used here.
@@ -285,7 +284,7 @@ func sameTriggers(a, b types.Map) bool {
 }
 
 // Create creates the key, or adopts the key an interrupted create left
-// behind (see orphan.go).
+// behind (key_create.go).
 func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan serviceSpecificCredentialModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -297,58 +296,31 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 		ServiceName:       plan.ServiceName.ValueString(),
 		CredentialAgeDays: int(plan.CredentialAgeDays.ValueInt64()),
 	}
-	region := r.clients.Identity.Region()
-	c := &keyCreate{
-		r: r, in: in, diags: &resp.Diagnostics,
-		want: wantKey{ageDays: plan.CredentialAgeDays.ValueInt64(), renewBefore: plan.RenewBeforeDays.ValueInt64(), status: plan.Status.ValueString()},
-	}
-	cred := c.run(ctx)
+	want := wantKey{ageDays: plan.CredentialAgeDays.ValueInt64(), renewBefore: plan.RenewBeforeDays.ValueInt64(), status: plan.Status.ValueString()}
+	cred := newKeyCreate(r.clients, in, want, &resp.Diagnostics).run(ctx)
 	if cred == nil {
 		return
 	}
 	flattenCredential(cred, &plan)
 	plan.ServiceAPIKeyValue = types.StringValue(cred.ServiceAPIKeyValue)
-	plan.Region = types.StringValue(region)
-	if want := c.want.status; want != cred.Status {
-		// A new key starts Active (an adopted one may be either): set the
-		// planned status now, so the key is never in use as another.
-		if err := r.clients.Identity.UpdateServiceSpecificCredential(ctx, in.UserName, cred.ServiceSpecificCredentialID, want); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("status"), createSummary,
-				fmt.Sprintf("Key %s was created, but setting its status to %s failed, so it is %s. Terraform saves it as tainted: the next apply replaces it with a new key, created and set to %s, and deletes this one.\n\n%s", cred.ServiceSpecificCredentialID, want, cred.Status, want, err))
-		} else {
-			plan.Status = types.StringValue(want)
-		}
-	}
+	plan.Region = types.StringValue(r.clients.Identity.Region())
+	r.setCreatedStatus(ctx, in.UserName, cred, want.status, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// createError explains a CreateServiceSpecificCredential the service
-// refused.
-func (r *serviceSpecificCredentialResource) createError(diags *diag.Diagnostics, in identityclient.CreateServiceSpecificCredentialInput, err error) {
-	const summary = createSummary
-	switch {
-	case errors.Is(err, client.ErrAccessDenied):
-		age := "no credential_age_days (a key that never expires)"
-		if in.CredentialAgeDays > 0 {
-			age = fmt.Sprintf("credential_age_days = %d", in.CredentialAgeDays)
-		}
-		diags.AddAttributeError(path.Root("credential_age_days"), summary,
-			fmt.Sprintf("A policy of the principal Terraform runs as refuses a key for user %q with %s for %s. "+
-				"Ask for a key the policy allows (for example a shorter credential_age_days), or have an administrator change the policy.\n\n%s", in.UserName, age, in.ServiceName, err))
-	case errors.Is(err, client.ErrLimitExceeded):
-		diags.AddAttributeError(path.Root("user_name"), summary,
-			fmt.Sprintf("User %q already holds the most keys the service allows for %s (2 per user per service). "+
-				"Delete a key the user no longer needs, or bring it under Terraform with terraform import, before creating another. "+
-				"A key left by a create that was interrupted without being recorded on the user (see the resource's documentation on permissions) counts too.\n\n%s", in.UserName, in.ServiceName, err))
-	case errors.Is(err, client.ErrNotFound):
-		diags.AddAttributeError(path.Root("user_name"), summary,
-			fmt.Sprintf("User %q does not exist. Create it first (for example reference cloud_identity_user.<name>.user_name so Terraform orders the two).\n\n%s", in.UserName, err))
-	case errors.Is(err, client.ErrInvalidInput):
-		diags.AddAttributeError(path.Root("service_name"), summary,
-			fmt.Sprintf("The service refused the request; its message names the field at fault.\n\n%s", err))
-	default:
-		diags.AddError(summary, fmt.Sprintf("Creating a key for user %q failed: %s", in.UserName, err))
+// setCreatedStatus gives a key just created or adopted the planned status.
+// A new key starts Active (an adopted one may be either): the status is set
+// now, so the key is never in use as another.
+func (r *serviceSpecificCredentialResource) setCreatedStatus(ctx context.Context, user string, cred *identityclient.ServiceSpecificCredential, want string, plan *serviceSpecificCredentialModel, diags *diag.Diagnostics) {
+	if want == cred.Status {
+		return
 	}
+	if err := r.clients.Identity.UpdateServiceSpecificCredential(ctx, user, cred.ServiceSpecificCredentialID, want); err != nil {
+		diags.AddAttributeError(path.Root("status"), createSummary,
+			fmt.Sprintf("Key %s was created, but setting its status to %s failed, so it is %s. Terraform saves it as tainted: the next apply replaces it with a new key, created and set to %s, and deletes this one.\n\n%s", cred.ServiceSpecificCredentialID, want, cred.Status, want, err))
+		return
+	}
+	plan.Status = types.StringValue(want)
 }
 
 func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -358,26 +330,14 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		return
 	}
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
-	out, err := r.clients.Identity.ListServiceSpecificCredentials(ctx, user, state.ServiceName.ValueString())
-	if errors.Is(err, client.ErrNotFound) {
-		tflog.Warn(ctx, "The key's user is gone, removing the key from state", map[string]any{"user_name": user, "service_specific_credential_id": id})
-		resp.State.RemoveResource(ctx)
-		return
-	}
+	found, serverTime, err := r.findCredential(ctx, user, state.ServiceName.ValueString(), id)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read Identity Service Specific Credential",
 			fmt.Sprintf("Listing the keys of user %q failed: %s", user, err))
 		return
 	}
-	var found *identityclient.ServiceSpecificCredential
-	for i := range out.Credentials {
-		if out.Credentials[i].ServiceSpecificCredentialID == id {
-			found = &out.Credentials[i]
-			break
-		}
-	}
 	if found == nil {
-		tflog.Warn(ctx, "Key is gone, removing it from state", map[string]any{"user_name": user, "service_specific_credential_id": id})
+		tflog.Warn(ctx, "Key or its user is gone, removing the key from state", map[string]any{"user_name": user, "service_specific_credential_id": id})
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -393,17 +353,49 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	if state.ServiceAPIKeyValue.IsNull() {
 		resp.Diagnostics.Append(r.holdImported(ctx, user, id, req.Private, resp.Private)...)
 	}
-	// The offset matters at the scale of days (renew_before_days): it is
-	// recorded only when it moved by more than a minute, so that the Date
-	// header's one-second rounding does not change the private state on
-	// every refresh (plan -refresh-only -detailed-exitcode would report it).
-	if !out.ServerTime.IsZero() {
-		if moved := time.Until(out.ServerTime) - clockOffset(ctx, req.Private); moved > time.Minute || moved < -time.Minute {
-			offset, _ := json.Marshal(math.Round(time.Until(out.ServerTime).Seconds()))
-			resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateClockOffset, offset)...)
+	resp.Diagnostics.Append(recordClockOffset(ctx, serverTime, req.Private, resp.Private)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// findCredential reads key id of user; nil when it or the user is gone.
+// serverTime is the service's clock at the answer.
+func (r *serviceSpecificCredentialResource) findCredential(ctx context.Context, user, service, id string) (found *identityclient.ServiceSpecificCredential, serverTime time.Time, err error) {
+	out, err := r.clients.Identity.ListServiceSpecificCredentials(ctx, user, service)
+	if errors.Is(err, client.ErrNotFound) {
+		return nil, serverTime, nil
+	}
+	if err != nil {
+		return nil, serverTime, err
+	}
+	for i := range out.Credentials {
+		if out.Credentials[i].ServiceSpecificCredentialID == id {
+			return &out.Credentials[i], out.ServerTime, nil
 		}
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	return nil, out.ServerTime, nil
+}
+
+// privateSetter is the part of the framework's private state that Read
+// writes.
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+// recordClockOffset keeps how far the service's clock (serverTime) is
+// ahead of ours, for renew_before_days. The offset matters at the scale
+// of days: it is recorded only when it moved by more than a minute, so
+// that the Date header's one-second rounding does not change the private
+// state on every refresh (plan -refresh-only -detailed-exitcode would
+// report it).
+func recordClockOffset(ctx context.Context, serverTime time.Time, prior privateState, next privateSetter) diag.Diagnostics {
+	if serverTime.IsZero() {
+		return nil
+	}
+	if moved := time.Until(serverTime) - clockOffset(ctx, prior); moved <= time.Minute && moved >= -time.Minute {
+		return nil
+	}
+	offset, _ := json.Marshal(math.Round(time.Until(serverTime).Seconds()))
+	return next.SetKey(ctx, privateClockOffset, offset)
 }
 
 // holdImported marks an imported key (the one kind without a value in
@@ -411,10 +403,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 // its answer arrived, and without the mark a recovery of an interrupted
 // create whose window covers the key's creation could take it. A failure is
 // logged, and the next refresh tries again.
-func (r *serviceSpecificCredentialResource) holdImported(ctx context.Context, user, id string, prior privateState, next interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-},
-) diag.Diagnostics {
+func (r *serviceSpecificCredentialResource) holdImported(ctx context.Context, user, id string, prior privateState, next privateSetter) diag.Diagnostics {
 	if b, _ := prior.GetKey(ctx, privateHeld); len(b) > 0 {
 		return nil
 	}
@@ -434,44 +423,57 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
 	// Computed values stay as they are unless a call below changes them.
 	plan.ID, plan.ServiceSpecificCredentialID = state.ID, state.ServiceSpecificCredentialID
 	plan.CreateDate, plan.ExpirationDate, plan.Region = state.CreateDate, state.ExpirationDate, state.Region
 	plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
 
-	if !plan.Status.Equal(state.Status) {
-		if err := r.clients.Identity.UpdateServiceSpecificCredential(ctx, user, id, plan.Status.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("status"), "Unable to Update Identity Service Specific Credential",
-				fmt.Sprintf("Setting the status of key %s of user %q to %s failed. If the key was deleted outside Terraform, refresh and apply again to create a new one.\n\n%s",
-					id, user, plan.Status.ValueString(), err))
-			return
-		}
+	if !plan.Status.Equal(state.Status) && !r.updateStatus(ctx, &state, plan.Status.ValueString(), &resp.Diagnostics) {
+		return
 	}
-	if !sameTriggers(plan.ResetTriggers, state.ResetTriggers) {
-		// The client repeats a reset whose answer was lost; when every
-		// attempt fails, one of them may still have landed and the value
-		// in state may no longer work. The old reset_triggers are saved
-		// with the rest, so the next plan resets again.
-		cred, err := r.clients.Identity.ResetServiceSpecificCredential(ctx, user, id)
-		if err != nil {
-			detail := fmt.Sprintf("Resetting key %s of user %q failed. The service may have reset it anyway, so the value in state may no longer work: "+
-				"reset_triggers keep their old values in state, and the next apply resets the key again and records the new value.\n\n%s", id, user, err)
-			if errors.Is(err, client.ErrNotFound) {
-				detail = fmt.Sprintf("Key %s of user %q no longer exists. Refresh (terraform plan) to drop it from state, then apply to create a new one.\n\n%s", id, user, err)
-			}
-			plan.ResetTriggers = state.ResetTriggers
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-			resp.Diagnostics.AddAttributeError(path.Root("reset_triggers"), "Unable to Reset Identity Service Specific Credential", detail)
-			return
-		}
-		flattenCredential(cred, &plan)
-		plan.ServiceAPIKeyValue = types.StringValue(cred.ServiceAPIKeyValue)
+	if !sameTriggers(plan.ResetTriggers, state.ResetTriggers) && !r.reset(ctx, &plan, &state, resp) {
+		return
 	}
 	if plan.ServiceAPIKeyValue.IsUnknown() {
 		plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// updateStatus sets the key's status, reporting whether it did.
+func (r *serviceSpecificCredentialResource) updateStatus(ctx context.Context, state *serviceSpecificCredentialModel, status string, diags *diag.Diagnostics) bool {
+	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
+	if err := r.clients.Identity.UpdateServiceSpecificCredential(ctx, user, id, status); err != nil {
+		diags.AddAttributeError(path.Root("status"), "Unable to Update Identity Service Specific Credential",
+			fmt.Sprintf("Setting the status of key %s of user %q to %s failed. If the key was deleted outside Terraform, refresh and apply again to create a new one.\n\n%s",
+				id, user, status, err))
+		return false
+	}
+	return true
+}
+
+// reset resets the key into plan, reporting whether it did. The client
+// repeats a reset whose answer was lost; when every attempt fails, one of
+// them may still have landed and the value in state may no longer work.
+// So the old reset_triggers are saved with the rest, and the next plan
+// resets again.
+func (r *serviceSpecificCredentialResource) reset(ctx context.Context, plan, state *serviceSpecificCredentialModel, resp *resource.UpdateResponse) bool {
+	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
+	cred, err := r.clients.Identity.ResetServiceSpecificCredential(ctx, user, id)
+	if err == nil {
+		flattenCredential(cred, plan)
+		plan.ServiceAPIKeyValue = types.StringValue(cred.ServiceAPIKeyValue)
+		return true
+	}
+	detail := fmt.Sprintf("Resetting key %s of user %q failed. The service may have reset it anyway, so the value in state may no longer work: "+
+		"reset_triggers keep their old values in state, and the next apply resets the key again and records the new value.\n\n%s", id, user, err)
+	if errors.Is(err, client.ErrNotFound) {
+		detail = fmt.Sprintf("Key %s of user %q no longer exists. Refresh (terraform plan) to drop it from state, then apply to create a new one.\n\n%s", id, user, err)
+	}
+	plan.ResetTriggers = state.ResetTriggers
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	resp.Diagnostics.AddAttributeError(path.Root("reset_triggers"), "Unable to Reset Identity Service Specific Credential", detail)
+	return false
 }
 
 func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

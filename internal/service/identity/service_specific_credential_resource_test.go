@@ -91,99 +91,94 @@ func TestAccServiceSpecificCredential_lifecycle(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	valueChanges := statecheck.CompareValue(compare.ValuesDiffer())
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionCreate),
-						plancheck.ExpectKnownValue(keyAddr, tfjsonpath.New("region"), knownvalue.StringExact("us-east-1")),
-						plancheck.ExpectUnknownValue(keyAddr, tfjsonpath.New("service_api_key_value")),
-					},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("service_name"), knownvalue.StringExact("models.cloud.example")),
-					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("status"), knownvalue.StringExact("Active")),
-					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("region"), knownvalue.StringExact("us-east-1")),
-					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("service_api_key_value"), knownvalue.StringRegexp(regexp.MustCompile(`^CLOUDK[A-Za-z0-9_-]{64}$`))),
-					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("service_specific_credential_id"), knownvalue.StringRegexp(regexp.MustCompile(`^ACCA[A-Z2-7]{17}$`))),
-					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("expiration_date"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`))),
-					statecheck.ExpectKnownValue(attachAddr, tfjsonpath.New("id"), knownvalue.StringExact("alice/"+limitedAccess)),
-					sameID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id")),
-					valueChanges.AddStateValue(keyAddr, tfjsonpath.New("service_api_key_value")),
-				},
-				Check: func(*terraform.State) error {
-					if got := emu.Identity.AttachedPolicyArns("alice"); len(got) != 1 || got[0] != limitedAccess {
-						return fmt.Errorf("attached policies %v", got)
-					}
-					return nil
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(keyAddr, tfjsonpath.New("region"), knownvalue.StringExact("us-east-1")),
+					plancheck.ExpectUnknownValue(keyAddr, tfjsonpath.New("service_api_key_value")),
 				},
 			},
-			{
-				// Deactivated in place.
-				Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("service_name"), knownvalue.StringExact("models.cloud.example")),
+				statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("status"), knownvalue.StringExact("Active")),
+				statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("region"), knownvalue.StringExact("us-east-1")),
+				statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("service_api_key_value"), knownvalue.StringRegexp(regexp.MustCompile(`^CLOUDK[A-Za-z0-9_-]{64}$`))),
+				statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("service_specific_credential_id"), knownvalue.StringRegexp(regexp.MustCompile(`^ACCA[A-Z2-7]{17}$`))),
+				statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("expiration_date"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`))),
+				statecheck.ExpectKnownValue(attachAddr, tfjsonpath.New("id"), knownvalue.StringExact("alice/"+limitedAccess)),
+				sameID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id")),
+				valueChanges.AddStateValue(keyAddr, tfjsonpath.New("service_api_key_value")),
+			},
+			Check: func(*terraform.State) error {
+				if got := emu.Identity.AttachedPolicyArns("alice"); len(got) != 1 || got[0] != limitedAccess {
+					return fmt.Errorf("attached policies %v", got)
+				}
+				return nil
+			},
+		},
+		{
+			// Deactivated in place.
+			Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
   status = "Inactive"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionUpdate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id")),
-					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("status"), knownvalue.StringExact("Inactive")),
-				},
-				Check: checkKeyStatus(emu, "alice", "Inactive"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionUpdate)},
 			},
-			{
-				// Reactivated in place.
-				Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
+			ConfigStateChecks: []statecheck.StateCheck{
+				sameID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id")),
+				statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("status"), knownvalue.StringExact("Inactive")),
+			},
+			Check: checkKeyStatus(emu, "alice", "Inactive"),
+		},
+		{
+			// Reactivated in place.
+			Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
   status = "Active"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionUpdate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id")),
-				},
-				Check: checkKeyStatus(emu, "alice", "Active"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionUpdate)},
 			},
-			{
-				// A reset: new value, same id.
-				Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
+			ConfigStateChecks: []statecheck.StateCheck{
+				sameID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id")),
+			},
+			Check: checkKeyStatus(emu, "alice", "Active"),
+		},
+		{
+			// A reset: new value, same id.
+			Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
   reset_triggers = { rotation = "2026-01" }`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectUnknownValue(keyAddr, tfjsonpath.New("service_api_key_value")),
-					},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id")),
-					valueChanges.AddStateValue(keyAddr, tfjsonpath.New("service_api_key_value")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(keyAddr, tfjsonpath.New("service_api_key_value")),
 				},
 			},
-			{
-				Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
+			ConfigStateChecks: []statecheck.StateCheck{
+				sameID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id")),
+				valueChanges.AddStateValue(keyAddr, tfjsonpath.New("service_api_key_value")),
+			},
+		},
+		{
+			Config: keyConfig(emu.ProviderConfig(), "alice", `credential_age_days = 30
   reset_triggers = { rotation = "2026-01" }`),
-				PlanOnly: true,
+			PlanOnly: true,
+		},
+		{
+			ResourceName:                         keyAddr,
+			ImportState:                          true,
+			ImportStateVerify:                    true,
+			ImportStateVerifyIdentifierAttribute: "id",
+			ImportStateIdFunc: func(s *terraform.State) (string, error) {
+				return "alice/" + s.RootModule().Resources[keyAddr].Primary.Attributes["service_specific_credential_id"], nil
 			},
-			{
-				ResourceName:                         keyAddr,
-				ImportState:                          true,
-				ImportStateVerify:                    true,
-				ImportStateVerifyIdentifierAttribute: "id",
-				ImportStateIdFunc: func(s *terraform.State) (string, error) {
-					return "alice/" + s.RootModule().Resources[keyAddr].Primary.Attributes["service_specific_credential_id"], nil
-				},
-				ImportStateVerifyIgnore: []string{"service_api_key_value", "reset_triggers"},
-			},
-			{
-				ResourceName:      attachAddr,
-				ImportState:       true,
-				ImportStateId:     "alice/" + limitedAccess,
-				ImportStateVerify: true,
-			},
+			ImportStateVerifyIgnore: []string{"service_api_key_value", "reset_triggers"},
+		},
+		{
+			ResourceName:      attachAddr,
+			ImportState:       true,
+			ImportStateId:     "alice/" + limitedAccess,
+			ImportStateVerify: true,
 		},
 	})
 }
@@ -193,42 +188,37 @@ func TestAccServiceSpecificCredential_renewBeforeExpiry(t *testing.T) {
 	newID := statecheck.CompareValue(compare.ValuesDiffer())
 	cfg := keyConfig(emu.ProviderConfig(), "erin", `credential_age_days = 30
   renew_before_days   = 7`)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				Config:            cfg,
-				ConfigStateChecks: []statecheck.StateCheck{newID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id"))},
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			Config:            cfg,
+			ConfigStateChecks: []statecheck.StateCheck{newID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id"))},
+		},
+		{
+			// 22 days later: 8 days left, nothing to do yet.
+			PreConfig: func() { emu.Clock().Advance(22 * 24 * time.Hour) },
+			Config:    cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				// 22 days later: 8 days left, nothing to do yet.
-				PreConfig: func() { emu.Clock().Advance(22 * 24 * time.Hour) },
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		},
+		{
+			// 2 more days: 6 days left, within renew_before_days.
+			PreConfig: func() { emu.Clock().Advance(2 * 24 * time.Hour) },
+			Config:    cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionReplace),
+					plancheck.ExpectResourceAction(attachAddr, plancheck.ResourceActionNoop),
 				},
 			},
-			{
-				// 2 more days: 6 days left, within renew_before_days.
-				PreConfig: func() { emu.Clock().Advance(2 * 24 * time.Hour) },
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionReplace),
-						plancheck.ExpectResourceAction(attachAddr, plancheck.ResourceActionNoop),
-					},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{newID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id"))},
-			},
-			{
-				// Past the expiry of a key: replaced too.
-				PreConfig: func() { emu.Clock().Advance(31 * 24 * time.Hour) },
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionReplace)},
-				},
+			ConfigStateChecks: []statecheck.StateCheck{newID.AddStateValue(keyAddr, tfjsonpath.New("service_specific_credential_id"))},
+		},
+		{
+			// Past the expiry of a key: replaced too.
+			PreConfig: func() { emu.Clock().Advance(31 * 24 * time.Hour) },
+			Config:    cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionReplace)},
 			},
 		},
 	})
@@ -236,33 +226,28 @@ func TestAccServiceSpecificCredential_renewBeforeExpiry(t *testing.T) {
 
 func TestAccServiceSpecificCredential_regionChangeReplaces(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{Config: keyConfig(emu.ProviderConfig(), "frank", `credential_age_days = 30`)},
-			{
-				Config: keyConfig(emu.ProviderConfigRegion("eu-west-1"), "frank", `credential_age_days = 30`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionReplace),
-						plancheck.ExpectKnownValue(keyAddr, tfjsonpath.New("region"), knownvalue.StringExact("eu-west-1")),
-					},
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{Config: keyConfig(emu.ProviderConfig(), "frank", `credential_age_days = 30`)},
+		{
+			Config: keyConfig(emu.ProviderConfigRegion("eu-west-1"), "frank", `credential_age_days = 30`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionReplace),
+					plancheck.ExpectKnownValue(keyAddr, tfjsonpath.New("region"), knownvalue.StringExact("eu-west-1")),
 				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("region"), knownvalue.StringExact("eu-west-1")),
-				},
-				Check: func(*terraform.State) error {
-					for _, u := range emu.Identity.State().Users {
-						for _, k := range u.Credentials {
-							if k.Region != "eu-west-1" {
-								return fmt.Errorf("key %s is in %s", k.ID, k.Region)
-							}
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("region"), knownvalue.StringExact("eu-west-1")),
+			},
+			Check: func(*terraform.State) error {
+				for _, u := range emu.Identity.State().Users {
+					for _, k := range u.Credentials {
+						if k.Region != "eu-west-1" {
+							return fmt.Errorf("key %s is in %s", k.ID, k.Region)
 						}
 					}
-					return nil
-				},
+				}
+				return nil
 			},
 		},
 	})
@@ -271,30 +256,13 @@ func TestAccServiceSpecificCredential_regionChangeReplaces(t *testing.T) {
 func TestAccServiceSpecificCredential_disappears(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	cfg := keyConfig(emu.ProviderConfig(), "gina", `credential_age_days = 30`)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				Check: func(*terraform.State) error {
-					ids := emu.Identity.CredentialIDs("gina")
-					if len(ids) != 1 || !emu.Identity.DeleteCredentialBehindTheBack("gina", ids[0]) {
-						return fmt.Errorf("no key to delete: %v", ids)
-					}
-					return nil
-				},
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionCreate)},
-				},
-			},
-		},
-	})
+	parallelTest(t, checkNothingLeft(emu), disappearsSteps(cfg, keyAddr, func() error {
+		ids := emu.Identity.CredentialIDs("gina")
+		if len(ids) != 1 || !emu.Identity.DeleteCredentialBehindTheBack("gina", ids[0]) {
+			return fmt.Errorf("no key to delete: %v", ids)
+		}
+		return nil
+	}))
 }
 
 func TestAccServiceSpecificCredential_policyCapRefusesLongKey(t *testing.T) {
@@ -302,20 +270,15 @@ func TestAccServiceSpecificCredential_policyCapRefusesLongKey(t *testing.T) {
 	if _, err := emu.Identity.AttachPrincipalPolicy(emulatorAdmin, "cap", []byte(capPolicy90Day)); err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				Config:      keyConfig(emu.ProviderConfig(), "henry", `credential_age_days = 120`),
-				ExpectError: regexp.MustCompile(`(?s)Unable to Create Identity Service Specific Credential.*refuses\s+a\s+key\s+for\s+user\s+"henry"\s+with\s+credential_age_days\s+=\s+120.*"LimitKeyAgeTo90Days".*NumericLessThanEquals\s+90`),
-			},
-			{
-				Config: keyConfig(emu.ProviderConfig(), "henry", `credential_age_days = 90`),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("credential_age_days"), knownvalue.Int64Exact(90)),
-				},
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			Config:      keyConfig(emu.ProviderConfig(), "henry", `credential_age_days = 120`),
+			ExpectError: regexp.MustCompile(`(?s)Unable to Create Identity Service Specific Credential.*refuses\s+a\s+key\s+for\s+user\s+"henry"\s+with\s+credential_age_days\s+=\s+120.*"LimitKeyAgeTo90Days".*NumericLessThanEquals\s+90`),
+		},
+		{
+			Config: keyConfig(emu.ProviderConfig(), "henry", `credential_age_days = 90`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("credential_age_days"), knownvalue.Int64Exact(90)),
 			},
 		},
 	})
@@ -328,16 +291,11 @@ func TestAccServiceSpecificCredential_policyCapRefusedAtPlan(t *testing.T) {
 	if _, err := emu.Identity.AttachPrincipalPolicy(emulatorAdmin, "cap", []byte(capPolicy90Day)); err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				Config:      keyConfig(emu.ProviderConfig(), "irene", `credential_age_days = 120`),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)with cloud_identity_service_specific_credential.test.*credential_age_days.*refuses\s+a\s+key\s+for\s+user\s+"irene".*"LimitKeyAgeTo90Days".*policy\s+simulation\s+says\s+so\s+at\s+plan`),
-			},
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			Config:      keyConfig(emu.ProviderConfig(), "irene", `credential_age_days = 120`),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)with cloud_identity_service_specific_credential.test.*credential_age_days.*refuses\s+a\s+key\s+for\s+user\s+"irene".*"LimitKeyAgeTo90Days".*policy\s+simulation\s+says\s+so\s+at\s+plan`),
 		},
 	})
 	if n := emu.CountCalls("CreateUser", false) + emu.CountCalls("CreateServiceSpecificCredential", false); n != 0 {
@@ -353,15 +311,10 @@ func TestAccServiceSpecificCredential_permissionCheckSkipped(t *testing.T) {
 	if _, err := emu.Identity.AttachPrincipalPolicy(emulatorAdmin, "no-simulation", []byte(deny)); err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				Config: keyConfig(emu.ProviderConfig(), "jack", `credential_age_days = 30`),
-				Check:  checkOneWorkingKey(emu, "jack"),
-			},
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			Config: keyConfig(emu.ProviderConfig(), "jack", `credential_age_days = 30`),
+			Check:  checkOneWorkingKey(emu, "jack"),
 		},
 	})
 	denied := 0
@@ -377,13 +330,9 @@ func TestAccServiceSpecificCredential_permissionCheckSkipped(t *testing.T) {
 
 func TestAccServiceSpecificCredential_limitOfTwoPerService(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				Config: emu.ProviderConfig() + `
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			Config: emu.ProviderConfig() + `
 resource "cloud_identity_user" "test" {
   user_name = "ivan"
 }
@@ -394,8 +343,7 @@ resource "cloud_identity_service_specific_credential" "k" {
   credential_age_days = 30
 }
 `,
-				ExpectError: regexp.MustCompile(`(?s)User\s+"ivan"\s+already\s+holds\s+the\s+most\s+keys\s+the\s+service\s+allows\s+for\s+models.cloud.example\s+\(2\s+per\s+user\s+per\s+service\)`),
-			},
+			ExpectError: regexp.MustCompile(`(?s)User\s+"ivan"\s+already\s+holds\s+the\s+most\s+keys\s+the\s+service\s+allows\s+for\s+models.cloud.example\s+\(2\s+per\s+user\s+per\s+service\)`),
 		},
 	})
 }
@@ -442,19 +390,14 @@ func TestAccServiceSpecificCredential_lostCreateAnswer(t *testing.T) {
 	if err := emu.InjectFault(emulator.Fault{Service: "identity", Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse}); err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				Config: emu.ProviderConfig() + fmt.Sprintf(lostAnswerConfig, "judy"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("credential_age_days"), knownvalue.Int64Exact(30)),
-					statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("status"), knownvalue.StringExact("Active")),
-				},
-				Check: checkOneWorkingKey(emu, "judy"),
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			Config: emu.ProviderConfig() + fmt.Sprintf(lostAnswerConfig, "judy"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("credential_age_days"), knownvalue.Int64Exact(30)),
+				statecheck.ExpectKnownValue(keyAddr, tfjsonpath.New("status"), knownvalue.StringExact("Active")),
 			},
+			Check: checkOneWorkingKey(emu, "judy"),
 		},
 	})
 	if n := len(callsOf(emu, "CreateServiceSpecificCredential")); n != 1 {
@@ -469,36 +412,31 @@ func TestAccServiceSpecificCredential_lostCreateAnswer(t *testing.T) {
 func TestAccServiceSpecificCredential_lostCreateAnswerAdoptedNextApply(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	cfg := emu.ProviderConfig() + fmt.Sprintf(lostAnswerConfig, "kate")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() {
-					for _, f := range []emulator.Fault{
-						{Service: "identity", Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse},
-						{Service: "identity", Operation: "ListServiceSpecificCredentials", Kind: emulator.FaultError, Times: -1},
-					} {
-						if err := emu.InjectFault(f); err != nil {
-							t.Fatal(err)
-						}
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			PreConfig: func() {
+				for _, f := range []emulator.Fault{
+					{Service: "identity", Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse},
+					{Service: "identity", Operation: "ListServiceSpecificCredentials", Kind: emulator.FaultError, Times: -1},
+				} {
+					if err := emu.InjectFault(f); err != nil {
+						t.Fatal(err)
 					}
-				},
-				Config:      cfg,
-				ExpectError: acctest.ErrorRe(`answer was lost, and listing the user's keys to find the key failed.*the next apply looks for the key again and adopts it`),
+				}
 			},
-			{
-				PreConfig: func() {
-					emu.ClearFaults()
-					if ids := emu.Identity.CredentialIDs("kate"); len(ids) != 1 {
-						t.Errorf("after the failed apply the user holds keys %v, want the 1 the lost answer made", ids)
-					}
-					emu.Clock().Advance(10 * time.Minute)
-				},
-				Config: cfg,
-				Check:  checkOneWorkingKey(emu, "kate"),
+			Config:      cfg,
+			ExpectError: acctest.ErrorRe(`answer was lost, and listing the user's keys to find the key failed.*the next apply looks for the key again and adopts it`),
+		},
+		{
+			PreConfig: func() {
+				emu.ClearFaults()
+				if ids := emu.Identity.CredentialIDs("kate"); len(ids) != 1 {
+					t.Errorf("after the failed apply the user holds keys %v, want the 1 the lost answer made", ids)
+				}
+				emu.Clock().Advance(10 * time.Minute)
 			},
+			Config: cfg,
+			Check:  checkOneWorkingKey(emu, "kate"),
 		},
 	})
 	if n := len(callsOf(emu, "CreateServiceSpecificCredential")); n != 1 {
@@ -519,50 +457,46 @@ func callsOf(emu *acctest.Emulator, op string) []emulator.Call {
 
 func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 0`),
-				ExpectError: regexp.MustCompile(`Attribute credential_age_days value must be between 1 and 36600`),
-			},
-			{
-				Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
+	parallelTest(t, nil, []resource.TestStep{
+		{
+			Config:      keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 0`),
+			ExpectError: regexp.MustCompile(`Attribute credential_age_days value must be between 1 and 36600`),
+		},
+		{
+			Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
   renew_before_days = 30`),
-				ExpectError: regexp.MustCompile(`renew_before_days \(30\) must be smaller than\s+credential_age_days \(30\)`),
-			},
-			{
-				// A key's expiry is chosen at creation (the spec): no key without one.
-				Config:      keyConfig(emu.ProviderConfig(), "kim", `renew_before_days = 3`),
-				ExpectError: regexp.MustCompile(`The argument "credential_age_days" is required`),
-			},
-			{
-				Config:      keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 1.5`),
-				ExpectError: acctest.ErrorRe(`Invalid Whole Number.*credential_age_days must be a whole number, such as 1 or 30; got 1.5\.`),
-			},
-			{
-				Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
+			ExpectError: regexp.MustCompile(`renew_before_days \(30\) must be smaller than\s+credential_age_days \(30\)`),
+		},
+		{
+			// A key's expiry is chosen at creation (the spec): no key without one.
+			Config:      keyConfig(emu.ProviderConfig(), "kim", `renew_before_days = 3`),
+			ExpectError: regexp.MustCompile(`The argument "credential_age_days" is required`),
+		},
+		{
+			Config:      keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 1.5`),
+			ExpectError: acctest.ErrorRe(`Invalid Whole Number.*credential_age_days must be a whole number, such as 1 or 30; got 1.5\.`),
+		},
+		{
+			Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
   renew_before_days = 2.5`),
-				ExpectError: acctest.ErrorRe(`renew_before_days must be a whole number, such as 1 or 30; got 2.5\.`),
-			},
-			{
-				Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
+			ExpectError: acctest.ErrorRe(`renew_before_days must be a whole number, such as 1 or 30; got 2.5\.`),
+		},
+		{
+			Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
   status = "Disabled"`),
-				ExpectError: regexp.MustCompile(`Attribute status value must be one of`),
-			},
-			{
-				Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
+			ExpectError: regexp.MustCompile(`Attribute status value must be one of`),
+		},
+		{
+			Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
   service_name = "Not A Service"`),
-				ExpectError: regexp.MustCompile(`Attribute service_name must be a service name such as models.cloud.example`),
-			},
-			{
-				// Well formed, but not a service that accepts these keys:
-				// refused at plan, before the user is created.
-				Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
+			ExpectError: regexp.MustCompile(`Attribute service_name must be a service name such as models.cloud.example`),
+		},
+		{
+			// Well formed, but not a service that accepts these keys:
+			// refused at plan, before the user is created.
+			Config: keyConfig(emu.ProviderConfig(), "kim", `credential_age_days = 30
   service_name = "codecommit.cloud.example"`),
-				ExpectError: regexp.MustCompile(`Attribute service_name value must be one of: \["models.cloud.example"\], got:\s+"codecommit.cloud.example"`),
-			},
+			ExpectError: regexp.MustCompile(`Attribute service_name value must be one of: \["models.cloud.example"\], got:\s+"codecommit.cloud.example"`),
 		},
 	})
 	if n := emu.CountCalls("", false); n != 0 {
@@ -606,53 +540,48 @@ resource "cloud_identity_service_specific_credential" "imported" {
   credential_age_days = 30
 }
 `, importedID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				Config: imported,
-				Check: func(*terraform.State) error {
-					if _, ok := emu.Identity.UserTags("ida")["terraform-cloud:key:"+importedID]; !ok {
-						return fmt.Errorf("the imported key %s is not marked as held: tags %v", importedID, emu.Identity.UserTags("ida"))
-					}
-					return nil
-				},
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			Config: imported,
+			Check: func(*terraform.State) error {
+				if _, ok := emu.Identity.UserTags("ida")["terraform-cloud:key:"+importedID]; !ok {
+					return fmt.Errorf("the imported key %s is not marked as held: tags %v", importedID, emu.Identity.UserTags("ida"))
+				}
+				return nil
 			},
-			{
-				// A create interrupted just before the key was imported.
-				PreConfig: func() {
-					keys, err := idc.ListServiceSpecificCredentials(context.Background(), "ida", "models.cloud.example")
-					if err != nil || len(keys.Credentials) != 1 {
-						t.Fatalf("keys %v: %v", keys, err)
-					}
-					start := keys.Credentials[0].CreateDate.Add(-time.Second)
-					rec := identityclient.Tag{Key: "terraform-cloud:creating:interrupted", Value: fmt.Sprintf("models.cloud.example %d %d", start.Unix(), start.Add(5*time.Second).Unix())}
-					if err := idc.TagUser(context.Background(), "ida", []identityclient.Tag{rec}); err != nil {
-						t.Fatal(err)
-					}
-					emu.Clock().Advance(time.Minute)
-				},
-				Config: imported + `
+		},
+		{
+			// A create interrupted just before the key was imported.
+			PreConfig: func() {
+				keys, err := idc.ListServiceSpecificCredentials(context.Background(), "ida", "models.cloud.example")
+				if err != nil || len(keys.Credentials) != 1 {
+					t.Fatalf("keys %v: %v", keys, err)
+				}
+				start := keys.Credentials[0].CreateDate.Add(-time.Second)
+				rec := identityclient.Tag{Key: "terraform-cloud:creating:interrupted", Value: fmt.Sprintf("models.cloud.example %d %d", start.Unix(), start.Add(5*time.Second).Unix())}
+				if err := idc.TagUser(context.Background(), "ida", []identityclient.Tag{rec}); err != nil {
+					t.Fatal(err)
+				}
+				emu.Clock().Advance(time.Minute)
+			},
+			Config: imported + `
 resource "cloud_identity_service_specific_credential" "second" {
   user_name           = cloud_identity_user.test.user_name
   credential_age_days = 30
 }
 `,
-				Check: func(s *terraform.State) error {
-					second := s.RootModule().Resources["cloud_identity_service_specific_credential.second"].Primary.Attributes["service_specific_credential_id"]
-					if second == importedID {
-						return fmt.Errorf("the second key's create took the imported key %s", importedID)
-					}
-					if ids := emu.Identity.CredentialIDs("ida"); len(ids) != 2 {
-						return fmt.Errorf("keys %v, want the imported key and the second", ids)
-					}
-					if _, left := emu.Identity.UserTags("ida")["terraform-cloud:creating:interrupted"]; left {
-						return fmt.Errorf("the record of the interrupted create was not removed")
-					}
-					return nil
-				},
+			Check: func(s *terraform.State) error {
+				second := s.RootModule().Resources["cloud_identity_service_specific_credential.second"].Primary.Attributes["service_specific_credential_id"]
+				if second == importedID {
+					return fmt.Errorf("the second key's create took the imported key %s", importedID)
+				}
+				if ids := emu.Identity.CredentialIDs("ida"); len(ids) != 2 {
+					return fmt.Errorf("keys %v, want the imported key and the second", ids)
+				}
+				if _, left := emu.Identity.UserTags("ida")["terraform-cloud:creating:interrupted"]; left {
+					return fmt.Errorf("the record of the interrupted create was not removed")
+				}
+				return nil
 			},
 		},
 	})

@@ -52,17 +52,8 @@ func (r *userPolicyAttachmentResource) Schema(_ context.Context, _ resource.Sche
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Attaches a managed policy to an identity-service user. A long-term API key takes its permissions from its user's policies: attach `arn:cloud:identity::cloud:policy/ModelsLimitedAccess` to let the key call the model runtime service. Detached outside Terraform, the next plan attaches it again.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`<user_name>/<policy_arn>`.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"user_name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Name of the user. Changing it replaces the attachment.",
-				Validators:          userNameValidators(),
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id":        computedString("`<user_name>/<policy_arn>`."),
+			"user_name": userNameAttribute("Name of the user. Changing it replaces the attachment."),
 			"policy_arn": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "ARN of the managed policy, `arn:cloud:identity::cloud:policy/<name>` for the cloud's own policies (such as `ModelsLimitedAccess` or `DenyBearerTokens`) or `arn:cloud:identity::<account>:policy/<name>`. Changing it replaces the attachment.",

@@ -27,30 +27,25 @@ resource "cloud_identity_user_policy_attachment" "test" {
 
 func TestAccUserPolicyAttachment_basic(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{Config: attachmentConfig(emu, "lena", limitedAccess)},
-			{
-				ResourceName:      attachAddr,
-				ImportState:       true,
-				ImportStateId:     "lena/" + limitedAccess,
-				ImportStateVerify: true,
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{Config: attachmentConfig(emu, "lena", limitedAccess)},
+		{
+			ResourceName:      attachAddr,
+			ImportState:       true,
+			ImportStateId:     "lena/" + limitedAccess,
+			ImportStateVerify: true,
+		},
+		{
+			// Another policy replaces the attachment.
+			Config: attachmentConfig(emu, "lena", "arn:cloud:identity::cloud:policy/DenyBearerTokens"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(attachAddr, plancheck.ResourceActionDestroyBeforeCreate)},
 			},
-			{
-				// Another policy replaces the attachment.
-				Config: attachmentConfig(emu, "lena", "arn:cloud:identity::cloud:policy/DenyBearerTokens"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(attachAddr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
-				Check: func(*terraform.State) error {
-					if got := emu.Identity.AttachedPolicyArns("lena"); len(got) != 1 || got[0] != "arn:cloud:identity::cloud:policy/DenyBearerTokens" {
-						return fmt.Errorf("attached: %v", got)
-					}
-					return nil
-				},
+			Check: func(*terraform.State) error {
+				if got := emu.Identity.AttachedPolicyArns("lena"); len(got) != 1 || got[0] != "arn:cloud:identity::cloud:policy/DenyBearerTokens" {
+					return fmt.Errorf("attached: %v", got)
+				}
+				return nil
 			},
 		},
 	})
@@ -58,66 +53,39 @@ func TestAccUserPolicyAttachment_basic(t *testing.T) {
 
 func TestAccUserPolicyAttachment_disappears(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				Config: attachmentConfig(emu, "mike", limitedAccess),
-				Check: func(*terraform.State) error {
-					if !emu.Identity.DetachBehindTheBack("mike", limitedAccess) {
-						return fmt.Errorf("the policy was not attached")
-					}
-					return nil
-				},
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				Config: attachmentConfig(emu, "mike", limitedAccess),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(attachAddr, plancheck.ResourceActionCreate)},
-				},
-			},
-		},
-	})
+	parallelTest(t, checkNothingLeft(emu), disappearsSteps(attachmentConfig(emu, "mike", limitedAccess), attachAddr, func() error {
+		if !emu.Identity.DetachBehindTheBack("mike", limitedAccess) {
+			return fmt.Errorf("the policy was not attached")
+		}
+		return nil
+	}))
 }
 
 func TestAccUserPolicyAttachment_errors(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				Config:      attachmentConfig(emu, "nina", "arn:aws:iam::aws:policy/AdministratorAccess"),
-				ExpectError: regexp.MustCompile(`Attribute policy_arn must be a policy ARN such as`),
-			},
-			{
-				Config:      attachmentConfig(emu, "nina", "arn:cloud:identity::cloud:policy/NoSuchPolicy"),
-				ExpectError: regexp.MustCompile(`(?s)Unable to Attach Identity User Policy.*does\s+not\s+exist`),
-			},
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			Config:      attachmentConfig(emu, "nina", "arn:aws:iam::aws:policy/AdministratorAccess"),
+			ExpectError: regexp.MustCompile(`Attribute policy_arn must be a policy ARN such as`),
+		},
+		{
+			Config:      attachmentConfig(emu, "nina", "arn:cloud:identity::cloud:policy/NoSuchPolicy"),
+			ExpectError: regexp.MustCompile(`(?s)Unable to Attach Identity User Policy.*does\s+not\s+exist`),
 		},
 	})
 }
 
 func TestAccUser_forceDestroyRemovesOutOfBandAttachmentsAndKeys(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNothingLeft(emu),
-		Steps: []resource.TestStep{
-			{
-				Config: userConfig(emu, "olga", `force_destroy = true`),
-				Check: func(*terraform.State) error {
-					if err := emu.Identity.AttachBehindTheBack("olga", limitedAccess); err != nil {
-						return err
-					}
-					_, _, err := emu.Identity.CreateCredentialBehindTheBack("olga", "models.cloud.example", 30, "us-east-1")
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			Config: userConfig(emu, "olga", `force_destroy = true`),
+			Check: func(*terraform.State) error {
+				if err := emu.Identity.AttachBehindTheBack("olga", limitedAccess); err != nil {
 					return err
-				},
+				}
+				_, _, err := emu.Identity.CreateCredentialBehindTheBack("olga", "models.cloud.example", 30, "us-east-1")
+				return err
 			},
 		},
 	})

@@ -3,7 +3,6 @@ package identity
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -11,9 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
@@ -26,16 +23,8 @@ type userHarness struct {
 
 func newUserHarness(t *testing.T) *userHarness {
 	t.Helper()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
-	cfg := client.Config{Region: e.Region(), Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()}, AttemptTimeout: time.Second, MaxRetries: 1}
-	idc, err := identityclient.New(cfg, srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &userResource{clients: &conns.Clients{Region: e.Region(), Config: cfg, Endpoints: conns.Endpoints{Identity: srv.URL}, Identity: idc}}
-	return &userHarness{emu: e, idc: idc, r: r}
+	e, clients := newEmulatorClients(t, nil)
+	return &userHarness{emu: e, idc: clients.Identity, r: &userResource{clients: clients}}
 }
 
 // create runs the resource's create of user name, with path "/".
@@ -46,7 +35,7 @@ func (h *userHarness) create(t *testing.T, name string) (*identityclient.User, d
 
 func (h *userHarness) createPath(ctx context.Context, name, userPath string) (*identityclient.User, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	c := &userCreate{r: h.r, in: identityclient.CreateUserInput{UserName: name, Path: userPath}, diags: &diags}
+	c := newUserCreate(h.r.clients, identityclient.CreateUserInput{UserName: name, Path: userPath}, &diags)
 	return c.run(ctx), diags
 }
 
@@ -251,19 +240,11 @@ func TestUserAdoptionTwoRunsAtOnce(t *testing.T) {
 	h.emu.Clock().Advance(time.Minute)
 	ta, tb, bDone := twoRuns("UntagUser")
 	run := func(transport http.RoundTripper) *userResource {
-		cfg := h.r.clients.Config
-		cfg.HTTPClient = &http.Client{Transport: transport}
-		idc, err := identityclient.New(cfg, h.r.clients.Endpoints.Identity)
-		if err != nil {
-			t.Fatal(err)
-		}
-		clients := *h.r.clients
-		clients.Identity = idc
-		return &userResource{clients: &clients}
+		return &userResource{clients: otherRun(t, h.r.clients, transport)}
 	}
 	create := func(r *userResource) (*identityclient.User, diag.Diagnostics) {
 		var diags diag.Diagnostics
-		c := &userCreate{r: r, in: identityclient.CreateUserInput{UserName: "orphan", Path: "/"}, diags: &diags}
+		c := newUserCreate(r.clients, identityclient.CreateUserInput{UserName: "orphan", Path: "/"}, &diags)
 		return c.run(context.Background()), diags
 	}
 	a, b := run(ta), run(tb)

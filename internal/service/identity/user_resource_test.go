@@ -43,73 +43,63 @@ func checkNoUsers(emu *acctest.Emulator) resource.TestCheckFunc {
 func TestAccUser_basic(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNoUsers(emu),
-		Steps: []resource.TestStep{
-			{
-				Config: userConfig(emu, "alice", `path = "/team/"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("cloud_identity_user.test", plancheck.ResourceActionCreate),
-						plancheck.ExpectUnknownValue("cloud_identity_user.test", tfjsonpath.New("arn")),
-					},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("user_name"), knownvalue.StringExact("alice")),
-					statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("arn"), knownvalue.StringExact("arn:cloud:identity::123456789012:user/team/alice")),
-					statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("user_id"), knownvalue.StringRegexp(regexp.MustCompile(`^AIDA[A-Z2-7]{17}$`))),
-					statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("create_date"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`))),
-					statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("force_destroy"), knownvalue.Bool(false)),
-					sameID.AddStateValue("cloud_identity_user.test", tfjsonpath.New("user_id")),
+	parallelTest(t, checkNoUsers(emu), []resource.TestStep{
+		{
+			Config: userConfig(emu, "alice", `path = "/team/"`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("cloud_identity_user.test", plancheck.ResourceActionCreate),
+					plancheck.ExpectUnknownValue("cloud_identity_user.test", tfjsonpath.New("arn")),
 				},
 			},
-			{
-				ResourceName:      "cloud_identity_user.test",
-				ImportState:       true,
-				ImportStateId:     "alice",
-				ImportStateVerify: true,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("user_name"), knownvalue.StringExact("alice")),
+				statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("arn"), knownvalue.StringExact("arn:cloud:identity::123456789012:user/team/alice")),
+				statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("user_id"), knownvalue.StringRegexp(regexp.MustCompile(`^AIDA[A-Z2-7]{17}$`))),
+				statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("create_date"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`))),
+				statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("force_destroy"), knownvalue.Bool(false)),
+				sameID.AddStateValue("cloud_identity_user.test", tfjsonpath.New("user_id")),
 			},
-			{
-				// force_destroy changes in place, the user stays the same.
-				Config: userConfig(emu, "alice", `path = "/team/"
+		},
+		{
+			ResourceName:      "cloud_identity_user.test",
+			ImportState:       true,
+			ImportStateId:     "alice",
+			ImportStateVerify: true,
+		},
+		{
+			// force_destroy changes in place, the user stays the same.
+			Config: userConfig(emu, "alice", `path = "/team/"
   force_destroy = true`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("cloud_identity_user.test", plancheck.ResourceActionUpdate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameID.AddStateValue("cloud_identity_user.test", tfjsonpath.New("user_id")),
-				},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("cloud_identity_user.test", plancheck.ResourceActionUpdate)},
 			},
-			{
-				Config: userConfig(emu, "alice", `path = "/team/"
+			ConfigStateChecks: []statecheck.StateCheck{
+				sameID.AddStateValue("cloud_identity_user.test", tfjsonpath.New("user_id")),
+			},
+		},
+		{
+			Config: userConfig(emu, "alice", `path = "/team/"
   force_destroy = true`),
-				PlanOnly: true,
-			},
+			PlanOnly: true,
 		},
 	})
 }
 
 func TestAccUser_renameReplaces(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNoUsers(emu),
-		Steps: []resource.TestStep{
-			{Config: userConfig(emu, "bob", "")},
-			{
-				Config: userConfig(emu, "bobby", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("cloud_identity_user.test", plancheck.ResourceActionDestroyBeforeCreate)},
-				},
-				Check: func(*terraform.State) error {
-					if got := emu.Identity.UserNames(); len(got) != 1 || got[0] != "bobby" {
-						return fmt.Errorf("users after rename: %v, want [bobby]", got)
-					}
-					return nil
-				},
+	parallelTest(t, checkNoUsers(emu), []resource.TestStep{
+		{Config: userConfig(emu, "bob", "")},
+		{
+			Config: userConfig(emu, "bobby", ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("cloud_identity_user.test", plancheck.ResourceActionDestroyBeforeCreate)},
+			},
+			Check: func(*terraform.State) error {
+				if got := emu.Identity.UserNames(); len(got) != 1 || got[0] != "bobby" {
+					return fmt.Errorf("users after rename: %v, want [bobby]", got)
+				}
+				return nil
 			},
 		},
 	})
@@ -117,45 +107,24 @@ func TestAccUser_renameReplaces(t *testing.T) {
 
 func TestAccUser_disappears(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNoUsers(emu),
-		Steps: []resource.TestStep{
-			{
-				Config: userConfig(emu, "carol", ""),
-				Check: func(*terraform.State) error {
-					if !emu.Identity.DeleteUserBehindTheBack("carol") {
-						return fmt.Errorf("user carol was not there to delete")
-					}
-					return nil
-				},
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				Config: userConfig(emu, "carol", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("cloud_identity_user.test", plancheck.ResourceActionCreate)},
-				},
-			},
-		},
-	})
+	parallelTest(t, checkNoUsers(emu), disappearsSteps(userConfig(emu, "carol", ""), "cloud_identity_user.test", func() error {
+		if !emu.Identity.DeleteUserBehindTheBack("carol") {
+			return fmt.Errorf("user carol was not there to delete")
+		}
+		return nil
+	}))
 }
 
 func TestAccUser_invalidName(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      userConfig(emu, "no spaces allowed", ""),
-				ExpectError: regexp.MustCompile(`Attribute user_name must contain only letters, digits and the characters`),
-			},
-			{
-				Config:      userConfig(emu, "ok", `path = "team"`),
-				ExpectError: regexp.MustCompile(`Attribute path must be / or begin and end with /`),
-			},
+	parallelTest(t, nil, []resource.TestStep{
+		{
+			Config:      userConfig(emu, "no spaces allowed", ""),
+			ExpectError: regexp.MustCompile(`Attribute user_name must contain only letters, digits and the characters`),
+		},
+		{
+			Config:      userConfig(emu, "ok", `path = "team"`),
+			ExpectError: regexp.MustCompile(`Attribute path must be / or begin and end with /`),
 		},
 	})
 	if n := emu.CountCalls("", false); n != 0 {
@@ -165,12 +134,9 @@ func TestAccUser_invalidName(t *testing.T) {
 
 func TestAccUser_alreadyExists(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: emu.ProviderConfig() + `
+	parallelTest(t, nil, []resource.TestStep{
+		{
+			Config: emu.ProviderConfig() + `
 resource "cloud_identity_user" "a" {
   user_name = "dave"
 }
@@ -179,8 +145,7 @@ resource "cloud_identity_user" "b" {
   depends_on = [cloud_identity_user.a]
 }
 `,
-				ExpectError: regexp.MustCompile(`A user named "DAVE" already exists`),
-			},
+			ExpectError: regexp.MustCompile(`A user named "DAVE" already exists`),
 		},
 	})
 }
@@ -194,47 +159,42 @@ func TestAccUser_interruptedCreateAdoptedNextApply(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	cfg := userConfig(emu, "ivan", "")
 	var orphanID string
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
-		CheckDestroy:             checkNoUsers(emu),
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() {
-					for _, f := range []emulator.Fault{
-						{Service: "identity", Operation: "CreateUser", Kind: emulator.FaultLostResponse},
-						{Service: "identity", Operation: "GetUser", Kind: emulator.FaultError, Times: -1},
-					} {
-						if err := emu.InjectFault(f); err != nil {
-							t.Fatal(err)
-						}
+	parallelTest(t, checkNoUsers(emu), []resource.TestStep{
+		{
+			PreConfig: func() {
+				for _, f := range []emulator.Fault{
+					{Service: "identity", Operation: "CreateUser", Kind: emulator.FaultLostResponse},
+					{Service: "identity", Operation: "GetUser", Kind: emulator.FaultError, Times: -1},
+				} {
+					if err := emu.InjectFault(f); err != nil {
+						t.Fatal(err)
 					}
-				},
-				Config:      cfg,
-				ExpectError: acctest.ErrorRe(`no answer arrived.*reading the user to learn the outcome also failed.*the next apply adopts it`),
+				}
 			},
-			{
-				PreConfig: func() {
-					emu.ClearFaults()
-					if names := emu.Identity.UserNames(); len(names) != 1 {
-						t.Errorf("after the failed apply: users %v, want the 1 the lost answer made", names)
-					}
-					orphanID = userID(t, emu, "ivan")
-					emu.Clock().Advance(10 * time.Minute)
-				},
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("user_name"), knownvalue.StringExact("ivan")),
-				},
-				Check: func(s *terraform.State) error {
-					if got := s.RootModule().Resources["cloud_identity_user.test"].Primary.Attributes["user_id"]; got != orphanID {
-						return fmt.Errorf("state holds user id %s, want the orphan %s adopted", got, orphanID)
-					}
-					if names := emu.Identity.UserNames(); len(names) != 1 {
-						return fmt.Errorf("users %v, want 1", names)
-					}
-					return nil
-				},
+			Config:      cfg,
+			ExpectError: acctest.ErrorRe(`no answer arrived.*reading the user to learn the outcome also failed.*the next apply adopts it`),
+		},
+		{
+			PreConfig: func() {
+				emu.ClearFaults()
+				if names := emu.Identity.UserNames(); len(names) != 1 {
+					t.Errorf("after the failed apply: users %v, want the 1 the lost answer made", names)
+				}
+				orphanID = userID(t, emu, "ivan")
+				emu.Clock().Advance(10 * time.Minute)
+			},
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("user_name"), knownvalue.StringExact("ivan")),
+			},
+			Check: func(s *terraform.State) error {
+				if got := s.RootModule().Resources["cloud_identity_user.test"].Primary.Attributes["user_id"]; got != orphanID {
+					return fmt.Errorf("state holds user id %s, want the orphan %s adopted", got, orphanID)
+				}
+				if names := emu.Identity.UserNames(); len(names) != 1 {
+					return fmt.Errorf("users %v, want 1", names)
+				}
+				return nil
 			},
 		},
 	})
