@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
 // benchConfig is a domain configuration with most sections set.
@@ -66,7 +67,7 @@ func BenchmarkReadSections(b *testing.B) {
 	prior := benchState(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := readSections(cfg, prior); err != nil {
+		if _, err := shape.Read(cfg, prior); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -74,11 +75,11 @@ func BenchmarkReadSections(b *testing.B) {
 
 // BenchmarkRequestSections builds a request of every set section.
 func BenchmarkRequestSections(b *testing.B) {
-	secs, err := readSections(benchDomainConfig(b), benchState(b))
+	secs, err := shape.Read(benchDomainConfig(b), benchState(b))
 	if err != nil {
 		b.Fatal(err)
 	}
-	raw, err := withAttributes(benchState(b), secs)
+	raw, err := shape.WithAttributes(benchState(b), secs)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func BenchmarkRequestSections(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := requestSections(raw, names); err != nil {
+		if _, err := shape.Request(raw, names); err != nil {
 			b.Fatal(err)
 		}
 	}

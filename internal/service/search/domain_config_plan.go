@@ -22,6 +22,7 @@ import (
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
 // dryRunTimeout bounds the plan-time wait for a dry run.
@@ -70,11 +71,11 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 				fmt.Sprintf("The plan cannot compare the configuration with domain %q or run a dry run, so dry_run is unknown: %s", domain, err))
 			return
 		}
-		raw, err := withAttributes(req.Plan.Raw, ds.sections)
+		raw, err := shape.WithAttributes(req.Plan.Raw, ds.sections)
 		if err == nil {
 			// Sections the configuration leaves out are not unknown: they
 			// are what the domain has now, and stay so.
-			resp.Plan.Raw, err = fillSections(req.Plan.Raw, req.Config.Raw, ds.sections)
+			resp.Plan.Raw, err = shape.FillSections(req.Plan.Raw, req.Config.Raw, ds.sections)
 		}
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to Plan Search Domain Config", "Filling the plan from the domain's configuration failed; this is a bug in the provider: "+err.Error())
@@ -90,7 +91,7 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 		// same as the state's is no change: plan the state's text, which
 		// Terraform accepts as equivalent to the configuration's, so
 		// adopting a matching domain (import) plans nothing.
-		if kept, err := keepEquivalent(req.Plan.Raw, req.Config.Raw, req.State.Raw); err == nil {
+		if kept, err := shape.KeepEquivalent(req.Plan.Raw, req.Config.Raw, req.State.Raw); err == nil {
 			resp.Plan.Raw = kept
 		}
 	}
@@ -204,18 +205,18 @@ func setComputed(ctx context.Context, resp *resource.ModifyPlanResponse, dryRun 
 
 // checkImmutable applies the rules that need no call.
 func checkImmutable(config, current tftypes.Value, domain string, diags *diag.Diagnostics) {
-	cfg, cur := attributes(config), attributes(current)
-	v, now := knownString(cfg["engine_mode"]), knownString(cur["engine_mode"])
+	cfg, cur := shape.Attributes(config), shape.Attributes(current)
+	v, now := shape.KnownString(cfg["engine_mode"]), shape.KnownString(cur["engine_mode"])
 	if v != "" && now != "" && v != now {
 		diags.AddAttributeError(path.Root("engine_mode"), "Engine Mode Cannot Change",
 			fmt.Sprintf("Domain %q was created with engine_mode %s, and the engine mode cannot be changed after a domain is created. Set engine_mode = %q or remove it.", domain, now, now))
 	}
-	v, now = knownString(cfg["ip_address_type"]), knownString(cur["ip_address_type"])
+	v, now = shape.KnownString(cfg["ip_address_type"]), shape.KnownString(cur["ip_address_type"])
 	if v != "" && now == sc.IPAddressTypeDualstack && v != sc.IPAddressTypeDualstack {
 		diags.AddAttributeError(path.Root("ip_address_type"), "IP Address Type Cannot Go Back",
 			fmt.Sprintf("Domain %q uses dualstack, and a domain set to dualstack cannot be changed back to %s. Set ip_address_type = \"dualstack\" or remove it.", domain, v))
 	}
-	checkDedicatedMasters(attributes(cfg["cluster_config"]), attributes(cur["cluster_config"]), domain, diags)
+	checkDedicatedMasters(shape.Attributes(cfg["cluster_config"]), shape.Attributes(cur["cluster_config"]), domain, diags)
 }
 
 // checkDedicatedMasters refuses a dedicated master count that the
@@ -226,16 +227,16 @@ func checkImmutable(config, current tftypes.Value, domain string, diags *diag.Di
 // with CRIT_DEDICATED_MASTER_COUNT_INVALID; this says so before any call,
 // whatever dry_run_mode.
 func checkDedicatedMasters(cfg, cur map[string]tftypes.Value, domain string, diags *diag.Diagnostics) {
-	_, setsCount := knownValue(cfg["dedicated_master_count"])
-	_, setsEnabled := knownValue(cfg["dedicated_master_enabled"])
+	_, setsCount := shape.KnownValue(cfg["dedicated_master_count"])
+	_, setsEnabled := shape.KnownValue(cfg["dedicated_master_enabled"])
 	if !setsCount && !setsEnabled {
 		return
 	}
 	pick := func(name string) tftypes.Value {
-		if v, ok := knownValue(cfg[name]); ok {
+		if v, ok := shape.KnownValue(cfg[name]); ok {
 			return v
 		}
-		if v, ok := knownValue(cur[name]); ok {
+		if v, ok := shape.KnownValue(cur[name]); ok {
 			return v
 		}
 		return tftypes.Value{}
@@ -257,23 +258,6 @@ func checkDedicatedMasters(cfg, cur map[string]tftypes.Value, domain string, dia
 	diags.AddAttributeError(at, "Invalid Dedicated Master Count",
 		fmt.Sprintf("With dedicated master nodes enabled, domain %q needs dedicated_master_count = %s, not %d; the service would refuse the change (CRIT_DEDICATED_MASTER_COUNT_INVALID). Set cluster_config.dedicated_master_count to %s.",
 			domain, rules.Alternatives(rules.DedicatedMasterCountsEnabled), n, rules.Alternatives(rules.DedicatedMasterCountsEnabled)))
-}
-
-// knownValue is v when it is known and not null.
-func knownValue(v tftypes.Value) (tftypes.Value, bool) {
-	if v.Type() == nil || !v.IsKnown() || v.IsNull() {
-		return tftypes.Value{}, false
-	}
-	return v, true
-}
-
-// knownString is a known string value, else "".
-func knownString(v tftypes.Value) string {
-	var s string
-	if v.Type() == nil || !v.IsKnown() || v.IsNull() || v.As(&s) != nil {
-		return ""
-	}
-	return s
 }
 
 // isRefusal tells an answer that refuses the request itself (the change is
@@ -405,8 +389,8 @@ func (dr *dryRunResult) object() types.Object {
 	for _, p := range dr.properties {
 		name := sc.Deref(p.Name)
 		active, pending := types.StringPointerValue(p.ActiveValue), types.StringPointerValue(p.PendingValue)
-		if sensitiveProperty(name) {
-			active, pending = types.StringValue(sensitiveValue), types.StringValue(sensitiveValue)
+		if shape.SensitiveProperty(name) {
+			active, pending = types.StringValue(shape.SensitiveValue), types.StringValue(shape.SensitiveValue)
 		}
 		props = append(props, types.ObjectValueMust(propertyAttrTypes, map[string]attr.Value{
 			"name": types.StringValue(name), "active_value": active, "pending_value": pending, "value_type": types.StringPointerValue(p.ValueType),
@@ -465,8 +449,8 @@ func (dr *dryRunResult) summary(domain string, set settings) string {
 	for _, p := range dr.properties {
 		name := sc.Deref(p.Name)
 		switch {
-		case sensitiveProperty(name):
-			fmt.Fprintf(&b, "\n  %s: %s", name, sensitiveValue)
+		case shape.SensitiveProperty(name):
+			fmt.Fprintf(&b, "\n  %s: %s", name, shape.SensitiveValue)
 		case p.ActiveValue == nil && p.PendingValue == nil:
 			fmt.Fprintf(&b, "\n  %s: (value not shown by the service)", name)
 		default:

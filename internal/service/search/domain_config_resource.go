@@ -19,6 +19,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
 var (
@@ -100,7 +101,7 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 		resp.Diagnostics.AddError("Unable to Read Search Domain Config", readError(domain.ValueString(), err))
 		return
 	}
-	raw, err := withAttributes(req.State.Raw, ds.sections)
+	raw, err := shape.WithAttributes(req.State.Raw, ds.sections)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read Search Domain Config", "Building the state failed; this is a bug in the provider: "+err.Error())
 		return
@@ -192,7 +193,7 @@ type applyRequest struct {
 // compare sets the change to send: the sections whose configured values
 // differ from the domain's.
 func (ar *applyRequest) compare(ds *domainState) error {
-	current, err := withAttributes(ar.plan.Raw, ds.sections)
+	current, err := shape.WithAttributes(ar.plan.Raw, ds.sections)
 	if err != nil {
 		return err
 	}
@@ -416,12 +417,12 @@ func (r *domainConfigResource) writeState(ctx context.Context, ar applyRequest, 
 	actual := planned.Raw
 	if res.actual != nil {
 		var err error
-		if actual, err = withAttributes(planned.Raw, res.actual.sections); err != nil {
+		if actual, err = shape.WithAttributes(planned.Raw, res.actual.sections); err != nil {
 			diags.AddError("Unable to Save Search Domain Config", "Building the new state failed; this is a bug in the provider: "+err.Error())
 			return
 		}
 	}
-	merged, err := fillUnknown(planned.Raw, actual)
+	merged, err := shape.FillUnknown(planned.Raw, actual)
 	if err != nil {
 		diags.AddError("Unable to Save Search Domain Config", "Building the new state failed; this is a bug in the provider: "+err.Error())
 		return

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -22,8 +23,12 @@ import (
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
+
+// warningCodeRe is the form of a validation code in accepted_warnings.
+var warningCodeRe = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 
 // Dry-run modes of dry_run_mode: the service's two, and Off.
 const dryRunModeOff = "Off"
@@ -49,7 +54,7 @@ func computedString(desc string) schema.StringAttribute {
 }
 
 func domainConfigSchema(ctx context.Context) schema.Schema {
-	attrs := resourceAttributes(sections)
+	attrs := shape.ResourceAttributes()
 	for name, a := range map[string]schema.Attribute{
 		"id": computedString("The domain name."),
 		"domain_name": schema.StringAttribute{

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
 // Terraform plans again at apply, also for a saved plan, and refuses the
@@ -72,16 +73,16 @@ func readDomainRead(ctx context.Context, p privateGetter) *domainRead {
 // in its wire form (requestKey of a request of that section alone, so
 // numbers and sets are normalised).
 func sectionDigests(secs map[string]tftypes.Value) map[string]string {
-	out := make(map[string]string, len(sections))
-	for _, s := range sections {
-		w, ok, err := s.toWire(s.shown(secs[s.name]))
+	shown := shape.Shown(secs)
+	out := make(map[string]string, len(shown))
+	for _, s := range shown {
 		switch {
-		case err != nil:
-			out[s.name] = "unreadable"
-		case !ok:
-			out[s.name] = "unset"
+		case s.Err != nil:
+			out[s.Name] = "unreadable"
+		case !s.Set:
+			out[s.Name] = "unset"
 		default:
-			out[s.name] = requestKey(&sc.UpdateDomainConfigInput{Sections: map[string]any{s.wire: w}})[:16]
+			out[s.Name] = requestKey(&sc.UpdateDomainConfigInput{Sections: map[string]any{s.Wire: s.Value}})[:16]
 		}
 	}
 	return out
@@ -128,25 +129,4 @@ func (r *domainConfigResource) changedSinceRead(ctx context.Context, p privateGe
 		"The diff and verdict the plan showed were worked out against the domain as Terraform read it, so they can no longer be assumed: a dry run (%s) of the same change now says %s.\n\n"+
 		"Nothing was sent. Run terraform plan again, with refresh (the default), to review the change against the domain as it is now, then apply that plan.",
 		domain, latest, strings.Join(changed, ", "), dr.id, verdict)
-}
-
-// shown is v without the fields the service never returns (the master
-// user, SAML's master user and backend role): the state keeps those as
-// configured, so they say nothing about the domain.
-func (f field) shown(v tftypes.Value) tftypes.Value {
-	switch {
-	case v.Type() == nil:
-		return v
-	case f.role == sendOnly:
-		return tftypes.NewValue(v.Type(), nil)
-	case f.kind != kObject || !v.IsKnown() || v.IsNull():
-		return v
-	}
-	attrs := attributes(v)
-	for _, c := range f.fields {
-		if a, ok := attrs[c.name]; ok {
-			attrs[c.name] = c.shown(a)
-		}
-	}
-	return tftypes.NewValue(v.Type(), attrs)
 }

@@ -15,11 +15,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -126,7 +126,7 @@ func (d *dryRunDataSource) Schema(ctx context.Context, _ datasource.SchemaReques
 			"dry_run_config": schema.SingleNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "The domain as the change would leave it (the service's `DryRunConfig`), set when `load_dry_run_config` is `true`, otherwise null. Sections use the names and nesting of `cloud_search_domain_config`; `modifying_properties` lists each property the change modifies with its value now and after. A field the service does not return is null.",
-				Attributes:          dataSourceAttributes(dryRunConfigFields),
+				Attributes:          shape.DryRunConfigAttributes(),
 			},
 		},
 		Blocks: map[string]schema.Block{"timeouts": tb},
@@ -197,24 +197,7 @@ type fwschema interface {
 // dryRunConfigValue is a DryRunConfig as the dry_run_config attribute, of
 // the attribute types attrTypes (dryRunConfigAttrTypes).
 func dryRunConfigValue(ctx context.Context, attrTypes map[string]attr.Type, dc *searchclient.DomainStatus) (types.Object, error) {
-	members := make(map[string]any, len(dc.Members))
-	for k, raw := range dc.Members {
-		v, err := decodeJSON(raw)
-		if err != nil {
-			return types.Object{}, fmt.Errorf("%s: %w", k, err)
-		}
-		members[k] = v
-	}
-	// A secret's values are not shown, as in the resource's dry_run.
-	props, _ := members["ModifyingProperties"].([]any)
-	for _, e := range props {
-		if p, ok := e.(map[string]any); ok {
-			if name, _ := p["Name"].(string); sensitiveProperty(name) {
-				p["ActiveValue"], p["PendingValue"] = sensitiveValue, sensitiveValue
-			}
-		}
-	}
-	tv, err := objectFromWire(dryRunConfigFields, members, tftypes.Value{}, answerView)
+	tv, err := shape.ReadDryRunConfig(dc)
 	if err != nil {
 		return types.Object{}, err
 	}

@@ -2,13 +2,13 @@ package search
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
 // errDomainNotFound is a domain the service does not know.
@@ -27,7 +27,7 @@ type domainState struct {
 // findDomainConfig reads a domain's configuration (DescribeDomainConfig):
 // errDomainNotFound when there is no such domain. prior supplies what the
 // service never returns. While a change runs, its pending values are laid
-// over the active ones (see withPending).
+// over the active ones (see shape.WithPending).
 func findDomainConfig(ctx context.Context, c *sc.Client, domain string, prior tftypes.Value) (*domainState, error) {
 	dc, err := c.DescribeDomainConfig(ctx, domain)
 	if errors.Is(err, client.ErrNotFound) {
@@ -40,7 +40,7 @@ func findDomainConfig(ctx context.Context, c *sc.Client, domain string, prior tf
 }
 
 func newDomainState(dc *sc.DomainConfig, prior tftypes.Value) (*domainState, error) {
-	secs, err := readSections(dc, prior)
+	secs, err := shape.Read(dc, prior)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func newDomainState(dc *sc.DomainConfig, prior tftypes.Value) (*domainState, err
 	}
 	if id, _ := dc.RunningChange(); id != "" {
 		ds.running = id
-		withPending(ds.sections, dc.ModifyingProperties)
+		shape.WithPending(ds.sections, dc.ModifyingProperties)
 	}
 	return ds, nil
 }
@@ -61,17 +61,4 @@ func changeID(d *sc.ChangeProgressDetails) string {
 		return ""
 	}
 	return sc.Deref(d.ChangeId)
-}
-
-// normalise gives a request value the form decodeJSON gives an answer.
-func normalise(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
-	out, err := decodeJSON(b)
-	if err != nil {
-		return v
-	}
-	return out
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
 // change is what a configuration asks of a domain: the sections whose
@@ -34,7 +35,7 @@ func (c change) empty() bool { return len(c.sections) == 0 && !c.woChanged }
 // domain's configuration as the service has it (creation, or after someone
 // else's change).
 func changeOf(config, current tftypes.Value, woChanged bool) change {
-	secs, unknown := changedSections(config, current)
+	secs, unknown := shape.Changed(config, current)
 	return change{sections: secs, woChanged: woChanged, unknown: unknown}
 }
 
@@ -45,7 +46,7 @@ func changeOf(config, current tftypes.Value, woChanged bool) change {
 // DryRun and DryRunMode and nothing else), so the request a plan analysed
 // and the one apply sends cannot drift apart.
 func changeRequest(ctx context.Context, config tfsdk.Config, set settings, ch change) (*sc.UpdateDomainConfigInput, error) {
-	secs, err := requestSections(config.Raw, ch.sections)
+	secs, err := shape.Request(config.Raw, ch.sections)
 	if err != nil {
 		return nil, err
 	}
@@ -112,10 +113,21 @@ func requestKey(in *sc.UpdateDomainConfigInput) string {
 	accepted := append([]string{}, in.AcceptedWarnings...)
 	sort.Strings(accepted)
 	// encoding/json sorts map keys, so equal requests give equal bytes.
-	b, err := json.Marshal(map[string]any{"DomainName": in.DomainName, "Sections": normalise(secs), "AcceptedWarnings": accepted})
+	b, err := json.Marshal(map[string]any{"DomainName": in.DomainName, "Sections": shape.Normalise(secs), "AcceptedWarnings": accepted})
 	if err != nil {
 		return ""
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// stringList is a set of strings as a sorted slice.
+func stringList(ctx context.Context, v types.Set) []string {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	var out []string
+	_ = v.ElementsAs(ctx, &out, false)
+	sort.Strings(out)
+	return out
 }
