@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
@@ -25,9 +25,9 @@ const benchConfig = `{"DomainConfig":{
 "IPAddressType":{"Options":"ipv4","Status":{"State":"Active"}}
 }}`
 
-func benchDomainConfig(b *testing.B) *sc.DomainConfig {
+func benchDomainConfig(b *testing.B) *searchclient.DomainConfig {
 	b.Helper()
-	var out struct{ DomainConfig *sc.DomainConfig }
+	var out struct{ DomainConfig *searchclient.DomainConfig }
 	if err := json.Unmarshal([]byte(benchConfig), &out); err != nil || out.DomainConfig == nil {
 		b.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func benchState(b *testing.B) tftypes.Value {
 func BenchmarkDecodeDomainConfig(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		var out struct{ DomainConfig *sc.DomainConfig }
+		var out struct{ DomainConfig *searchclient.DomainConfig }
 		if err := json.Unmarshal([]byte(benchConfig), &out); err != nil {
 			b.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
@@ -45,12 +45,12 @@ type privateGetter interface {
 	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
 }
 
-// recordRead keeps ds in p as the domain last read; ds nil forgets it.
-func recordRead(ctx context.Context, p privateSetter, ds *domainState) diag.Diagnostics {
-	if ds == nil {
+// recordRead keeps live in p as the domain last read; live nil forgets it.
+func recordRead(ctx context.Context, p privateSetter, live *domainState) diag.Diagnostics {
+	if live == nil {
 		return p.SetKey(ctx, privateDomainRead, nil)
 	}
-	b, err := json.Marshal(domainRead{Change: ds.latestChange, Running: ds.running != "", Sections: sectionDigests(ds.sections)})
+	b, err := json.Marshal(domainRead{Change: live.latestChange, Running: live.running != "", Sections: sectionDigests(live.sections)})
 	if err != nil {
 		return p.SetKey(ctx, privateDomainRead, nil)
 	}
@@ -82,7 +82,7 @@ func sectionDigests(secs map[string]tftypes.Value) map[string]string {
 		case !s.Set:
 			out[s.Name] = "unset"
 		default:
-			out[s.Name] = requestKey(&sc.UpdateDomainConfigInput{Sections: map[string]any{s.Wire: s.Value}})[:16]
+			out[s.Name] = requestKey(&searchclient.UpdateDomainConfigInput{Sections: map[string]any{s.Wire: s.Value}})[:16]
 		}
 	}
 	return out
@@ -99,14 +99,14 @@ func (r *domainConfigResource) changedSinceRead(ctx context.Context, p privateGe
 	if rd == nil || rd.Change == dr.after && rd.Running == dr.afterRunning {
 		return ""
 	}
-	ds, err := findDomainConfig(ctx, r.clients.Search, domain, prior)
+	live, err := findDomainConfig(ctx, r.clients.Search, domain, prior)
 	if err != nil {
 		// The dry run's verdict stands as today; apply re-checks it before
 		// sending anything (sendReviewed).
 		tflog.Warn(ctx, "Could not read the search domain to compare it with the last read", map[string]any{"domain_name": domain, "error": err.Error()})
 		return ""
 	}
-	now := sectionDigests(ds.sections)
+	now := sectionDigests(live.sections)
 	var changed []string
 	for name := range ch.sections {
 		if rd.Sections[name] != now[name] {
@@ -118,11 +118,11 @@ func (r *domainConfigResource) changedSinceRead(ctx context.Context, p privateGe
 	}
 	sort.Strings(changed)
 	latest := "no change"
-	if ds.latestChange != "" {
-		latest = fmt.Sprintf("change %s (%s)", ds.latestChange, ds.latestStatus)
+	if live.latestChange != "" {
+		latest = fmt.Sprintf("change %s (%s)", live.latestChange, live.latestStatus)
 	}
 	verdict := dr.verdict().String()
-	if dr.deploymentType == sc.DeploymentTypeNone {
+	if dr.deploymentType == searchclient.DeploymentTypeNone {
 		verdict += " (the domain already has what this change sets, as if someone made the same change)"
 	}
 	return fmt.Sprintf("Domain %q changed after Terraform last read it (in the refresh of this plan; for a plan made with -refresh=false, at the last apply or refresh): its latest change is now %s, and it changed %s, which this change sets. "+

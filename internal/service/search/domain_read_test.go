@@ -6,7 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
@@ -25,7 +25,7 @@ func TestSectionDigests(t *testing.T) {
 	}
 
 	moved := maps.Clone(secs)
-	shape.WithPending(moved, []sc.ModifyingProperty{{Name: ptr("SnapshotOptions.AutomatedSnapshotStartHour"), PendingValue: ptr("23"), ValueType: ptr("PLAIN_TEXT")}})
+	shape.WithPending(moved, []searchclient.ModifyingProperty{{Name: ptr("SnapshotOptions.AutomatedSnapshotStartHour"), PendingValue: ptr("23"), ValueType: ptr("PLAIN_TEXT")}})
 	aso := shape.Attributes(moved["advanced_security_options"])
 	mu := shape.Attributes(aso["master_user_options"])
 	mu["master_user_password"] = tftypes.NewValue(tftypes.String, "another-password")

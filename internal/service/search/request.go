@@ -6,14 +6,17 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
@@ -26,6 +29,11 @@ type change struct {
 	// unknown: a configured value is unknown, so the change cannot be
 	// computed yet.
 	unknown bool
+}
+
+// names are the changed sections' names, sorted, for the logs.
+func (c change) names() string {
+	return strings.Join(slices.Sorted(maps.Keys(c.sections)), ",")
 }
 
 // empty reports a change that sends nothing.
@@ -45,7 +53,7 @@ func changeOf(config, current tftypes.Value, woChanged bool) change {
 // plan's dry run, Create and Update all send what it builds (a dry run adds
 // DryRun and DryRunMode and nothing else), so the request a plan analysed
 // and the one apply sends cannot drift apart.
-func changeRequest(ctx context.Context, config tfsdk.Config, set settings, ch change) (*sc.UpdateDomainConfigInput, error) {
+func changeRequest(ctx context.Context, config tfsdk.Config, set settings, ch change) (*searchclient.UpdateDomainConfigInput, error) {
 	secs, err := shape.Request(config.Raw, ch.sections)
 	if err != nil {
 		return nil, err
@@ -69,7 +77,7 @@ func changeRequest(ctx context.Context, config tfsdk.Config, set settings, ch ch
 			secs["AdvancedSecurityOptions"] = aso
 		}
 	}
-	return &sc.UpdateDomainConfigInput{
+	return &searchclient.UpdateDomainConfigInput{
 		DomainName:       set.DomainName.ValueString(),
 		Sections:         secs,
 		AcceptedWarnings: stringList(ctx, set.AcceptedWarnings),
@@ -77,7 +85,7 @@ func changeRequest(ctx context.Context, config tfsdk.Config, set settings, ch ch
 }
 
 // asDryRun is in as a dry run in mode: the same request, nothing else added.
-func asDryRun(in *sc.UpdateDomainConfigInput, mode string) *sc.UpdateDomainConfigInput {
+func asDryRun(in *searchclient.UpdateDomainConfigInput, mode string) *searchclient.UpdateDomainConfigInput {
 	dry := *in
 	dry.DryRun, dry.DryRunMode = ptr(true), ptr(mode)
 	return &dry
@@ -88,7 +96,7 @@ func asDryRun(in *sc.UpdateDomainConfigInput, mode string) *sc.UpdateDomainConfi
 // exactly the request a dry run analysed. The master password is replaced
 // by a marker before hashing: the key is kept in the plan's private state
 // and must not let anyone test guesses of the password.
-func requestKey(in *sc.UpdateDomainConfigInput) string {
+func requestKey(in *searchclient.UpdateDomainConfigInput) string {
 	secs := make(map[string]any, len(in.Sections))
 	for k, v := range in.Sections {
 		secs[k] = v
@@ -131,3 +139,5 @@ func stringList(ctx context.Context, v types.Set) []string {
 	sort.Strings(out)
 	return out
 }
+
+func ptr[T any](v T) *T { return &v }

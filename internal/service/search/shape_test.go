@@ -17,7 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
@@ -43,7 +43,7 @@ func TestShapeTypesAreTheSchemas(t *testing.T) {
 	if diags := sr.Schema.ValidateImplementation(ctx); diags.HasError() {
 		t.Fatal(diags)
 	}
-	empty, err := shape.Read(&sc.DomainConfig{}, tftypes.Value{})
+	empty, err := shape.Read(&searchclient.DomainConfig{}, tftypes.Value{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,9 +131,9 @@ const request = `{
 "VPCOptions":{"EgressEnabled":true,"SecurityGroupIds":["sg-1","sg-2"],"SubnetIds":["subnet-1"]}
 }`
 
-func decodeAnswer(t *testing.T) *sc.DomainConfig {
+func decodeAnswer(t *testing.T) *searchclient.DomainConfig {
 	t.Helper()
-	var dc sc.DomainConfig
+	var dc searchclient.DomainConfig
 	if err := json.Unmarshal([]byte(answer), &dc); err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func TestWithPending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shape.WithPending(secs, []sc.ModifyingProperty{
+	shape.WithPending(secs, []searchclient.ModifyingProperty{
 		{Name: ptr("ClusterConfig.InstanceType"), PendingValue: ptr("r6g.xlarge.search"), ValueType: ptr("PLAIN_TEXT")},
 		{Name: ptr("ClusterConfig.InstanceCount"), PendingValue: ptr("9"), ValueType: ptr("PLAIN_TEXT")},
 		{Name: ptr("ClusterConfig.ZoneAwarenessConfig"), PendingValue: ptr(`{"AvailabilityZoneCount":2}`), ValueType: ptr("STRINGIFIED_JSON")},
@@ -322,13 +322,13 @@ func TestFlattenChangeProgress(t *testing.T) {
 	cases := []struct {
 		name    string
 		inputID types.String
-		in      *sc.ChangeProgressStatus
+		in      *searchclient.ChangeProgressStatus
 		want    changeProgressDataSourceModel
 	}{
 		{
 			"never changed: null scalars, empty lists",
 			types.StringNull(),
-			&sc.ChangeProgressStatus{},
+			&searchclient.ChangeProgressStatus{},
 			changeProgressDataSourceModel{
 				ChangeID: types.StringNull(), AcceptedWarnings: []string{}, ChangeProgressStages: []changeProgressStageModel{},
 				CompletedProperties: []string{}, PendingProperties: []string{}, ValidationFailures: []validationFailureModel{},
@@ -337,11 +337,11 @@ func TestFlattenChangeProgress(t *testing.T) {
 		{
 			"most recent change names its id",
 			types.StringNull(),
-			&sc.ChangeProgressStatus{
-				ChangeId: ptr(id), Status: ptr("PROCESSING"), StartTime: ptr(sc.EpochSeconds(0)), TotalNumberOfStages: ptr(int64(2)),
-				ChangeProgressStages: []sc.ChangeProgressStage{{Name: ptr("Validation"), Status: ptr("COMPLETED"), LastUpdated: ptr(sc.EpochSeconds(60))}, {Name: ptr("ApplyingDynamicChanges"), Status: ptr("PENDING")}},
+			&searchclient.ChangeProgressStatus{
+				ChangeId: ptr(id), Status: ptr("PROCESSING"), StartTime: ptr(searchclient.EpochSeconds(0)), TotalNumberOfStages: ptr(int64(2)),
+				ChangeProgressStages: []searchclient.ChangeProgressStage{{Name: ptr("Validation"), Status: ptr("COMPLETED"), LastUpdated: ptr(searchclient.EpochSeconds(60))}, {Name: ptr("ApplyingDynamicChanges"), Status: ptr("PENDING")}},
 				PendingProperties:    []string{"SnapshotOptions.AutomatedSnapshotStartHour"},
-				ValidationFailures:   []sc.ValidationFailure{{Code: ptr("ADV_X"), Severity: ptr("Advisory")}},
+				ValidationFailures:   []searchclient.ValidationFailure{{Code: ptr("ADV_X"), Severity: ptr("Advisory")}},
 			},
 			changeProgressDataSourceModel{
 				ChangeID: types.StringValue(id), Status: ptr("PROCESSING"), StartTime: ptr("1970-01-01T00:00:00Z"), TotalNumberOfStages: ptr(int64(2)),
@@ -354,7 +354,7 @@ func TestFlattenChangeProgress(t *testing.T) {
 		{
 			"configured id is kept",
 			types.StringValue(id),
-			&sc.ChangeProgressStatus{ChangeId: ptr(id)},
+			&searchclient.ChangeProgressStatus{ChangeId: ptr(id)},
 			changeProgressDataSourceModel{
 				ChangeID: types.StringValue(id), AcceptedWarnings: []string{}, ChangeProgressStages: []changeProgressStageModel{},
 				CompletedProperties: []string{}, PendingProperties: []string{}, ValidationFailures: []validationFailureModel{},
@@ -378,7 +378,7 @@ func TestFlattenChangeProgress(t *testing.T) {
 func TestDataSourcesFitSchemas(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	var cfg sc.DomainStatus
+	var cfg searchclient.DomainStatus
 	if err := json.Unmarshal([]byte(`{"DomainName":"demo","Endpoints":{"vpc":"vpc-demo.example"},
 		"ServiceSoftwareOptions":{"AutomatedUpdateDate":0,"UpdateAvailable":false},
 		"ChangeProgressDetails":{"ChangeId":"11111111-2222-4333-8444-555555555555","StartTime":60},
@@ -390,9 +390,9 @@ func TestDataSourcesFitSchemas(t *testing.T) {
 		"VPCOptions":{"SubnetIds":["subnet-2","subnet-1"],"VPCId":"vpc-1"}}`), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	full := &sc.DescribeDryRunProgressOutput{
-		DryRunProgressStatus: &sc.DryRunProgressStatus{DryRunStatus: ptr("completed"), ValidationFailures: []sc.ValidationFailure{{Code: ptr("C")}}},
-		DryRunResults:        &sc.DryRunResults{DeploymentType: ptr("dynamic")},
+	full := &searchclient.DescribeDryRunProgressOutput{
+		DryRunProgressStatus: &searchclient.DryRunProgressStatus{DryRunStatus: ptr("completed"), ValidationFailures: []searchclient.ValidationFailure{{Code: ptr("C")}}},
+		DryRunResults:        &searchclient.DryRunResults{DeploymentType: ptr("dynamic")},
 		DryRunConfig:         &cfg,
 	}
 	var sr datasource.SchemaResponse
@@ -438,7 +438,7 @@ func TestDataSourcesFitSchemas(t *testing.T) {
 	NewChangeProgressDataSource().Schema(ctx, datasource.SchemaRequest{}, &cr)
 	cst := tfsdk.State{Schema: cr.Schema, Raw: tftypes.NewValue(cr.Schema.Type().TerraformType(ctx), nil)}
 	cm := &changeProgressDataSourceModel{}
-	flattenChangeProgress(&sc.ChangeProgressStatus{ChangeProgressStages: []sc.ChangeProgressStage{{}}}, cm)
+	flattenChangeProgress(&searchclient.ChangeProgressStatus{ChangeProgressStages: []searchclient.ChangeProgressStage{{}}}, cm)
 	if diags := cst.Set(ctx, cm); diags.HasError() {
 		t.Fatalf("model does not fit the schema: %v", diags)
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
 // A change's progress as package poll sees it: the completed stages'
@@ -12,16 +12,16 @@ import (
 func TestChangeObservation(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	at := func(d time.Duration) *sc.EpochSeconds { e := sc.Epoch(start.Add(d)); return &e }
+	at := func(d time.Duration) *searchclient.EpochSeconds { e := searchclient.Epoch(start.Add(d)); return &e }
 	total := int64(4)
-	p := &sc.ChangeProgressStatus{
+	p := &searchclient.ChangeProgressStatus{
 		StartTime:           at(0),
 		TotalNumberOfStages: &total,
-		ChangeProgressStages: []sc.ChangeProgressStage{
-			{Name: ptr("Validation"), Status: ptr(sc.ChangeStatusCompleted), LastUpdated: at(10 * time.Second)},
-			{Name: ptr("CreatingNewEnvironment"), Status: ptr(sc.ChangeStatusCompleted), LastUpdated: at(70 * time.Second)},
-			{Name: ptr("CopyingShards"), Status: ptr(sc.ChangeStatusProcessing), LastUpdated: at(70 * time.Second)},
-			{Name: ptr("DeletingOldEnvironment"), Status: ptr(sc.ChangeStatusPending)},
+		ChangeProgressStages: []searchclient.ChangeProgressStage{
+			{Name: ptr("Validation"), Status: ptr(searchclient.ChangeStatusCompleted), LastUpdated: at(10 * time.Second)},
+			{Name: ptr("CreatingNewEnvironment"), Status: ptr(searchclient.ChangeStatusCompleted), LastUpdated: at(70 * time.Second)},
+			{Name: ptr("CopyingShards"), Status: ptr(searchclient.ChangeStatusProcessing), LastUpdated: at(70 * time.Second)},
+			{Name: ptr("DeletingOldEnvironment"), Status: ptr(searchclient.ChangeStatusPending)},
 		},
 	}
 	o := ChangeObservation(p, start.Add(100*time.Second))
