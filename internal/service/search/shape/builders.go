@@ -66,16 +66,18 @@ func enabled(wire, doc string) field {
 }
 
 func objectList(wire, doc string, fields ...field) field {
-	f := newField(wire, objectListKind{}, doc, nil)
-	f.fields = fields
-	e := object(wire, "", fields...)
-	f.elem = &e
-	return f
+	return collection(wire, objectListKind{}, doc, fields)
 }
 
 // objectMap is an object of objects, keyed by name.
 func objectMap(wire, doc string, fields ...field) field {
-	f := newField(wire, objectMapKind{}, doc, nil)
+	return collection(wire, objectMapKind{}, doc, fields)
+}
+
+// collection is a list or a map (kind k) whose elements are objects of
+// fields.
+func collection(wire string, k codec, doc string, fields []field) field {
+	f := newField(wire, k, doc, nil)
 	f.fields = fields
 	e := object(wire, "", fields...)
 	f.elem = &e

@@ -179,19 +179,29 @@ func (objectKind) shown(f *field, v tftypes.Value) tftypes.Value {
 	return tftypes.NewValue(v.Type(), attrs)
 }
 
+// resourceElement and dataSourceElement are the element of a list or a
+// map of objects in the two schemas.
+func resourceElement(f *field) schema.NestedAttributeObject {
+	return schema.NestedAttributeObject{Attributes: resourceAttributes(f.fields)}
+}
+
+func dataSourceElement(f *field) dsschema.NestedAttributeObject {
+	return dsschema.NestedAttributeObject{Attributes: dataSourceAttributes(f.fields)}
+}
+
 // objectListKind is an array of objects.
 type objectListKind struct{ leaf }
 
 func (objectListKind) resourceAttribute(f *field, optional bool) schema.Attribute {
 	return schema.ListNestedAttribute{Optional: optional, Computed: true, MarkdownDescription: f.doc,
 		Validators:    validatorsAs[validator.List](f),
-		NestedObject:  schema.NestedAttributeObject{Attributes: resourceAttributes(f.fields)},
+		NestedObject:  resourceElement(f),
 		PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()}}
 }
 
 func (objectListKind) dataSourceAttribute(f *field) dsschema.Attribute {
 	return dsschema.ListNestedAttribute{Computed: true, MarkdownDescription: f.doc,
-		NestedObject: dsschema.NestedAttributeObject{Attributes: dataSourceAttributes(f.fields)}}
+		NestedObject: dataSourceElement(f)}
 }
 
 func (objectListKind) fromWire(f *field, w any, prior tftypes.Value, v view) (tftypes.Value, error) {
@@ -283,13 +293,13 @@ type objectMapKind struct{ leaf }
 func (objectMapKind) resourceAttribute(f *field, optional bool) schema.Attribute {
 	return schema.MapNestedAttribute{Optional: optional, Computed: true, MarkdownDescription: f.doc,
 		Validators:    validatorsAs[validator.Map](f),
-		NestedObject:  schema.NestedAttributeObject{Attributes: resourceAttributes(f.fields)},
+		NestedObject:  resourceElement(f),
 		PlanModifiers: []planmodifier.Map{mapplanmodifier.UseStateForUnknown()}}
 }
 
 func (objectMapKind) dataSourceAttribute(f *field) dsschema.Attribute {
 	return dsschema.MapNestedAttribute{Computed: true, MarkdownDescription: f.doc,
-		NestedObject: dsschema.NestedAttributeObject{Attributes: dataSourceAttributes(f.fields)}}
+		NestedObject: dataSourceElement(f)}
 }
 
 func (objectMapKind) fromWire(f *field, w any, prior tftypes.Value, v view) (tftypes.Value, error) {
