@@ -7,13 +7,11 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
@@ -54,39 +52,8 @@ type dryRunDataSourceModel struct {
 	DryRunConfig       types.Object             `tfsdk:"dry_run_config"`
 }
 
-type validationFailureModel struct {
-	Code     *string `tfsdk:"code"`
-	Message  *string `tfsdk:"message"`
-	Severity *string `tfsdk:"severity"`
-}
-
 func (d *dryRunDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_search_domain_dry_run"
-}
-
-// domainNameValidators are the spec's rules for a domain name.
-func domainNameValidators() []validator.String {
-	return []validator.String{
-		stringvalidator.LengthBetween(searchclient.DomainNameMinLength, searchclient.DomainNameMaxLength),
-		stringvalidator.RegexMatches(searchclient.DomainNameRegexp, "must start with a lower-case letter and contain only lower-case letters, digits and hyphens"),
-	}
-}
-
-// idValidators are the spec's rules for a dry run id or change id.
-func idValidators() []validator.String {
-	return []validator.String{
-		stringvalidator.LengthBetween(searchclient.IDLength, searchclient.IDLength),
-		stringvalidator.RegexMatches(searchclient.IDRegexp, "must be 36 characters in hexadecimal groups 8-4-4-4-12"),
-	}
-}
-
-// validationFailuresSchema is the list of a dry run's or change's findings.
-func validationFailuresSchema(of string) schema.ListNestedAttribute {
-	return dsObjectList(fmt.Sprintf("Validation failures of the %s, sorted as the service returns them; empty when there are none.", of), dsAttrs{
-		"code":     dsString("Code of the finding, such as `ADV_NO_DEDICATED_MASTERS`."),
-		"message":  dsString("What the finding means."),
-		"severity": dsString("`Advisory` (blocks unless its code is in `accepted_warnings`) or `Critical` (always blocks). Treat any other value as `Critical`."),
-	})
 }
 
 func (d *dryRunDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -252,12 +219,4 @@ func flattenDryRunOutput(out *searchclient.DescribeDryRunProgressOutput, m *dryR
 	if r := out.DryRunResults; r != nil {
 		m.DeploymentType, m.Message = r.DeploymentType, r.Message
 	}
-}
-
-func flattenValidationFailures(fs []searchclient.ValidationFailure) []validationFailureModel {
-	out := make([]validationFailureModel, 0, len(fs))
-	for _, f := range fs {
-		out = append(out, validationFailureModel{Code: f.Code, Message: f.Message, Severity: f.Severity})
-	}
-	return out
 }
