@@ -63,23 +63,8 @@ func domainConfigSchema(ctx context.Context) schema.Schema {
 			Validators:          domainNameValidators(),
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
-		"master_user_password_wo": schema.StringAttribute{
-			Optional:            true,
-			WriteOnly:           true,
-			Sensitive:           true,
-			MarkdownDescription: "Write-only master user password (8 to 128 characters), never stored in state or plan. Sent with `advanced_security_options.master_user_options` when `master_user_password_wo_version` changes. Needs Terraform 1.11 or later.",
-			Validators: []validator.String{
-				stringvalidator.LengthBetween(8, 128),
-				stringvalidator.AlsoRequires(path.MatchRoot("master_user_password_wo_version")),
-				stringvalidator.ConflictsWith(path.MatchRoot("advanced_security_options").AtName("master_user_options").AtName("master_user_password")),
-			},
-		},
-		"master_user_password_wo_version": schema.Int64Attribute{
-			CustomType:          customtypes.Int64Type{},
-			Optional:            true,
-			MarkdownDescription: "Change this number to send `master_user_password_wo` again.",
-			Validators:          []validator.Int64{int64validator.AlsoRequires(path.MatchRoot("master_user_password_wo"))},
-		},
+		"master_user_password_wo":         writeOnlyPassword(),
+		"master_user_password_wo_version": writeOnlyPasswordVersion(),
 		"accepted_warnings": schema.SetAttribute{
 			ElementType:         types.StringType,
 			Optional:            true,
@@ -162,5 +147,30 @@ func dryRunAttribute() schema.SingleNestedAttribute {
 				}},
 			},
 		},
+	}
+}
+
+// writeOnlyPassword is the master user password kept out of state and
+// plan, sent when writeOnlyPasswordVersion changes.
+func writeOnlyPassword() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:            true,
+		WriteOnly:           true,
+		Sensitive:           true,
+		MarkdownDescription: "Write-only master user password (8 to 128 characters), never stored in state or plan. Sent with `advanced_security_options.master_user_options` when `master_user_password_wo_version` changes. Needs Terraform 1.11 or later.",
+		Validators: []validator.String{
+			stringvalidator.LengthBetween(8, 128),
+			stringvalidator.AlsoRequires(path.MatchRoot("master_user_password_wo_version")),
+			stringvalidator.ConflictsWith(path.MatchRoot("advanced_security_options").AtName("master_user_options").AtName("master_user_password")),
+		},
+	}
+}
+
+func writeOnlyPasswordVersion() schema.Int64Attribute {
+	return schema.Int64Attribute{
+		CustomType:          customtypes.Int64Type{},
+		Optional:            true,
+		MarkdownDescription: "Change this number to send `master_user_password_wo` again.",
+		Validators:          []validator.Int64{int64validator.AlsoRequires(path.MatchRoot("master_user_password_wo"))},
 	}
 }
