@@ -35,16 +35,29 @@ const dryRunModeOff = "Off"
 
 var dryRunModes = []string{searchclient.DryRunModeVerbose, searchclient.DryRunModeBasic, dryRunModeOff}
 
-// The computed dry_run object's shape.
+// The computed dry_run object's types, derived once from its attribute.
 var (
-	failureAttrTypes  = map[string]attr.Type{"code": types.StringType, "message": types.StringType, "severity": types.StringType}
-	propertyAttrTypes = map[string]attr.Type{"name": types.StringType, "active_value": types.StringType, "pending_value": types.StringType, "value_type": types.StringType}
-	dryRunAttrTypes   = map[string]attr.Type{
-		"id": types.StringType, "mode": types.StringType, "status": types.StringType, "deployment_type": types.StringType, "message": types.StringType,
-		"validation_failures":  types.ListType{ElemType: types.ObjectType{AttrTypes: failureAttrTypes}},
-		"modifying_properties": types.ListType{ElemType: types.ObjectType{AttrTypes: propertyAttrTypes}},
-	}
+	dryRunAttrTypes   = objectAttrTypes(dryRunAttribute().GetType())
+	failureAttrTypes  = objectAttrTypes(elementType(dryRunAttrTypes["validation_failures"]))
+	propertyAttrTypes = objectAttrTypes(elementType(dryRunAttrTypes["modifying_properties"]))
 )
+
+// objectAttrTypes are the attribute types of an object type; none for
+// another type.
+func objectAttrTypes(t attr.Type) map[string]attr.Type {
+	if o, ok := t.(types.ObjectType); ok {
+		return o.AttrTypes
+	}
+	return nil
+}
+
+// elementType is the element type of a list type; nil for another type.
+func elementType(t attr.Type) attr.Type {
+	if l, ok := t.(types.ListType); ok {
+		return l.ElemType
+	}
+	return nil
+}
 
 func computedString(desc string) schema.StringAttribute {
 	return schema.StringAttribute{

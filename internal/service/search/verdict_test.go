@@ -1,8 +1,14 @@
 package search
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
@@ -65,5 +71,24 @@ func TestVerdictEqual(t *testing.T) {
 	}
 	if got := dyn.String(); got != "deployment type dynamic, validation failures ADV_A (Advisory)" {
 		t.Errorf("String() = %q", got)
+	}
+}
+
+// Every dry_run value the provider builds fits the resource's schema: the
+// plan's, the state's, Off's and the cleared one.
+func TestDryRunValuesFitTheSchema(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sr := resourceSchema(t)
+	dr := &dryRunResult{id: "d", mode: "Verbose", status: "completed", deploymentType: "dynamic",
+		failures:   []searchclient.ValidationFailure{{Code: ptr("ADV_X"), Message: ptr("m"), Severity: ptr("Advisory")}},
+		properties: []searchclient.ModifyingProperty{{Name: ptr("ClusterConfig.InstanceType"), ActiveValue: ptr("a"), PendingValue: ptr("b")}}}
+	for name, v := range map[string]types.Object{
+		"planned": dr.plannedObject(), "applied": dr.object(), "off": dryRunOff(), "cleared": dryRunCleared(),
+	} {
+		st := tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(sr.Schema.Type().TerraformType(ctx), nil)}
+		if diags := st.SetAttribute(ctx, path.Root("dry_run"), v); diags.HasError() {
+			t.Errorf("%s: %v", name, diags)
+		}
 	}
 }
