@@ -12,7 +12,7 @@ import (
 )
 
 // settings are the top-level arguments that steer plan and apply. The
-// configuration sections are handled as Terraform values (flex.go), since
+// configuration sections are handled as Terraform values (package shape), since
 // at creation a plan's sections may be wholly unknown.
 type settings struct {
 	DomainName        types.String
