@@ -32,6 +32,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
@@ -228,7 +229,7 @@ func (b *bench) waits(ctx context.Context) error {
 						next = 10 * time.Second
 						continue
 					}
-					o := poll.FromChange(p, now)
+					o := search.ChangeObservation(p, now)
 					o.Waited = now.Sub(submitted)
 					next = poll.Next(o)
 				}

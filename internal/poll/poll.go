@@ -1,5 +1,6 @@
-// Package poll decides when to look again at a long-running operation of
-// the search service (a configuration change or a dry run). It is pure: it
+// Package poll decides when to look again at a long-running operation (a
+// configuration change or a dry run); it knows no service's types, the
+// caller describes what it saw (Observation, FromStages). It is pure: it
 // reads what the last poll saw and returns how long to wait, so it can be
 // tested and benchmarked with a fake clock.
 //
@@ -17,8 +18,6 @@ package poll
 
 import (
 	"time"
-
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
 const (
@@ -118,37 +117,35 @@ func (o Observation) remaining(elapsed time.Duration) time.Duration {
 	return cur + time.Duration(left)*stage
 }
 
-// FromChange turns a DescribeDomainChangeProgress answer seen at now into an
-// Observation. Stages without a LastUpdated time count as not started.
-func FromChange(p *sc.ChangeProgressStatus, now time.Time) Observation {
-	o := Observation{Now: now, Start: now}
-	if p == nil {
-		return o
-	}
-	if p.StartTime != nil {
-		o.Start = p.StartTime.Time()
-	}
-	if p.TotalNumberOfStages != nil {
-		o.Total = int(*p.TotalNumberOfStages)
+// Stage is one stage of a change as the service reports it, in order.
+type Stage struct {
+	// Completed and Running are its status; neither for a stage not
+	// started.
+	Completed, Running bool
+	// LastUpdated is when its status last changed; zero when the service
+	// gives no time, which counts as not started.
+	LastUpdated time.Time
+}
+
+// FromStages turns a change's progress seen at now into an Observation:
+// its start (zero when unknown: now), its total number of stages and the
+// stages reported so far.
+func FromStages(now, start time.Time, total int, stages []Stage) Observation {
+	o := Observation{Now: now, Start: now, Total: total}
+	if !start.IsZero() {
+		o.Start = start
 	}
 	prev := o.Start
-	for _, s := range p.ChangeProgressStages {
-		if s.LastUpdated == nil || s.Status == nil {
+	for _, s := range stages {
+		if s.LastUpdated.IsZero() || !s.Completed {
+			if s.Running && !s.LastUpdated.IsZero() {
+				o.CurrentStart = s.LastUpdated
+			}
 			break
 		}
-		at := s.LastUpdated.Time()
-		switch *s.Status {
-		case sc.ChangeStatusCompleted:
-			o.Completed = append(o.Completed, max(at.Sub(prev), 0))
-			prev = at
-			continue
-		case sc.ChangeStatusProcessing:
-			o.CurrentStart = at
-		}
-		break
+		o.Completed = append(o.Completed, max(s.LastUpdated.Sub(prev), 0))
+		prev = s.LastUpdated
 	}
-	if o.Total < len(p.ChangeProgressStages) {
-		o.Total = len(p.ChangeProgressStages)
-	}
+	o.Total = max(o.Total, len(stages))
 	return o
 }

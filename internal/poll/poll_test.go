@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"testing"
 	"time"
-
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
 // simulate follows a change whose stages last the given lengths with a fake
@@ -145,32 +143,30 @@ func TestNextBounds(t *testing.T) {
 	}
 }
 
-func TestFromChange(t *testing.T) {
+func TestFromStages(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	at := func(d time.Duration) *sc.EpochSeconds { e := sc.Epoch(start.Add(d)); return &e }
-	str := func(s string) *string { return &s }
-	total := int64(4)
-	p := &sc.ChangeProgressStatus{
-		StartTime:           at(0),
-		TotalNumberOfStages: &total,
-		ChangeProgressStages: []sc.ChangeProgressStage{
-			{Name: str("Validation"), Status: str(sc.ChangeStatusCompleted), LastUpdated: at(10 * time.Second)},
-			{Name: str("CreatingNewEnvironment"), Status: str(sc.ChangeStatusCompleted), LastUpdated: at(70 * time.Second)},
-			{Name: str("CopyingShards"), Status: str(sc.ChangeStatusProcessing), LastUpdated: at(70 * time.Second)},
-			{Name: str("DeletingOldEnvironment"), Status: str(sc.ChangeStatusPending)},
-		},
+	at := func(d time.Duration) time.Time { return start.Add(d) }
+	stages := []Stage{
+		{Completed: true, LastUpdated: at(10 * time.Second)},
+		{Completed: true, LastUpdated: at(70 * time.Second)},
+		{Running: true, LastUpdated: at(70 * time.Second)},
+		{},
 	}
-	o := FromChange(p, start.Add(100*time.Second))
+	o := FromStages(start.Add(100*time.Second), start, 4, stages)
 	if o.Total != 4 || len(o.Completed) != 2 || o.Completed[0] != 10*time.Second || o.Completed[1] != time.Minute ||
 		!o.CurrentStart.Equal(start.Add(70*time.Second)) || !o.Start.Equal(start) {
-		t.Errorf("FromChange = %+v", o)
+		t.Errorf("FromStages = %+v", o)
 	}
 	// Mean stage 35 s, 5 s left of the running one and one more stage: 40 s.
 	if got := o.remaining(100 * time.Second); got != 40*time.Second {
 		t.Errorf("remaining = %s, want 40s", got)
 	}
-	if o := FromChange(nil, start); !o.Start.Equal(start) || o.Total != 0 {
-		t.Errorf("FromChange(nil) = %+v", o)
+	if o := FromStages(start, time.Time{}, 0, nil); !o.Start.Equal(start) || o.Total != 0 {
+		t.Errorf("FromStages of nothing = %+v", o)
+	}
+	// More stages reported than announced: the total is at least their number.
+	if o := FromStages(start, start, 1, stages); o.Total != len(stages) {
+		t.Errorf("Total = %d, want %d", o.Total, len(stages))
 	}
 }

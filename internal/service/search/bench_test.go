@@ -8,7 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
 // benchConfig is a domain configuration with most sections set.
@@ -24,9 +25,9 @@ const benchConfig = `{"DomainConfig":{
 "IPAddressType":{"Options":"ipv4","Status":{"State":"Active"}}
 }}`
 
-func benchDomainConfig(b *testing.B) *sc.DomainConfig {
+func benchDomainConfig(b *testing.B) *searchclient.DomainConfig {
 	b.Helper()
-	var out struct{ DomainConfig *sc.DomainConfig }
+	var out struct{ DomainConfig *searchclient.DomainConfig }
 	if err := json.Unmarshal([]byte(benchConfig), &out); err != nil || out.DomainConfig == nil {
 		b.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func benchState(b *testing.B) tftypes.Value {
 func BenchmarkDecodeDomainConfig(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		var out struct{ DomainConfig *sc.DomainConfig }
+		var out struct{ DomainConfig *searchclient.DomainConfig }
 		if err := json.Unmarshal([]byte(benchConfig), &out); err != nil {
 			b.Fatal(err)
 		}
@@ -66,7 +67,7 @@ func BenchmarkReadSections(b *testing.B) {
 	prior := benchState(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := readSections(cfg, prior); err != nil {
+		if _, err := shape.Read(cfg, prior); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -74,11 +75,11 @@ func BenchmarkReadSections(b *testing.B) {
 
 // BenchmarkRequestSections builds a request of every set section.
 func BenchmarkRequestSections(b *testing.B) {
-	secs, err := readSections(benchDomainConfig(b), benchState(b))
+	secs, err := shape.Read(benchDomainConfig(b), benchState(b))
 	if err != nil {
 		b.Fatal(err)
 	}
-	raw, err := withAttributes(benchState(b), secs)
+	raw, err := shape.WithAttributes(benchState(b), secs)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func BenchmarkRequestSections(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := requestSections(raw, names); err != nil {
+		if _, err := shape.Request(raw, names); err != nil {
 			b.Fatal(err)
 		}
 	}

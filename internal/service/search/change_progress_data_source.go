@@ -15,6 +15,7 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
 var _ datasource.DataSourceWithConfigure = (*changeProgressDataSource)(nil)
@@ -153,11 +154,11 @@ func flattenChangeProgress(p *searchclient.ChangeProgressStatus, m *changeProgre
 	m.ChangeProgressStages = make([]changeProgressStageModel, 0, len(p.ChangeProgressStages))
 	for _, s := range p.ChangeProgressStages {
 		m.ChangeProgressStages = append(m.ChangeProgressStages, changeProgressStageModel{
-			Description: s.Description, LastUpdated: epochString(s.LastUpdated), Name: s.Name, Status: s.Status,
+			Description: s.Description, LastUpdated: shape.EpochString(s.LastUpdated), Name: s.Name, Status: s.Status,
 		})
 	}
 	m.ConfigChangeStatus, m.InitiatedBy, m.Status = p.ConfigChangeStatus, p.InitiatedBy, p.Status
-	m.LastUpdatedTime, m.StartTime = epochString(p.LastUpdatedTime), epochString(p.StartTime)
+	m.LastUpdatedTime, m.StartTime = shape.EpochString(p.LastUpdatedTime), shape.EpochString(p.StartTime)
 	m.TotalNumberOfStages = p.TotalNumberOfStages
 	m.ValidationFailures = flattenValidationFailures(p.ValidationFailures)
 }

@@ -93,16 +93,12 @@ func TestAccChangeProgressDataSource_blueGreen(t *testing.T) {
 	} {
 		after = append(after, cs...)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: changeProgressConfig(emu, id), ConfigStateChecks: during},
-			{
-				PreConfig:         func() { emu.Clock().Advance(3 * time.Hour) },
-				Config:            changeProgressConfig(emu, id),
-				ConfigStateChecks: after,
-			},
+	parallelTest(t, []resource.TestStep{
+		{Config: changeProgressConfig(emu, id), ConfigStateChecks: during},
+		{
+			PreConfig:         func() { emu.Clock().Advance(3 * time.Hour) },
+			Config:            changeProgressConfig(emu, id),
+			ConfigStateChecks: after,
 		},
 	})
 }
@@ -110,24 +106,20 @@ func TestAccChangeProgressDataSource_blueGreen(t *testing.T) {
 // A domain that never changed reports null scalars and empty lists.
 func TestAccChangeProgressDataSource_noChange(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: emu.ProviderConfig() + `
+	parallelTest(t, []resource.TestStep{{
+		Config: emu.ProviderConfig() + `
 data "cloud_search_domain_change_progress" "latest" {
   domain_name = "demo"
 }
 `,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(latestAddr, tfjsonpath.New("change_id"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(latestAddr, tfjsonpath.New("status"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(latestAddr, tfjsonpath.New("total_number_of_stages"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(latestAddr, tfjsonpath.New("change_progress_stages"), knownvalue.ListExact([]knownvalue.Check{})),
-				statecheck.ExpectKnownValue(latestAddr, tfjsonpath.New("pending_properties"), knownvalue.ListExact([]knownvalue.Check{})),
-			},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(latestAddr, tfjsonpath.New("change_id"), knownvalue.Null()),
+			statecheck.ExpectKnownValue(latestAddr, tfjsonpath.New("status"), knownvalue.Null()),
+			statecheck.ExpectKnownValue(latestAddr, tfjsonpath.New("total_number_of_stages"), knownvalue.Null()),
+			statecheck.ExpectKnownValue(latestAddr, tfjsonpath.New("change_progress_stages"), knownvalue.ListExact([]knownvalue.Check{})),
+			statecheck.ExpectKnownValue(latestAddr, tfjsonpath.New("pending_properties"), knownvalue.ListExact([]knownvalue.Check{})),
+		},
+	}})
 }
 
 func TestAccChangeProgressDataSource_errors(t *testing.T) {
@@ -141,30 +133,26 @@ data "cloud_search_domain_change_progress" "test" {
 }
 `, domain, extra)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg("demo", fmt.Sprintf("change_id = %q", unknownID)),
-				ExpectError: acctest.ErrorRe(`Domain "demo" has no change with id ` + unknownID + `. Use the change_id attribute of cloud_search_domain_config, or omit change_id`),
-			},
-			{
-				Config:      cfg("nope", ""),
-				ExpectError: acctest.ErrorRe(`The search domain "nope" does not exist in region us-east-1`),
-			},
-			{
-				Config:      cfg("nope", fmt.Sprintf("change_id = %q", unknownID)),
-				ExpectError: acctest.ErrorRe(`The search domain "nope" does not exist`),
-			},
-			{
-				Config:      cfg("demo", `change_id = "123"`),
-				ExpectError: acctest.ErrorRe(`must be 36 characters in hexadecimal groups 8-4-4-4-12`),
-			},
-			{
-				Config:      cfg("9lives", ""),
-				ExpectError: acctest.ErrorRe(`must start with a lower-case letter`),
-			},
+	parallelTest(t, []resource.TestStep{
+		{
+			Config:      cfg("demo", fmt.Sprintf("change_id = %q", unknownID)),
+			ExpectError: acctest.ErrorRe(`Domain "demo" has no change with id ` + unknownID + `. Use the change_id attribute of cloud_search_domain_config, or omit change_id`),
+		},
+		{
+			Config:      cfg("nope", ""),
+			ExpectError: acctest.ErrorRe(`The search domain "nope" does not exist in region us-east-1`),
+		},
+		{
+			Config:      cfg("nope", fmt.Sprintf("change_id = %q", unknownID)),
+			ExpectError: acctest.ErrorRe(`The search domain "nope" does not exist`),
+		},
+		{
+			Config:      cfg("demo", `change_id = "123"`),
+			ExpectError: acctest.ErrorRe(`must be 36 characters in hexadecimal groups 8-4-4-4-12`),
+		},
+		{
+			Config:      cfg("9lives", ""),
+			ExpectError: acctest.ErrorRe(`must start with a lower-case letter`),
 		},
 	})
 	// The last two steps failed at validate time, with no call.

@@ -31,6 +31,19 @@ func colleague(t *testing.T, emu *acctest.Emulator, sections map[string]any) {
 	}
 }
 
+// wantNothingSentSinceColleague checks that no change of ours was sent
+// after the colleague's: the real changes are our first apply and theirs,
+// and the last request is the apply's dry run.
+func wantNothingSentSinceColleague(t *testing.T, emu *acctest.Emulator) {
+	t.Helper()
+	if n := updates(emu); n != 2 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 2 (our first apply and the colleague's change)", n)
+	}
+	if recs := emu.Search.UpdateRecords(); !recs[len(recs)-1].DryRun {
+		t.Errorf("the last UpdateDomainConfig is a real change, want the apply's dry run: %+v", recs[len(recs)-1])
+	}
+}
+
 // A colleague's blue/green change (a bigger instance type) starts between
 // our plan and our apply. Our configuration names the old instance type, so
 // once their change is done, what still differs would revert it by a
@@ -44,22 +57,18 @@ func TestAccDomainConfig_colleagueBlueGreenBetweenPlanAndApply(t *testing.T) {
   cluster_config = { instance_type = "r6g.large.search" }
   snapshot_options = { automated_snapshot_start_hour = %d }`, hour)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: domainConfig(emu, body(1))},
-			{
-				Config: domainConfig(emu, body(2)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
-					planHook(func() {
-						setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 2 * time.Second, Dynamic: 300 * time.Millisecond})
-						colleague(t, emu, map[string]any{"ClusterConfig": map[string]any{"InstanceType": "r6g.xlarge.search"}})
-					}),
-				}},
-				ExpectError: acctest.ErrorRe(`Nothing was sent to domain "demo".*no longer the one the plan showed.*The plan showed: deployment type dynamic.*now says: deployment type blue/green.*Run terraform plan again`),
-			},
+	parallelTest(t, []resource.TestStep{
+		{Config: domainConfig(emu, body(1))},
+		{
+			Config: domainConfig(emu, body(2)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+				planHook(func() {
+					setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 2 * time.Second, Dynamic: 300 * time.Millisecond})
+					colleague(t, emu, map[string]any{"ClusterConfig": map[string]any{"InstanceType": "r6g.xlarge.search"}})
+				}),
+			}},
+			ExpectError: acctest.ErrorRe(`Nothing was sent to domain "demo".*no longer the one the plan showed.*The plan showed: deployment type dynamic.*now says: deployment type blue/green.*Run terraform plan again`),
 		},
 	})
 	if n := updates(emu); n != 2 {
@@ -77,32 +86,28 @@ func TestAccDomainConfig_colleagueBlueGreenBetweenPlanAndApply(t *testing.T) {
 // to its message while a change runs.
 func TestAccDomainConfig_savedPlanWhileColleagueChangeRuns(t *testing.T) {
 	emu := newDomainEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 1 }`)},
-			{
-				Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 9 }`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					planHook(func() {
-						setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 2 * time.Second})
-						colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
-					}),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(9)),
-					statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
-				},
-				Check: func(*terraform.State) error {
-					if n := updates(emu); n != 3 {
-						return fmt.Errorf("real UpdateDomainConfig calls = %d, want 3 (ours twice, the colleague's once)", n)
-					}
-					if d, _ := emu.Search.Domain("demo"); d.SoftwareUpdateOptions == nil || d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled == nil || !*d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled {
-						return fmt.Errorf("the colleague's change was lost")
-					}
-					return nil
-				},
+	parallelTest(t, []resource.TestStep{
+		{Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 1 }`)},
+		{
+			Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 9 }`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				planHook(func() {
+					setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 2 * time.Second})
+					colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
+				}),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(9)),
+				statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+			},
+			Check: func(*terraform.State) error {
+				if n := updates(emu); n != 3 {
+					return fmt.Errorf("real UpdateDomainConfig calls = %d, want 3 (ours twice, the colleague's once)", n)
+				}
+				if d, _ := emu.Search.Domain("demo"); d.SoftwareUpdateOptions == nil || d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled == nil || !*d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled {
+					return fmt.Errorf("the colleague's change was lost")
+				}
+				return nil
 			},
 		},
 	})
@@ -113,16 +118,12 @@ func TestAccDomainConfig_savedPlanWhileColleagueChangeRuns(t *testing.T) {
 func TestAccDomainConfig_noBlueGreenWithDryRunsOff(t *testing.T) {
 	emu := newDomainEmulator(t)
 	inOffPeak(emu)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: domainConfig(emu, `  allow_blue_green = false
+	parallelTest(t, []resource.TestStep{{
+		Config: domainConfig(emu, `  allow_blue_green = false
   dry_run_mode = "Off"
   cluster_config = { instance_type = "r6g.xlarge.search" }`),
-			ExpectError: acctest.ErrorRe(`Nothing was sent to domain "demo".*deployment type blue/green.*Blue/Green Deployment Not Allowed`),
-		}},
-	})
+		ExpectError: acctest.ErrorRe(`Nothing was sent to domain "demo".*deployment type blue/green.*Blue/Green Deployment Not Allowed`),
+	}})
 	if n := updates(emu); n != 0 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 0", n)
 	}
@@ -150,26 +151,22 @@ resource "terraform_data" "principal" {
     Version   = "2012-10-17"
     Statement = [{ Effect = "Allow", Principal = { CLOUD = terraform_data.principal.output }, Action = "search:*", Resource = "*" }]
   })`
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: domainConfig(emu, `  allow_blue_green = false
+	parallelTest(t, []resource.TestStep{
+		{
+			Config: domainConfig(emu, `  allow_blue_green = false
   cluster_config = { instance_count = terraform_data.count.output }`) + count,
-				// Terraform plans again at apply, once the count is known:
-				// that plan's dry run stops the apply.
-				ExpectError: acctest.ErrorRe(`Blue/Green Deployment Not Allowed.*ClusterConfig.InstanceCount`),
-			},
-			{
-				Config: domainConfig(emu, body) + principal,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(domainRes, plancheck.ResourceActionCreate),
-					plancheck.ExpectUnknownValue(domainRes, tfjsonpath.New("dry_run")),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
-				},
+			// Terraform plans again at apply, once the count is known:
+			// that plan's dry run stops the apply.
+			ExpectError: acctest.ErrorRe(`Blue/Green Deployment Not Allowed.*ClusterConfig.InstanceCount`),
+		},
+		{
+			Config: domainConfig(emu, body) + principal,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(domainRes, plancheck.ResourceActionCreate),
+				plancheck.ExpectUnknownValue(domainRes, tfjsonpath.New("dry_run")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
 			},
 		},
 	})
@@ -184,18 +181,14 @@ func TestAccDomainConfig_importMatchingPolicyIsNoOp(t *testing.T) {
 	emu := newDomainEmulator(t)
 	written := `  access_policies = jsonencode({ Version = "2012-10-17", Statement = [{ Effect = "Allow", Principal = { CLOUD = "*" }, Action = "search:*", Resource = "*" }] })`
 	reordered := `  access_policies = "{ \"Statement\": [ { \"Resource\": \"*\", \"Action\": \"search:*\", \"Principal\": { \"CLOUD\": \"*\" }, \"Effect\": \"Allow\" } ], \"Version\": \"2012-10-17\" }"`
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: domainConfig(emu, written)},
-			{
-				Config:          domainConfig(emu, reordered),
-				ResourceName:    domainRes,
-				ImportState:     true,
-				ImportStateKind: resource.ImportBlockWithID,
-				ImportStateId:   "demo",
-			},
+	parallelTest(t, []resource.TestStep{
+		{Config: domainConfig(emu, written)},
+		{
+			Config:          domainConfig(emu, reordered),
+			ResourceName:    domainRes,
+			ImportState:     true,
+			ImportStateKind: resource.ImportBlockWithID,
+			ImportStateId:   "demo",
 		},
 	})
 }
@@ -204,11 +197,8 @@ func TestAccDomainConfig_importMatchingPolicyIsNoOp(t *testing.T) {
 // apply dry-runs the change before sending it and records that dry run.
 func TestAccDomainConfig_unknownDomainName(t *testing.T) {
 	emu := newDomainEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: emu.ProviderConfig() + `
+	parallelTest(t, []resource.TestStep{{
+		Config: emu.ProviderConfig() + `
 resource "terraform_data" "name" {
   input = "demo"
 }
@@ -217,15 +207,14 @@ resource "cloud_search_domain_config" "test" {
   snapshot_options = { automated_snapshot_start_hour = 7 }
 }
 `,
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectUnknownValue(domainRes, tfjsonpath.New("dry_run")),
-			}},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
-				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(7)),
-			},
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectUnknownValue(domainRes, tfjsonpath.New("dry_run")),
 		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+			statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(7)),
+		},
+	}})
 }
 
 // A colleague's dynamic change runs to its end between our plan and our
@@ -235,40 +224,36 @@ resource "cloud_search_domain_config" "test" {
 func TestAccDomainConfig_colleagueDynamicBetweenPlanAndApply(t *testing.T) {
 	emu := newDomainEmulator(t)
 	var colleagueSeq int
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 1 }`)},
-			{
-				Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 8 }`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					planHook(func() {
-						colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
-						recs := emu.Search.UpdateRecords()
-						colleagueSeq = recs[len(recs)-1].Seq
-						time.Sleep(time.Second) // the change (0.3 s) completes
-					}),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(8)),
-				},
-				Check: func(*terraform.State) error {
+	parallelTest(t, []resource.TestStep{
+		{Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 1 }`)},
+		{
+			Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 8 }`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				planHook(func() {
+					colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
 					recs := emu.Search.UpdateRecords()
-					last := recs[len(recs)-1]
-					if last.DryRun || last.AccessKeyID != emu.AccessKeyID() {
-						return fmt.Errorf("the last request is not our real change: %+v", last)
-					}
-					for i := len(recs) - 2; i >= 0; i-- {
-						if d := recs[i]; d.DryRun && d.Request == last.Request {
-							if d.Seq < colleagueSeq {
-								return fmt.Errorf("our change was sent on dry run %d, made before the colleague's change %d", d.Seq, colleagueSeq)
-							}
-							return nil
+					colleagueSeq = recs[len(recs)-1].Seq
+					time.Sleep(time.Second) // the change (0.3 s) completes
+				}),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(8)),
+			},
+			Check: func(*terraform.State) error {
+				recs := emu.Search.UpdateRecords()
+				last := recs[len(recs)-1]
+				if last.DryRun || last.AccessKeyID != emu.AccessKeyID() {
+					return fmt.Errorf("the last request is not our real change: %+v", last)
+				}
+				for i := len(recs) - 2; i >= 0; i-- {
+					if d := recs[i]; d.DryRun && d.Request == last.Request {
+						if d.Seq < colleagueSeq {
+							return fmt.Errorf("our change was sent on dry run %d, made before the colleague's change %d", d.Seq, colleagueSeq)
 						}
+						return nil
 					}
-					return fmt.Errorf("our change was sent with no dry run of it")
-				},
+				}
+				return fmt.Errorf("our change was sent with no dry run of it")
 			},
 		},
 	})
@@ -282,30 +267,21 @@ func TestAccDomainConfig_colleagueDynamicBetweenPlanAndApply(t *testing.T) {
 // pattern would not match), and nothing is sent.
 func TestAccDomainConfig_savedPlanColleagueMadeTheSameChange(t *testing.T) {
 	emu := newDomainEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 1 }`)},
-			{
-				Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 8 }`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
-					planHook(func() {
-						colleague(t, emu, map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 8}})
-						time.Sleep(time.Second) // the change (0.3 s) completes
-					}),
-				}},
-				ExpectError: acctest.ErrorRe(`Search Domain Changed Since the Plan.*Domain "demo" changed after Terraform last read it.*it changed snapshot_options, which this change sets.*now says deployment type none.*as if someone made the same change.*Nothing was sent. Run terraform plan again`),
-			},
+	parallelTest(t, []resource.TestStep{
+		{Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 1 }`)},
+		{
+			Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 8 }`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+				planHook(func() {
+					colleague(t, emu, map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 8}})
+					time.Sleep(time.Second) // the change (0.3 s) completes
+				}),
+			}},
+			ExpectError: acctest.ErrorRe(`Search Domain Changed Since the Plan.*Domain "demo" changed after Terraform last read it.*it changed snapshot_options, which this change sets.*now says deployment type none.*as if someone made the same change.*Nothing was sent. Run terraform plan again`),
 		},
 	})
-	if n := updates(emu); n != 2 {
-		t.Errorf("real UpdateDomainConfig calls = %d, want 2 (our first apply and the colleague's change)", n)
-	}
-	if recs := emu.Search.UpdateRecords(); !recs[len(recs)-1].DryRun {
-		t.Errorf("the last UpdateDomainConfig is a real change, want the apply's dry run: %+v", recs[len(recs)-1])
-	}
+	wantNothingSentSinceColleague(t, emu)
 }
 
 // A colleague's change to the section our change sets turns our dynamic
@@ -323,29 +299,20 @@ func TestAccDomainConfig_savedPlanColleagueMakesItBlueGreen(t *testing.T) {
     "indices.query.bool.max_clause_count"    = "1024"
   }`, explicit, cache)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: domainConfig(emu, options("true", "40"))},
-			{
-				Config: domainConfig(emu, options("false", "40")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
-					planHook(func() {
-						colleague(t, emu, map[string]any{"AdvancedOptions": map[string]any{"rest.action.multi.allow_explicit_index": "true", "indices.fielddata.cache.size": "50"}})
-					}),
-				}},
-				ExpectError: acctest.ErrorRe(`Search Domain Changed Since the Plan.*it changed advanced_options, which this change sets.*now says deployment type blue/green.*Nothing was sent. Run terraform plan again`),
-			},
+	parallelTest(t, []resource.TestStep{
+		{Config: domainConfig(emu, options("true", "40"))},
+		{
+			Config: domainConfig(emu, options("false", "40")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
+				planHook(func() {
+					colleague(t, emu, map[string]any{"AdvancedOptions": map[string]any{"rest.action.multi.allow_explicit_index": "true", "indices.fielddata.cache.size": "50"}})
+				}),
+			}},
+			ExpectError: acctest.ErrorRe(`Search Domain Changed Since the Plan.*it changed advanced_options, which this change sets.*now says deployment type blue/green.*Nothing was sent. Run terraform plan again`),
 		},
 	})
-	if n := updates(emu); n != 2 {
-		t.Errorf("real UpdateDomainConfig calls = %d, want 2 (our first apply and the colleague's change)", n)
-	}
-	if recs := emu.Search.UpdateRecords(); !recs[len(recs)-1].DryRun {
-		t.Errorf("the last UpdateDomainConfig is a real change, want the apply's dry run: %+v", recs[len(recs)-1])
-	}
+	wantNothingSentSinceColleague(t, emu)
 }
 
 // A colleague's change to a section the configuration manages but our
@@ -357,26 +324,22 @@ func TestAccDomainConfig_savedPlanColleagueChangesAnotherManagedSection(t *testi
 		return fmt.Sprintf(`  snapshot_options = { automated_snapshot_start_hour = %d }
   software_update_options = { auto_software_update_enabled = false }`, hour)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: domainConfig(emu, body(1))},
-			{
-				Config: domainConfig(emu, body(6)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					planHook(func() {
-						colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
-						time.Sleep(time.Second) // the change (0.3 s) completes
-					}),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(6)),
-					statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
-				},
-				// The next plan shows the colleague's change as drift.
-				ExpectNonEmptyPlan: true,
+	parallelTest(t, []resource.TestStep{
+		{Config: domainConfig(emu, body(1))},
+		{
+			Config: domainConfig(emu, body(6)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				planHook(func() {
+					colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
+					time.Sleep(time.Second) // the change (0.3 s) completes
+				}),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(6)),
+				statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
 			},
+			// The next plan shows the colleague's change as drift.
+			ExpectNonEmptyPlan: true,
 		},
 	})
 	if n := updates(emu); n != 3 {

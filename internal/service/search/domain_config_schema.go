@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -19,27 +20,44 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
+
+// warningCodeRe is the form of a validation code in accepted_warnings.
+var warningCodeRe = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 
 // Dry-run modes of dry_run_mode: the service's two, and Off.
 const dryRunModeOff = "Off"
 
-var dryRunModes = []string{sc.DryRunModeVerbose, sc.DryRunModeBasic, dryRunModeOff}
+var dryRunModes = []string{searchclient.DryRunModeVerbose, searchclient.DryRunModeBasic, dryRunModeOff}
 
-// The computed dry_run object's shape.
+// The computed dry_run object's types, derived once from its attribute.
 var (
-	failureAttrTypes  = map[string]attr.Type{"code": types.StringType, "message": types.StringType, "severity": types.StringType}
-	propertyAttrTypes = map[string]attr.Type{"name": types.StringType, "active_value": types.StringType, "pending_value": types.StringType, "value_type": types.StringType}
-	dryRunAttrTypes   = map[string]attr.Type{
-		"id": types.StringType, "mode": types.StringType, "status": types.StringType, "deployment_type": types.StringType, "message": types.StringType,
-		"validation_failures":  types.ListType{ElemType: types.ObjectType{AttrTypes: failureAttrTypes}},
-		"modifying_properties": types.ListType{ElemType: types.ObjectType{AttrTypes: propertyAttrTypes}},
-	}
+	dryRunAttrTypes   = objectAttrTypes(dryRunAttribute().GetType())
+	failureAttrTypes  = objectAttrTypes(elementType(dryRunAttrTypes["validation_failures"]))
+	propertyAttrTypes = objectAttrTypes(elementType(dryRunAttrTypes["modifying_properties"]))
 )
+
+// objectAttrTypes are the attribute types of an object type; none for
+// another type.
+func objectAttrTypes(t attr.Type) map[string]attr.Type {
+	if o, ok := t.(types.ObjectType); ok {
+		return o.AttrTypes
+	}
+	return nil
+}
+
+// elementType is the element type of a list type; nil for another type.
+func elementType(t attr.Type) attr.Type {
+	if l, ok := t.(types.ListType); ok {
+		return l.ElemType
+	}
+	return nil
+}
 
 func computedString(desc string) schema.StringAttribute {
 	return schema.StringAttribute{
@@ -49,7 +67,7 @@ func computedString(desc string) schema.StringAttribute {
 }
 
 func domainConfigSchema(ctx context.Context) schema.Schema {
-	attrs := resourceAttributes(sections)
+	attrs := shape.ResourceAttributes()
 	for name, a := range map[string]schema.Attribute{
 		"id": computedString("The domain name."),
 		"domain_name": schema.StringAttribute{
@@ -58,23 +76,8 @@ func domainConfigSchema(ctx context.Context) schema.Schema {
 			Validators:          domainNameValidators(),
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
-		"master_user_password_wo": schema.StringAttribute{
-			Optional:            true,
-			WriteOnly:           true,
-			Sensitive:           true,
-			MarkdownDescription: "Write-only master user password (8 to 128 characters), never stored in state or plan. Sent with `advanced_security_options.master_user_options` when `master_user_password_wo_version` changes. Needs Terraform 1.11 or later.",
-			Validators: []validator.String{
-				stringvalidator.LengthBetween(8, 128),
-				stringvalidator.AlsoRequires(path.MatchRoot("master_user_password_wo_version")),
-				stringvalidator.ConflictsWith(path.MatchRoot("advanced_security_options").AtName("master_user_options").AtName("master_user_password")),
-			},
-		},
-		"master_user_password_wo_version": schema.Int64Attribute{
-			CustomType:          customtypes.Int64Type{},
-			Optional:            true,
-			MarkdownDescription: "Change this number to send `master_user_password_wo` again.",
-			Validators:          []validator.Int64{int64validator.AlsoRequires(path.MatchRoot("master_user_password_wo"))},
-		},
+		"master_user_password_wo":         writeOnlyPassword(),
+		"master_user_password_wo_version": writeOnlyPasswordVersion(),
 		"accepted_warnings": schema.SetAttribute{
 			ElementType:         types.StringType,
 			Optional:            true,
@@ -94,36 +97,7 @@ func domainConfigSchema(ctx context.Context) schema.Schema {
 			Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 			MarkdownDescription: "Whether apply waits until the change completes (following DescribeDomainChangeProgress). Defaults to `true`.",
 		},
-		"dry_run": schema.SingleNestedAttribute{
-			Computed:            true,
-			MarkdownDescription: "The plan-time dry run of the planned change: what the service says the change will do. At plan time `mode`, `status`, `deployment_type` and each failure's `code` and `severity` are known (what a repeat dry run of the same change reproduces), so the plan shows the verdict and `terraform show -json` of a saved plan carries it for policy review; `id`, `message`, the failures' messages and `modifying_properties` are known after apply. After apply it holds the dry run of the applied change, and refresh keeps it (clearing it would show as drift in `plan -refresh-only`); a plan without a change leaves it as it is. Every plan of a change also gives the dry run's whole verdict in one warning titled with the domain's name and the deployment type, since the diff hides what equals the previous dry run. After an import its attributes are null until the first change.",
-			Attributes: map[string]schema.Attribute{
-				"id":              schema.StringAttribute{Computed: true, MarkdownDescription: "Id of the dry run (named in the plan's warnings; known after apply). Read it with the `cloud_search_domain_dry_run` data source."},
-				"mode":            schema.StringAttribute{Computed: true, MarkdownDescription: "`Verbose` (validated), `Basic` (deployment type only, nothing validated) or `Off` (no dry run: the other attributes are null)."},
-				"status":          schema.StringAttribute{Computed: true, MarkdownDescription: "`completed` or `failed`."},
-				"deployment_type": schema.StringAttribute{Computed: true, MarkdownDescription: "`dynamic`, `blue/green` or `none`; an unknown value is reported as it is."},
-				"message":         schema.StringAttribute{Computed: true, MarkdownDescription: "The service's summary of the dry run."},
-				"validation_failures": schema.ListNestedAttribute{
-					Computed:            true,
-					MarkdownDescription: "Validation failures of a Verbose dry run, sorted by code.",
-					NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-						"code":     schema.StringAttribute{Computed: true, MarkdownDescription: "Stable code of the failure."},
-						"message":  schema.StringAttribute{Computed: true, MarkdownDescription: "What the service says."},
-						"severity": schema.StringAttribute{Computed: true, MarkdownDescription: "`Advisory` (accept with `accepted_warnings`) or `Critical` (blocks)."},
-					}},
-				},
-				"modifying_properties": schema.ListNestedAttribute{
-					Computed:            true,
-					MarkdownDescription: "Each property the change modifies, with its value now (`active_value`) and once the change completes (`pending_value`), as the service names them (the dry run's `ModifyingProperties`), sorted by name. The values of a secret are not shown.",
-					NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-						"name":          schema.StringAttribute{Computed: true, MarkdownDescription: "Property name, such as `ClusterConfig.InstanceType`."},
-						"active_value":  schema.StringAttribute{Computed: true, MarkdownDescription: "Value in effect now."},
-						"pending_value": schema.StringAttribute{Computed: true, MarkdownDescription: "Value once the change completes."},
-						"value_type":    schema.StringAttribute{Computed: true, MarkdownDescription: "`PLAIN_TEXT` or `STRINGIFIED_JSON`."},
-					}},
-				},
-			},
-		},
+		"dry_run":   dryRunAttribute(),
 		"change_id": computedString("Id of the domain's latest configuration change (36 characters): the one the last apply made, or one found running at refresh."),
 		"config_change_status": schema.StringAttribute{
 			Computed:            true,
@@ -152,4 +126,64 @@ func domainConfigTimeouts(ctx context.Context) schema.Attribute {
 	}).(schema.SingleNestedAttribute)
 	a.MarkdownDescription = "How long apply waits for a configuration change. Only `wait_for_completion = true` waits."
 	return a
+}
+
+// dryRunAttribute is the computed dry_run: the plan-time verdict of the
+// planned change, and after apply the dry run of the applied one.
+func dryRunAttribute() schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{
+		Computed:            true,
+		MarkdownDescription: "The plan-time dry run of the planned change: what the service says the change will do. At plan time `mode`, `status`, `deployment_type` and each failure's `code` and `severity` are known (what a repeat dry run of the same change reproduces), so the plan shows the verdict and `terraform show -json` of a saved plan carries it for policy review; `id`, `message`, the failures' messages and `modifying_properties` are known after apply. After apply it holds the dry run of the applied change, and refresh keeps it (clearing it would show as drift in `plan -refresh-only`); a plan without a change leaves it as it is. Every plan of a change also gives the dry run's whole verdict in one warning titled with the domain's name and the deployment type, since the diff hides what equals the previous dry run. After an import its attributes are null until the first change.",
+		Attributes: map[string]schema.Attribute{
+			"id":              schema.StringAttribute{Computed: true, MarkdownDescription: "Id of the dry run (named in the plan's warnings; known after apply). Read it with the `cloud_search_domain_dry_run` data source."},
+			"mode":            schema.StringAttribute{Computed: true, MarkdownDescription: "`Verbose` (validated), `Basic` (deployment type only, nothing validated) or `Off` (no dry run: the other attributes are null)."},
+			"status":          schema.StringAttribute{Computed: true, MarkdownDescription: "`completed` or `failed`."},
+			"deployment_type": schema.StringAttribute{Computed: true, MarkdownDescription: "`dynamic`, `blue/green` or `none`; an unknown value is reported as it is."},
+			"message":         schema.StringAttribute{Computed: true, MarkdownDescription: "The service's summary of the dry run."},
+			"validation_failures": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "Validation failures of a Verbose dry run, sorted by code.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"code":     schema.StringAttribute{Computed: true, MarkdownDescription: "Stable code of the failure."},
+					"message":  schema.StringAttribute{Computed: true, MarkdownDescription: "What the service says."},
+					"severity": schema.StringAttribute{Computed: true, MarkdownDescription: "`Advisory` (accept with `accepted_warnings`) or `Critical` (blocks)."},
+				}},
+			},
+			"modifying_properties": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "Each property the change modifies, with its value now (`active_value`) and once the change completes (`pending_value`), as the service names them (the dry run's `ModifyingProperties`), sorted by name. The values of a secret are not shown.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name":          schema.StringAttribute{Computed: true, MarkdownDescription: "Property name, such as `ClusterConfig.InstanceType`."},
+					"active_value":  schema.StringAttribute{Computed: true, MarkdownDescription: "Value in effect now."},
+					"pending_value": schema.StringAttribute{Computed: true, MarkdownDescription: "Value once the change completes."},
+					"value_type":    schema.StringAttribute{Computed: true, MarkdownDescription: "`PLAIN_TEXT` or `STRINGIFIED_JSON`."},
+				}},
+			},
+		},
+	}
+}
+
+// writeOnlyPassword is the master user password kept out of state and
+// plan, sent when writeOnlyPasswordVersion changes.
+func writeOnlyPassword() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:            true,
+		WriteOnly:           true,
+		Sensitive:           true,
+		MarkdownDescription: "Write-only master user password (8 to 128 characters), never stored in state or plan. Sent with `advanced_security_options.master_user_options` when `master_user_password_wo_version` changes. Needs Terraform 1.11 or later.",
+		Validators: []validator.String{
+			stringvalidator.LengthBetween(8, 128),
+			stringvalidator.AlsoRequires(path.MatchRoot("master_user_password_wo_version")),
+			stringvalidator.ConflictsWith(path.MatchRoot("advanced_security_options").AtName("master_user_options").AtName("master_user_password")),
+		},
+	}
+}
+
+func writeOnlyPasswordVersion() schema.Int64Attribute {
+	return schema.Int64Attribute{
+		CustomType:          customtypes.Int64Type{},
+		Optional:            true,
+		MarkdownDescription: "Change this number to send `master_user_password_wo` again.",
+		Validators:          []validator.Int64{int64validator.AlsoRequires(path.MatchRoot("master_user_password_wo"))},
+	}
 }

@@ -11,7 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
 // Terraform plans again at apply, also for a saved plan, and refuses the
@@ -44,12 +45,12 @@ type privateGetter interface {
 	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
 }
 
-// recordRead keeps ds in p as the domain last read; ds nil forgets it.
-func recordRead(ctx context.Context, p privateSetter, ds *domainState) diag.Diagnostics {
-	if ds == nil {
+// recordRead keeps live in p as the domain last read; live nil forgets it.
+func recordRead(ctx context.Context, p privateSetter, live *domainState) diag.Diagnostics {
+	if live == nil {
 		return p.SetKey(ctx, privateDomainRead, nil)
 	}
-	b, err := json.Marshal(domainRead{Change: ds.latestChange, Running: ds.running != "", Sections: sectionDigests(ds.sections)})
+	b, err := json.Marshal(domainRead{Change: live.latestChange, Running: live.running != "", Sections: sectionDigests(live.sections)})
 	if err != nil {
 		return p.SetKey(ctx, privateDomainRead, nil)
 	}
@@ -72,16 +73,16 @@ func readDomainRead(ctx context.Context, p privateGetter) *domainRead {
 // in its wire form (requestKey of a request of that section alone, so
 // numbers and sets are normalised).
 func sectionDigests(secs map[string]tftypes.Value) map[string]string {
-	out := make(map[string]string, len(sections))
-	for _, s := range sections {
-		w, ok, err := s.toWire(s.shown(secs[s.name]))
+	shown := shape.Shown(secs)
+	out := make(map[string]string, len(shown))
+	for _, s := range shown {
 		switch {
-		case err != nil:
-			out[s.name] = "unreadable"
-		case !ok:
-			out[s.name] = "unset"
+		case s.Err != nil:
+			out[s.Name] = "unreadable"
+		case !s.Set:
+			out[s.Name] = "unset"
 		default:
-			out[s.name] = requestKey(&sc.UpdateDomainConfigInput{Sections: map[string]any{s.wire: w}})[:16]
+			out[s.Name] = requestKey(&searchclient.UpdateDomainConfigInput{Sections: map[string]any{s.Wire: s.Value}})[:16]
 		}
 	}
 	return out
@@ -98,14 +99,14 @@ func (r *domainConfigResource) changedSinceRead(ctx context.Context, p privateGe
 	if rd == nil || rd.Change == dr.after && rd.Running == dr.afterRunning {
 		return ""
 	}
-	ds, err := findDomainConfig(ctx, r.clients.Search, domain, prior)
+	live, err := findDomainConfig(ctx, r.clients.Search, domain, prior)
 	if err != nil {
 		// The dry run's verdict stands as today; apply re-checks it before
 		// sending anything (sendReviewed).
 		tflog.Warn(ctx, "Could not read the search domain to compare it with the last read", map[string]any{"domain_name": domain, "error": err.Error()})
 		return ""
 	}
-	now := sectionDigests(ds.sections)
+	now := sectionDigests(live.sections)
 	var changed []string
 	for name := range ch.sections {
 		if rd.Sections[name] != now[name] {
@@ -117,36 +118,15 @@ func (r *domainConfigResource) changedSinceRead(ctx context.Context, p privateGe
 	}
 	sort.Strings(changed)
 	latest := "no change"
-	if ds.latestChange != "" {
-		latest = fmt.Sprintf("change %s (%s)", ds.latestChange, ds.latestStatus)
+	if live.latestChange != "" {
+		latest = fmt.Sprintf("change %s (%s)", live.latestChange, live.latestStatus)
 	}
 	verdict := dr.verdict().String()
-	if dr.deploymentType == sc.DeploymentTypeNone {
+	if dr.deploymentType == searchclient.DeploymentTypeNone {
 		verdict += " (the domain already has what this change sets, as if someone made the same change)"
 	}
 	return fmt.Sprintf("Domain %q changed after Terraform last read it (in the refresh of this plan; for a plan made with -refresh=false, at the last apply or refresh): its latest change is now %s, and it changed %s, which this change sets. "+
 		"The diff and verdict the plan showed were worked out against the domain as Terraform read it, so they can no longer be assumed: a dry run (%s) of the same change now says %s.\n\n"+
 		"Nothing was sent. Run terraform plan again, with refresh (the default), to review the change against the domain as it is now, then apply that plan.",
 		domain, latest, strings.Join(changed, ", "), dr.id, verdict)
-}
-
-// shown is v without the fields the service never returns (the master
-// user, SAML's master user and backend role): the state keeps those as
-// configured, so they say nothing about the domain.
-func (f field) shown(v tftypes.Value) tftypes.Value {
-	switch {
-	case v.Type() == nil:
-		return v
-	case f.role == sendOnly:
-		return tftypes.NewValue(v.Type(), nil)
-	case f.kind != kObject || !v.IsKnown() || v.IsNull():
-		return v
-	}
-	attrs := attributes(v)
-	for _, c := range f.fields {
-		if a, ok := attrs[c.name]; ok {
-			attrs[c.name] = c.shown(a)
-		}
-	}
-	return tftypes.NewValue(v.Type(), attrs)
 }

@@ -6,7 +6,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
 // A section's digest moves with what the service shows of it and with
@@ -14,19 +15,19 @@ import (
 // not move it.
 func TestSectionDigests(t *testing.T) {
 	t.Parallel()
-	secs, err := readSections(decodeAnswer(t), priorWithMasterUser(t, resourceSchema(t)))
+	secs, err := shape.Read(decodeAnswer(t), priorWithMasterUser(t, resourceSchema(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	before := sectionDigests(secs)
-	if len(before) != len(sections) || !maps.Equal(before, sectionDigests(secs)) {
+	if len(before) != len(shape.Names()) || !maps.Equal(before, sectionDigests(secs)) {
 		t.Fatalf("digests of the same sections differ or are missing: %v", before)
 	}
 
 	moved := maps.Clone(secs)
-	withPending(moved, []sc.ModifyingProperty{{Name: ptr("SnapshotOptions.AutomatedSnapshotStartHour"), PendingValue: ptr("23"), ValueType: ptr("PLAIN_TEXT")}})
-	aso := attributes(moved["advanced_security_options"])
-	mu := attributes(aso["master_user_options"])
+	shape.WithPending(moved, []searchclient.ModifyingProperty{{Name: ptr("SnapshotOptions.AutomatedSnapshotStartHour"), PendingValue: ptr("23"), ValueType: ptr("PLAIN_TEXT")}})
+	aso := shape.Attributes(moved["advanced_security_options"])
+	mu := shape.Attributes(aso["master_user_options"])
 	mu["master_user_password"] = tftypes.NewValue(tftypes.String, "another-password")
 	aso["master_user_options"] = tftypes.NewValue(aso["master_user_options"].Type(), mu)
 	moved["advanced_security_options"] = tftypes.NewValue(moved["advanced_security_options"].Type(), aso)

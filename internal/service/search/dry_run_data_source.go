@@ -7,20 +7,18 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -55,39 +53,8 @@ type dryRunDataSourceModel struct {
 	DryRunConfig       types.Object             `tfsdk:"dry_run_config"`
 }
 
-type validationFailureModel struct {
-	Code     *string `tfsdk:"code"`
-	Message  *string `tfsdk:"message"`
-	Severity *string `tfsdk:"severity"`
-}
-
 func (d *dryRunDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_search_domain_dry_run"
-}
-
-// domainNameValidators are the spec's rules for a domain name.
-func domainNameValidators() []validator.String {
-	return []validator.String{
-		stringvalidator.LengthBetween(searchclient.DomainNameMinLength, searchclient.DomainNameMaxLength),
-		stringvalidator.RegexMatches(searchclient.DomainNameRegexp, "must start with a lower-case letter and contain only lower-case letters, digits and hyphens"),
-	}
-}
-
-// idValidators are the spec's rules for a dry run id or change id.
-func idValidators() []validator.String {
-	return []validator.String{
-		stringvalidator.LengthBetween(searchclient.IDLength, searchclient.IDLength),
-		stringvalidator.RegexMatches(searchclient.IDRegexp, "must be 36 characters in hexadecimal groups 8-4-4-4-12"),
-	}
-}
-
-// validationFailuresSchema is the list of a dry run's or change's findings.
-func validationFailuresSchema(of string) schema.ListNestedAttribute {
-	return dsObjectList(fmt.Sprintf("Validation failures of the %s, sorted as the service returns them; empty when there are none.", of), dsAttrs{
-		"code":     dsString("Code of the finding, such as `ADV_NO_DEDICATED_MASTERS`."),
-		"message":  dsString("What the finding means."),
-		"severity": dsString("`Advisory` (blocks unless its code is in `accepted_warnings`) or `Critical` (always blocks). Treat any other value as `Critical`."),
-	})
 }
 
 func (d *dryRunDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -127,7 +94,7 @@ func (d *dryRunDataSource) Schema(ctx context.Context, _ datasource.SchemaReques
 			"dry_run_config": schema.SingleNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "The domain as the change would leave it (the service's `DryRunConfig`), set when `load_dry_run_config` is `true`, otherwise null. Sections use the names and nesting of `cloud_search_domain_config`; `modifying_properties` lists each property the change modifies with its value now and after. A field the service does not return is null.",
-				Attributes:          dataSourceAttributes(dryRunConfigFields),
+				Attributes:          shape.DryRunConfigAttributes(),
 			},
 		},
 		Blocks: map[string]schema.Block{"timeouts": tb},
@@ -198,24 +165,7 @@ type fwschema interface {
 // dryRunConfigValue is a DryRunConfig as the dry_run_config attribute, of
 // the attribute types attrTypes (dryRunConfigAttrTypes).
 func dryRunConfigValue(ctx context.Context, attrTypes map[string]attr.Type, dc *searchclient.DomainStatus) (types.Object, error) {
-	members := make(map[string]any, len(dc.Members))
-	for k, raw := range dc.Members {
-		v, err := decodeJSON(raw)
-		if err != nil {
-			return types.Object{}, fmt.Errorf("%s: %w", k, err)
-		}
-		members[k] = v
-	}
-	// A secret's values are not shown, as in the resource's dry_run.
-	props, _ := members["ModifyingProperties"].([]any)
-	for _, e := range props {
-		if p, ok := e.(map[string]any); ok {
-			if name, _ := p["Name"].(string); sensitiveProperty(name) {
-				p["ActiveValue"], p["PendingValue"] = sensitiveValue, sensitiveValue
-			}
-		}
-	}
-	tv, err := objectFromWire(dryRunConfigFields, members, tftypes.Value{}, answerView)
+	tv, err := shape.ReadDryRunConfig(dc)
 	if err != nil {
 		return types.Object{}, err
 	}
@@ -270,12 +220,4 @@ func flattenDryRunOutput(out *searchclient.DescribeDryRunProgressOutput, m *dryR
 	if r := out.DryRunResults; r != nil {
 		m.DeploymentType, m.Message = r.DeploymentType, r.Message
 	}
-}
-
-func flattenValidationFailures(fs []searchclient.ValidationFailure) []validationFailureModel {
-	out := make([]validationFailureModel, 0, len(fs))
-	for _, f := range fs {
-		out = append(out, validationFailureModel{Code: f.Code, Message: f.Message, Severity: f.Severity})
-	}
-	return out
 }

@@ -51,53 +51,49 @@ func TestAccDryRunDataSource_progressAndPlannedConfig(t *testing.T) {
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
 	inOffPeak(emu)
 	id := startDryRun(t, emu, searchclient.DryRunModeVerbose)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// In progress: the deployment type is known, findings are not yet.
-				Config: dryRunConfig(emu, "demo", id, ""),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_status"), knownvalue.StringExact("pending")),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("deployment_type"), knownvalue.StringExact("blue/green")),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("validation_failures"), knownvalue.ListExact([]knownvalue.Check{})),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("accepted_warnings"), knownvalue.ListExact([]knownvalue.Check{})),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("creation_date"), knownvalue.NotNull()),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config"), knownvalue.Null()),
-				},
+	parallelTest(t, []resource.TestStep{
+		{
+			// In progress: the deployment type is known, findings are not yet.
+			Config: dryRunConfig(emu, "demo", id, ""),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_status"), knownvalue.StringExact("pending")),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("deployment_type"), knownvalue.StringExact("blue/green")),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("validation_failures"), knownvalue.ListExact([]knownvalue.Check{})),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("accepted_warnings"), knownvalue.ListExact([]knownvalue.Check{})),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("creation_date"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config"), knownvalue.Null()),
 			},
-			{
-				PreConfig: func() { emu.Clock().Advance(30 * time.Minute) },
-				Config:    dryRunConfig(emu, "demo", id, "load_dry_run_config = true"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_status"), knownvalue.StringExact("in-progress")),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("cluster_config").AtMapKey("instance_type"), knownvalue.StringExact("r6g.xlarge.search")),
-				},
+		},
+		{
+			PreConfig: func() { emu.Clock().Advance(30 * time.Minute) },
+			Config:    dryRunConfig(emu, "demo", id, "load_dry_run_config = true"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_status"), knownvalue.StringExact("in-progress")),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("cluster_config").AtMapKey("instance_type"), knownvalue.StringExact("r6g.xlarge.search")),
 			},
-			{
-				// Completed: the findings and the planned configuration.
-				PreConfig: func() { emu.Clock().Advance(time.Hour) },
-				Config:    dryRunConfig(emu, "demo", id, "load_dry_run_config = true"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_status"), knownvalue.StringExact("completed")),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("validation_failures"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{
-							"code":     knownvalue.StringExact("ADV_NO_DEDICATED_MASTERS"),
-							"severity": knownvalue.StringExact("Advisory"),
-							"message":  knownvalue.NotNull(),
-						}),
-					})),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("domain_name"), knownvalue.StringExact("demo")),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("arn"), knownvalue.StringExact("arn:cloud:search:us-east-1:123456789012:domain/demo")),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("cluster_config").AtMapKey("instance_type"), knownvalue.StringExact("r6g.xlarge.search")),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("cluster_config").AtMapKey("dedicated_master_enabled"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("cluster_config").AtMapKey("instance_count"), knownvalue.Int64Exact(3)),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("engine_mode"), knownvalue.StringExact("GENERAL")),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("advanced_options").AtMapKey("rest.action.multi.allow_explicit_index"), knownvalue.StringExact("true")),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("off_peak_window_options").AtMapKey("off_peak_window").AtMapKey("window_start_time").AtMapKey("hours"), knownvalue.Int64Exact(0)),
-					statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("encryption_at_rest_options").AtMapKey("enabled"), knownvalue.Bool(true)),
-				},
+		},
+		{
+			// Completed: the findings and the planned configuration.
+			PreConfig: func() { emu.Clock().Advance(time.Hour) },
+			Config:    dryRunConfig(emu, "demo", id, "load_dry_run_config = true"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_status"), knownvalue.StringExact("completed")),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("validation_failures"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"code":     knownvalue.StringExact("ADV_NO_DEDICATED_MASTERS"),
+						"severity": knownvalue.StringExact("Advisory"),
+						"message":  knownvalue.NotNull(),
+					}),
+				})),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("domain_name"), knownvalue.StringExact("demo")),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("arn"), knownvalue.StringExact("arn:cloud:search:us-east-1:123456789012:domain/demo")),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("cluster_config").AtMapKey("instance_type"), knownvalue.StringExact("r6g.xlarge.search")),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("cluster_config").AtMapKey("dedicated_master_enabled"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("cluster_config").AtMapKey("instance_count"), knownvalue.Int64Exact(3)),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("engine_mode"), knownvalue.StringExact("GENERAL")),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("advanced_options").AtMapKey("rest.action.multi.allow_explicit_index"), knownvalue.StringExact("true")),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("off_peak_window_options").AtMapKey("off_peak_window").AtMapKey("window_start_time").AtMapKey("hours"), knownvalue.Int64Exact(0)),
+				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_config").AtMapKey("encryption_at_rest_options").AtMapKey("enabled"), knownvalue.Bool(true)),
 			},
 		},
 	})
@@ -108,59 +104,47 @@ func TestAccDryRunDataSource_waitForCompletion(t *testing.T) {
 	setPace(t, emu, emusearch.Pace{DryRun: 2 * time.Second, BlueGreenStage: time.Hour, Dynamic: time.Hour})
 	inOffPeak(emu)
 	id := startDryRun(t, emu, searchclient.DryRunModeVerbose)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: dryRunConfig(emu, "demo", id, `wait_for_completion = true
+	parallelTest(t, []resource.TestStep{{
+		Config: dryRunConfig(emu, "demo", id, `wait_for_completion = true
   timeouts {
     read = "1m"
   }`),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_status"), knownvalue.StringExact("completed")),
-				statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("validation_failures"), knownvalue.ListSizeExact(1)),
-			},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_status"), knownvalue.StringExact("completed")),
+			statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("validation_failures"), knownvalue.ListSizeExact(1)),
+		},
+	}})
 }
 
 func TestAccDryRunDataSource_waitTimesOut(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
 	id := startDryRun(t, emu, searchclient.DryRunModeVerbose)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: dryRunConfig(emu, "demo", id, `wait_for_completion = true
+	parallelTest(t, []resource.TestStep{{
+		Config: dryRunConfig(emu, "demo", id, `wait_for_completion = true
   timeouts {
     read = "1s"
   }`),
-			ExpectError: acctest.ErrorRe(`was still "pending" after 1s. Raise timeouts.read`),
-		}},
-	})
+		ExpectError: acctest.ErrorRe(`was still "pending" after 1s. Raise timeouts.read`),
+	}})
 }
 
 func TestAccDryRunDataSource_errors(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	basic := startDryRun(t, emu, searchclient.DryRunModeBasic)
 	const unknownID = "00000000-0000-4000-8000-000000000000"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      dryRunConfig(emu, "demo", unknownID, ""),
-				ExpectError: acctest.ErrorRe(`Domain "demo" has no dry run with id ` + unknownID + `. .*dry_run.id attribute`),
-			},
-			{
-				Config:      dryRunConfig(emu, "nope", unknownID, ""),
-				ExpectError: acctest.ErrorRe(`The search domain "nope" does not exist in region us-east-1`),
-			},
-			{
-				Config:      dryRunConfig(emu, "demo", basic, "load_dry_run_config = true"),
-				ExpectError: acctest.ErrorRe(`keeps the planned configuration of Verbose dry runs only`),
-			},
+	parallelTest(t, []resource.TestStep{
+		{
+			Config:      dryRunConfig(emu, "demo", unknownID, ""),
+			ExpectError: acctest.ErrorRe(`Domain "demo" has no dry run with id ` + unknownID + `. .*dry_run.id attribute`),
+		},
+		{
+			Config:      dryRunConfig(emu, "nope", unknownID, ""),
+			ExpectError: acctest.ErrorRe(`The search domain "nope" does not exist in region us-east-1`),
+		},
+		{
+			Config:      dryRunConfig(emu, "demo", basic, "load_dry_run_config = true"),
+			ExpectError: acctest.ErrorRe(`keeps the planned configuration of Verbose dry runs only`),
 		},
 	})
 }
@@ -168,29 +152,25 @@ func TestAccDryRunDataSource_errors(t *testing.T) {
 // Bad input fails at validate time, before any call to the service.
 func TestAccDryRunDataSource_validation(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      dryRunConfig(emu, "demo", "not-an-id", ""),
-				ExpectError: acctest.ErrorRe(`must be 36 characters in hexadecimal groups 8-4-4-4-12`),
-			},
-			{
-				Config:      dryRunConfig(emu, "Demo_Domain", "00000000-0000-4000-8000-000000000000", ""),
-				ExpectError: acctest.ErrorRe(`must start with a lower-case letter`),
-			},
-			{
-				Config:      dryRunConfig(emu, "ab", "00000000-0000-4000-8000-000000000000", ""),
-				ExpectError: acctest.ErrorRe(`string length must be between 3 and 28`),
-			},
-			{
-				Config: dryRunConfig(emu, "demo", "00000000-0000-4000-8000-000000000000", `wait_for_completion = true
+	parallelTest(t, []resource.TestStep{
+		{
+			Config:      dryRunConfig(emu, "demo", "not-an-id", ""),
+			ExpectError: acctest.ErrorRe(`must be 36 characters in hexadecimal groups 8-4-4-4-12`),
+		},
+		{
+			Config:      dryRunConfig(emu, "Demo_Domain", "00000000-0000-4000-8000-000000000000", ""),
+			ExpectError: acctest.ErrorRe(`must start with a lower-case letter`),
+		},
+		{
+			Config:      dryRunConfig(emu, "ab", "00000000-0000-4000-8000-000000000000", ""),
+			ExpectError: acctest.ErrorRe(`string length must be between 3 and 28`),
+		},
+		{
+			Config: dryRunConfig(emu, "demo", "00000000-0000-4000-8000-000000000000", `wait_for_completion = true
   timeouts {
     read = "soon"
   }`),
-				ExpectError: acctest.ErrorRe(`"soon" must be a string containing a sequence of decimal numbers`),
-			},
+			ExpectError: acctest.ErrorRe(`"soon" must be a string containing a sequence of decimal numbers`),
 		},
 	})
 	if n := countCalls(emu, "DescribeDryRunProgress"); n != 0 {

@@ -2,13 +2,14 @@ package search
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
 // errDomainNotFound is a domain the service does not know.
@@ -27,8 +28,8 @@ type domainState struct {
 // findDomainConfig reads a domain's configuration (DescribeDomainConfig):
 // errDomainNotFound when there is no such domain. prior supplies what the
 // service never returns. While a change runs, its pending values are laid
-// over the active ones (see withPending).
-func findDomainConfig(ctx context.Context, c *sc.Client, domain string, prior tftypes.Value) (*domainState, error) {
+// over the active ones (see shape.WithPending).
+func findDomainConfig(ctx context.Context, c *searchclient.Client, domain string, prior tftypes.Value) (*domainState, error) {
 	dc, err := c.DescribeDomainConfig(ctx, domain)
 	if errors.Is(err, client.ErrNotFound) {
 		return nil, errors.Join(errDomainNotFound, err)
@@ -39,39 +40,33 @@ func findDomainConfig(ctx context.Context, c *sc.Client, domain string, prior tf
 	return newDomainState(dc, prior)
 }
 
-func newDomainState(dc *sc.DomainConfig, prior tftypes.Value) (*domainState, error) {
-	secs, err := readSections(dc, prior)
+func newDomainState(dc *searchclient.DomainConfig, prior tftypes.Value) (*domainState, error) {
+	secs, err := shape.Read(dc, prior)
 	if err != nil {
 		return nil, err
 	}
-	ds := &domainState{sections: secs}
+	live := &domainState{sections: secs}
 	if d := dc.ChangeProgressDetails; d != nil {
-		ds.latestChange, ds.latestStatus = changeID(d), sc.Deref(d.ConfigChangeStatus)
+		live.latestChange, live.latestStatus = changeID(d), searchclient.Deref(d.ConfigChangeStatus)
 	}
 	if id, _ := dc.RunningChange(); id != "" {
-		ds.running = id
-		withPending(ds.sections, dc.ModifyingProperties)
+		live.running = id
+		shape.WithPending(live.sections, dc.ModifyingProperties)
 	}
-	return ds, nil
+	return live, nil
 }
 
 // changeID is the id in a change summary; "" for none.
-func changeID(d *sc.ChangeProgressDetails) string {
+func changeID(d *searchclient.ChangeProgressDetails) string {
 	if d == nil {
 		return ""
 	}
-	return sc.Deref(d.ChangeId)
+	return searchclient.Deref(d.ChangeId)
 }
 
-// normalise gives a request value the form decodeJSON gives an answer.
-func normalise(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return v
+func nullIfEmpty(s string) types.String {
+	if s == "" {
+		return types.StringNull()
 	}
-	out, err := decodeJSON(b)
-	if err != nil {
-		return v
-	}
-	return out
+	return types.StringValue(s)
 }

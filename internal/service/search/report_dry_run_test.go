@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
 // reportDryRun treats what the service says and the provider does not know
@@ -18,8 +18,8 @@ import (
 // whole verdict (Terraform folds warnings that share a title).
 func TestReportDryRun(t *testing.T) {
 	t.Parallel()
-	failure := func(code, sev string) sc.ValidationFailure {
-		return sc.ValidationFailure{Code: ptr(code), Message: ptr("msg of " + code), Severity: ptr(sev)}
+	failure := func(code, sev string) searchclient.ValidationFailure {
+		return searchclient.ValidationFailure{Code: ptr(code), Message: ptr("msg of " + code), Severity: ptr(sev)}
 	}
 	type want struct {
 		errors int
@@ -40,14 +40,14 @@ func TestReportDryRun(t *testing.T) {
 		{"unknown deployment type, blue/green refused", dryRunResult{deploymentType: "rolling"}, nil, false, want{errors: 1, text: []string{`"rolling"`, "allow_blue_green is false"}}},
 		{"empty deployment type is not dynamic", dryRunResult{deploymentType: ""}, nil, false, want{errors: 1, text: []string{"Unknown Deployment Type"}}},
 		{"deployment type in another case", dryRunResult{deploymentType: "Dynamic"}, nil, true, want{text: []string{`"Dynamic"`}}},
-		{"critical", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("CRIT_X", "Critical")}}, nil, true, want{errors: 1, text: []string{"Critical Failure", "CRIT_X"}}},
-		{"critical accepted still blocks", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("CRIT_X", "Critical")}}, []string{"CRIT_X"}, true, want{errors: 1}},
-		{"advisory unaccepted", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("ADV_X", "Advisory")}}, nil, true, want{errors: 1, text: []string{"Unaccepted Dry Run Warning", `adding "ADV_X" to accepted_warnings`}}},
-		{"advisory accepted", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("ADV_X", "Advisory")}}, []string{"ADV_X"}, true, want{text: []string{"ADV_X (Advisory, accepted in accepted_warnings"}}},
-		{"unknown severity blocks", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("NEW_X", "Severe")}}, nil, true, want{errors: 1, text: []string{"Unknown Severity", `"Severe"`, "like a Critical failure"}}},
-		{"unknown severity blocks even when accepted", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("NEW_X", "Severe")}}, []string{"NEW_X"}, true, want{errors: 1, text: []string{"Unknown Severity"}}},
-		{"severity in another case blocks", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{failure("ADV_Y", "advisory")}}, []string{"ADV_Y"}, true, want{errors: 1, text: []string{"Unknown Severity"}}},
-		{"missing severity blocks", dryRunResult{deploymentType: "dynamic", failures: []sc.ValidationFailure{{Code: ptr("X")}}}, nil, true, want{errors: 1, text: []string{"Unknown Severity"}}},
+		{"critical", dryRunResult{deploymentType: "dynamic", failures: []searchclient.ValidationFailure{failure("CRIT_X", "Critical")}}, nil, true, want{errors: 1, text: []string{"Critical Failure", "CRIT_X"}}},
+		{"critical accepted still blocks", dryRunResult{deploymentType: "dynamic", failures: []searchclient.ValidationFailure{failure("CRIT_X", "Critical")}}, []string{"CRIT_X"}, true, want{errors: 1}},
+		{"advisory unaccepted", dryRunResult{deploymentType: "dynamic", failures: []searchclient.ValidationFailure{failure("ADV_X", "Advisory")}}, nil, true, want{errors: 1, text: []string{"Unaccepted Dry Run Warning", `adding "ADV_X" to accepted_warnings`}}},
+		{"advisory accepted", dryRunResult{deploymentType: "dynamic", failures: []searchclient.ValidationFailure{failure("ADV_X", "Advisory")}}, []string{"ADV_X"}, true, want{text: []string{"ADV_X (Advisory, accepted in accepted_warnings"}}},
+		{"unknown severity blocks", dryRunResult{deploymentType: "dynamic", failures: []searchclient.ValidationFailure{failure("NEW_X", "Severe")}}, nil, true, want{errors: 1, text: []string{"Unknown Severity", `"Severe"`, "like a Critical failure"}}},
+		{"unknown severity blocks even when accepted", dryRunResult{deploymentType: "dynamic", failures: []searchclient.ValidationFailure{failure("NEW_X", "Severe")}}, []string{"NEW_X"}, true, want{errors: 1, text: []string{"Unknown Severity"}}},
+		{"severity in another case blocks", dryRunResult{deploymentType: "dynamic", failures: []searchclient.ValidationFailure{failure("ADV_Y", "advisory")}}, []string{"ADV_Y"}, true, want{errors: 1, text: []string{"Unknown Severity"}}},
+		{"missing severity blocks", dryRunResult{deploymentType: "dynamic", failures: []searchclient.ValidationFailure{{Code: ptr("X")}}}, nil, true, want{errors: 1, text: []string{"Unknown Severity"}}},
 		{"failed dry run warns", dryRunResult{deploymentType: "dynamic", status: "failed", message: "boom"}, nil, true, want{text: []string{"finished with status failed", "boom"}}},
 		{"unknown dry run status with an unknown type", dryRunResult{deploymentType: "canary", status: "paused"}, nil, false, want{errors: 1, text: []string{`"canary"`}}},
 	}

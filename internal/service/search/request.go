@@ -6,14 +6,18 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
 // change is what a configuration asks of a domain: the sections whose
@@ -27,6 +31,11 @@ type change struct {
 	unknown bool
 }
 
+// names are the changed sections' names, sorted, for the logs.
+func (c change) names() string {
+	return strings.Join(slices.Sorted(maps.Keys(c.sections)), ",")
+}
+
 // empty reports a change that sends nothing.
 func (c change) empty() bool { return len(c.sections) == 0 && !c.woChanged }
 
@@ -34,7 +43,7 @@ func (c change) empty() bool { return len(c.sections) == 0 && !c.woChanged }
 // domain's configuration as the service has it (creation, or after someone
 // else's change).
 func changeOf(config, current tftypes.Value, woChanged bool) change {
-	secs, unknown := changedSections(config, current)
+	secs, unknown := shape.Changed(config, current)
 	return change{sections: secs, woChanged: woChanged, unknown: unknown}
 }
 
@@ -44,8 +53,8 @@ func changeOf(config, current tftypes.Value, woChanged bool) change {
 // plan's dry run, Create and Update all send what it builds (a dry run adds
 // DryRun and DryRunMode and nothing else), so the request a plan analysed
 // and the one apply sends cannot drift apart.
-func changeRequest(ctx context.Context, config tfsdk.Config, set settings, ch change) (*sc.UpdateDomainConfigInput, error) {
-	secs, err := requestSections(config.Raw, ch.sections)
+func changeRequest(ctx context.Context, config tfsdk.Config, set settings, ch change) (*searchclient.UpdateDomainConfigInput, error) {
+	secs, err := shape.Request(config.Raw, ch.sections)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +77,7 @@ func changeRequest(ctx context.Context, config tfsdk.Config, set settings, ch ch
 			secs["AdvancedSecurityOptions"] = aso
 		}
 	}
-	return &sc.UpdateDomainConfigInput{
+	return &searchclient.UpdateDomainConfigInput{
 		DomainName:       set.DomainName.ValueString(),
 		Sections:         secs,
 		AcceptedWarnings: stringList(ctx, set.AcceptedWarnings),
@@ -76,7 +85,7 @@ func changeRequest(ctx context.Context, config tfsdk.Config, set settings, ch ch
 }
 
 // asDryRun is in as a dry run in mode: the same request, nothing else added.
-func asDryRun(in *sc.UpdateDomainConfigInput, mode string) *sc.UpdateDomainConfigInput {
+func asDryRun(in *searchclient.UpdateDomainConfigInput, mode string) *searchclient.UpdateDomainConfigInput {
 	dry := *in
 	dry.DryRun, dry.DryRunMode = ptr(true), ptr(mode)
 	return &dry
@@ -87,7 +96,7 @@ func asDryRun(in *sc.UpdateDomainConfigInput, mode string) *sc.UpdateDomainConfi
 // exactly the request a dry run analysed. The master password is replaced
 // by a marker before hashing: the key is kept in the plan's private state
 // and must not let anyone test guesses of the password.
-func requestKey(in *sc.UpdateDomainConfigInput) string {
+func requestKey(in *searchclient.UpdateDomainConfigInput) string {
 	secs := make(map[string]any, len(in.Sections))
 	for k, v := range in.Sections {
 		secs[k] = v
@@ -112,10 +121,23 @@ func requestKey(in *sc.UpdateDomainConfigInput) string {
 	accepted := append([]string{}, in.AcceptedWarnings...)
 	sort.Strings(accepted)
 	// encoding/json sorts map keys, so equal requests give equal bytes.
-	b, err := json.Marshal(map[string]any{"DomainName": in.DomainName, "Sections": normalise(secs), "AcceptedWarnings": accepted})
+	b, err := json.Marshal(map[string]any{"DomainName": in.DomainName, "Sections": shape.Normalise(secs), "AcceptedWarnings": accepted})
 	if err != nil {
 		return ""
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// stringList is a set of strings as a sorted slice.
+func stringList(ctx context.Context, v types.Set) []string {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	var out []string
+	_ = v.ElementsAs(ctx, &out, false)
+	sort.Strings(out)
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }

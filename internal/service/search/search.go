@@ -5,6 +5,7 @@ package search
 
 import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
 // DataSources lists the service's data sources.
@@ -13,4 +14,9 @@ func DataSources() []func() datasource.DataSource {
 		NewDryRunDataSource,
 		NewChangeProgressDataSource,
 	}
+}
+
+// Resources lists the service's resources.
+func Resources() []func() resource.Resource {
+	return []func() resource.Resource{NewDomainConfigResource}
 }

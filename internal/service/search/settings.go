@@ -4,17 +4,15 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 )
 
 // settings are the top-level arguments that steer plan and apply. The
-// configuration sections are handled as Terraform values (flex.go), since
+// configuration sections are handled as Terraform values (package shape), since
 // at creation a plan's sections may be wholly unknown.
 type settings struct {
 	DomainName        types.String
@@ -59,16 +57,4 @@ func (s settings) acceptedCodes() map[string]bool {
 		}
 	}
 	return out
-}
-
-// dryRunCleared is dry_run before any change was planned (at creation
-// without a change, after an import): every attribute null, so references
-// such as dry_run.deployment_type read null rather than fail.
-func dryRunCleared() types.Object {
-	attrs := make(map[string]attr.Value, len(dryRunAttrTypes))
-	for name, t := range dryRunAttrTypes {
-		v, _ := t.ValueFromTerraform(context.Background(), tftypes.NewValue(t.TerraformType(context.Background()), nil))
-		attrs[name] = v
-	}
-	return types.ObjectValueMust(dryRunAttrTypes, attrs)
 }

@@ -17,29 +17,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
-
-func TestSnake(t *testing.T) {
-	t.Parallel()
-	for wire, want := range map[string]string{
-		"ClusterConfig":                "cluster_config",
-		"MultiAZWithStandbyEnabled":    "multi_az_with_standby_enabled",
-		"AIMLOptions":                  "aiml_options",
-		"IPAddressType":                "ip_address_type",
-		"VPCId":                        "vpc_id",
-		"EnabledAPIAccess":             "enabled_api_access",
-		"EnforceHTTPS":                 "enforce_https",
-		"JwksUrl":                      "jwks_url",
-		"WorkforceIdentityInstanceARN": "workforce_identity_instance_arn",
-		"DomainEndpointV2HostedZoneId": "domain_endpoint_v2_hosted_zone_id",
-	} {
-		if got := snake(wire); got != want {
-			t.Errorf("snake(%q) = %q, want %q", wire, got, want)
-		}
-	}
-}
 
 // resourceSchema is cloud_search_domain_config's schema.
 func resourceSchema(t *testing.T) resource.SchemaResponse {
@@ -52,8 +33,9 @@ func resourceSchema(t *testing.T) resource.SchemaResponse {
 	return sr
 }
 
-// The shape's Terraform types are the schema's: a mismatch would only
-// show when Terraform reads a value.
+// The shape's Terraform types are the schema's: the values it reads from
+// an answer (and the nulls of what the answer leaves out) fit the
+// schema's types; a mismatch would only show when Terraform reads a value.
 func TestShapeTypesAreTheSchemas(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -61,13 +43,24 @@ func TestShapeTypesAreTheSchemas(t *testing.T) {
 	if diags := sr.Schema.ValidateImplementation(ctx); diags.HasError() {
 		t.Fatal(diags)
 	}
-	for _, s := range sections {
-		at, diags := sr.Schema.TypeAtPath(ctx, path.Root(s.name))
+	empty, err := shape.Read(&searchclient.DomainConfig{}, tftypes.Value{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := shape.Read(decodeAnswer(t), tftypes.Value{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range shape.Names() {
+		at, diags := sr.Schema.TypeAtPath(ctx, path.Root(name))
 		if diags.HasError() {
-			t.Fatalf("%s: %v", s.name, diags)
+			t.Fatalf("%s: %v", name, diags)
 		}
-		if want := at.TerraformType(ctx); !want.Equal(s.tfType(resourceView)) {
-			t.Errorf("%s: shape type %s, schema type %s", s.name, s.tfType(resourceView), want)
+		want := at.TerraformType(ctx)
+		for _, got := range []tftypes.Value{empty[name], full[name]} {
+			if !want.Equal(got.Type()) {
+				t.Errorf("%s: shape type %s, schema type %s", name, got.Type(), want)
+			}
 		}
 	}
 }
@@ -138,9 +131,9 @@ const request = `{
 "VPCOptions":{"EgressEnabled":true,"SecurityGroupIds":["sg-1","sg-2"],"SubnetIds":["subnet-1"]}
 }`
 
-func decodeAnswer(t *testing.T) *sc.DomainConfig {
+func decodeAnswer(t *testing.T) *searchclient.DomainConfig {
 	t.Helper()
-	var dc sc.DomainConfig
+	var dc searchclient.DomainConfig
 	if err := json.Unmarshal([]byte(answer), &dc); err != nil {
 		t.Fatal(err)
 	}
@@ -153,25 +146,14 @@ func priorWithMasterUser(t *testing.T, sr resource.SchemaResponse) tftypes.Value
 	t.Helper()
 	ctx := context.Background()
 	st := tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(sr.Schema.Type().TerraformType(ctx), nil)}
-	aso, _ := sectionByName("advanced_security_options")
-	mu, _ := aso.child("MasterUserOptions")
-	muv := tftypes.NewValue(mu.tfType(resourceView), map[string]tftypes.Value{
-		"master_user_arn": tftypes.NewValue(tftypes.String, nil), "master_user_name": tftypes.NewValue(tftypes.String, "admin"),
-		"master_user_password": tftypes.NewValue(tftypes.String, nil),
-	})
-	attrs := map[string]tftypes.Value{}
-	for _, c := range aso.fields {
-		attrs[c.name] = tftypes.NewValue(c.tfType(resourceView), nil)
-	}
-	attrs["master_user_options"] = muv
 	if diags := st.SetAttribute(ctx, path.Root("domain_name"), "demo"); diags.HasError() {
 		t.Fatal(diags)
 	}
-	raw, err := withAttributes(st.Raw, map[string]tftypes.Value{"advanced_security_options": tftypes.NewValue(aso.tfType(resourceView), attrs)})
-	if err != nil {
-		t.Fatal(err)
+	mu := path.Root("advanced_security_options").AtName("master_user_options").AtName("master_user_name")
+	if diags := st.SetAttribute(ctx, mu, "admin"); diags.HasError() {
+		t.Fatal(diags)
 	}
-	return raw
+	return st.Raw
 }
 
 // Every field of every section read from an answer and sent back: nothing
@@ -181,19 +163,19 @@ func TestSectionsRoundTrip(t *testing.T) {
 	t.Parallel()
 	sr := resourceSchema(t)
 	prior := priorWithMasterUser(t, sr)
-	secs, err := readSections(decodeAnswer(t), prior)
+	secs, err := shape.Read(decodeAnswer(t), prior)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := withAttributes(prior, secs)
+	raw, err := shape.WithAttributes(prior, secs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	all := map[string]bool{}
-	for _, s := range sections {
-		all[s.name] = true
+	for _, name := range shape.Names() {
+		all[name] = true
 	}
-	got, err := requestSections(raw, all)
+	got, err := shape.Request(raw, all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,11 +275,11 @@ func TestWithPending(t *testing.T) {
 	t.Parallel()
 	sr := resourceSchema(t)
 	prior := priorWithMasterUser(t, sr)
-	secs, err := readSections(decodeAnswer(t), prior)
+	secs, err := shape.Read(decodeAnswer(t), prior)
 	if err != nil {
 		t.Fatal(err)
 	}
-	withPending(secs, []sc.ModifyingProperty{
+	shape.WithPending(secs, []searchclient.ModifyingProperty{
 		{Name: ptr("ClusterConfig.InstanceType"), PendingValue: ptr("r6g.xlarge.search"), ValueType: ptr("PLAIN_TEXT")},
 		{Name: ptr("ClusterConfig.InstanceCount"), PendingValue: ptr("9"), ValueType: ptr("PLAIN_TEXT")},
 		{Name: ptr("ClusterConfig.ZoneAwarenessConfig"), PendingValue: ptr(`{"AvailabilityZoneCount":2}`), ValueType: ptr("STRINGIFIED_JSON")},
@@ -309,7 +291,7 @@ func TestWithPending(t *testing.T) {
 		{Name: ptr("AdvancedSecurityOptions.MasterUserOptions.MasterUserPassword"), PendingValue: ptr("secret-value"), ValueType: ptr("PLAIN_TEXT")},
 		{Name: ptr("NoSuchSection.X"), PendingValue: ptr("1")},
 	})
-	raw, err := withAttributes(prior, secs)
+	raw, err := shape.WithAttributes(prior, secs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,57 +316,19 @@ func TestWithPending(t *testing.T) {
 	}
 }
 
-func TestSensitiveProperty(t *testing.T) {
-	t.Parallel()
-	for name, want := range map[string]bool{
-		"AdvancedSecurityOptions.MasterUserOptions.MasterUserPassword": true,
-		"AdvancedSecurityOptions.MasterUserOptions":                    true,
-		"AdvancedSecurityOptions":                                      true,
-		"ClusterConfig.InstanceType":                                   false,
-		"LogPublishingOptions.AUDIT_LOGS.Enabled":                      false,
-		"Unknown.Name": false,
-	} {
-		if got := sensitiveProperty(name); got != want {
-			t.Errorf("sensitiveProperty(%q) = %v, want %v", name, got, want)
-		}
-	}
-}
-
-func TestEpochString(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name string
-		in   *sc.EpochSeconds
-		want *string
-	}{
-		{"nil stays nil", nil, nil},
-		{"whole seconds", ptr(sc.EpochSeconds(1700000000)), ptr("2023-11-14T22:13:20Z")},
-		{"milliseconds round to the second", ptr(sc.EpochSeconds(1700000000.6)), ptr("2023-11-14T22:13:21Z")},
-		{"epoch", ptr(sc.EpochSeconds(0)), ptr("1970-01-01T00:00:00Z")},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			if d := cmp.Diff(tc.want, epochString(tc.in)); d != "" {
-				t.Errorf("(-want +got):\n%s", d)
-			}
-		})
-	}
-}
-
 func TestFlattenChangeProgress(t *testing.T) {
 	t.Parallel()
 	id := "11111111-2222-4333-8444-555555555555"
 	cases := []struct {
 		name    string
 		inputID types.String
-		in      *sc.ChangeProgressStatus
+		in      *searchclient.ChangeProgressStatus
 		want    changeProgressDataSourceModel
 	}{
 		{
 			"never changed: null scalars, empty lists",
 			types.StringNull(),
-			&sc.ChangeProgressStatus{},
+			&searchclient.ChangeProgressStatus{},
 			changeProgressDataSourceModel{
 				ChangeID: types.StringNull(), AcceptedWarnings: []string{}, ChangeProgressStages: []changeProgressStageModel{},
 				CompletedProperties: []string{}, PendingProperties: []string{}, ValidationFailures: []validationFailureModel{},
@@ -393,11 +337,11 @@ func TestFlattenChangeProgress(t *testing.T) {
 		{
 			"most recent change names its id",
 			types.StringNull(),
-			&sc.ChangeProgressStatus{
-				ChangeId: ptr(id), Status: ptr("PROCESSING"), StartTime: ptr(sc.EpochSeconds(0)), TotalNumberOfStages: ptr(int64(2)),
-				ChangeProgressStages: []sc.ChangeProgressStage{{Name: ptr("Validation"), Status: ptr("COMPLETED"), LastUpdated: ptr(sc.EpochSeconds(60))}, {Name: ptr("ApplyingDynamicChanges"), Status: ptr("PENDING")}},
+			&searchclient.ChangeProgressStatus{
+				ChangeId: ptr(id), Status: ptr("PROCESSING"), StartTime: ptr(searchclient.EpochSeconds(0)), TotalNumberOfStages: ptr(int64(2)),
+				ChangeProgressStages: []searchclient.ChangeProgressStage{{Name: ptr("Validation"), Status: ptr("COMPLETED"), LastUpdated: ptr(searchclient.EpochSeconds(60))}, {Name: ptr("ApplyingDynamicChanges"), Status: ptr("PENDING")}},
 				PendingProperties:    []string{"SnapshotOptions.AutomatedSnapshotStartHour"},
-				ValidationFailures:   []sc.ValidationFailure{{Code: ptr("ADV_X"), Severity: ptr("Advisory")}},
+				ValidationFailures:   []searchclient.ValidationFailure{{Code: ptr("ADV_X"), Severity: ptr("Advisory")}},
 			},
 			changeProgressDataSourceModel{
 				ChangeID: types.StringValue(id), Status: ptr("PROCESSING"), StartTime: ptr("1970-01-01T00:00:00Z"), TotalNumberOfStages: ptr(int64(2)),
@@ -410,7 +354,7 @@ func TestFlattenChangeProgress(t *testing.T) {
 		{
 			"configured id is kept",
 			types.StringValue(id),
-			&sc.ChangeProgressStatus{ChangeId: ptr(id)},
+			&searchclient.ChangeProgressStatus{ChangeId: ptr(id)},
 			changeProgressDataSourceModel{
 				ChangeID: types.StringValue(id), AcceptedWarnings: []string{}, ChangeProgressStages: []changeProgressStageModel{},
 				CompletedProperties: []string{}, PendingProperties: []string{}, ValidationFailures: []validationFailureModel{},
@@ -434,7 +378,7 @@ func TestFlattenChangeProgress(t *testing.T) {
 func TestDataSourcesFitSchemas(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	var cfg sc.DomainStatus
+	var cfg searchclient.DomainStatus
 	if err := json.Unmarshal([]byte(`{"DomainName":"demo","Endpoints":{"vpc":"vpc-demo.example"},
 		"ServiceSoftwareOptions":{"AutomatedUpdateDate":0,"UpdateAvailable":false},
 		"ChangeProgressDetails":{"ChangeId":"11111111-2222-4333-8444-555555555555","StartTime":60},
@@ -446,9 +390,9 @@ func TestDataSourcesFitSchemas(t *testing.T) {
 		"VPCOptions":{"SubnetIds":["subnet-2","subnet-1"],"VPCId":"vpc-1"}}`), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	full := &sc.DescribeDryRunProgressOutput{
-		DryRunProgressStatus: &sc.DryRunProgressStatus{DryRunStatus: ptr("completed"), ValidationFailures: []sc.ValidationFailure{{Code: ptr("C")}}},
-		DryRunResults:        &sc.DryRunResults{DeploymentType: ptr("dynamic")},
+	full := &searchclient.DescribeDryRunProgressOutput{
+		DryRunProgressStatus: &searchclient.DryRunProgressStatus{DryRunStatus: ptr("completed"), ValidationFailures: []searchclient.ValidationFailure{{Code: ptr("C")}}},
+		DryRunResults:        &searchclient.DryRunResults{DeploymentType: ptr("dynamic")},
 		DryRunConfig:         &cfg,
 	}
 	var sr datasource.SchemaResponse
@@ -494,18 +438,8 @@ func TestDataSourcesFitSchemas(t *testing.T) {
 	NewChangeProgressDataSource().Schema(ctx, datasource.SchemaRequest{}, &cr)
 	cst := tfsdk.State{Schema: cr.Schema, Raw: tftypes.NewValue(cr.Schema.Type().TerraformType(ctx), nil)}
 	cm := &changeProgressDataSourceModel{}
-	flattenChangeProgress(&sc.ChangeProgressStatus{ChangeProgressStages: []sc.ChangeProgressStage{{}}}, cm)
+	flattenChangeProgress(&searchclient.ChangeProgressStatus{ChangeProgressStages: []searchclient.ChangeProgressStage{{}}}, cm)
 	if diags := cst.Set(ctx, cm); diags.HasError() {
 		t.Fatalf("model does not fit the schema: %v", diags)
 	}
-}
-
-// sectionByName is the section whose Terraform name is name.
-func sectionByName(name string) (field, bool) {
-	for _, s := range sections {
-		if s.name == name {
-			return s, true
-		}
-	}
-	return field{}, false
 }

@@ -37,11 +37,7 @@ func TestAccDomainConfig_valueRules(t *testing.T) {
 		steps = append(steps, resource.TestStep{Config: domainConfig(emu, tc.body), ExpectError: acctest.ErrorRe(tc.want), PlanOnly: true})
 	}
 	emu.ClearCalls()
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    steps,
-	})
+	parallelTest(t, steps)
 	for _, c := range emu.Calls() {
 		if strings.HasPrefix(c.Operation, "UpdateDomainConfig") || c.Operation == "DescribeDryRunProgress" {
 			t.Errorf("a refused configuration made call %s", c.Operation)
@@ -53,16 +49,12 @@ func TestAccDomainConfig_valueRules(t *testing.T) {
 // read back with no diff.
 func TestAccDomainConfig_emptyAccessPolicies(t *testing.T) {
 	emu := newDomainEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: domainConfig(emu, `  access_policies = ""`),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("cloud_search_domain_config.test", tfjsonpath.New("access_policies"), knownvalue.StringExact("")),
-			},
-		}},
-	})
+	parallelTest(t, []resource.TestStep{{
+		Config: domainConfig(emu, `  access_policies = ""`),
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("cloud_search_domain_config.test", tfjsonpath.New("access_policies"), knownvalue.StringExact("")),
+		},
+	}})
 }
 
 // RFC 3339 times with an offset are accepted (the docs promise RFC 3339),
@@ -77,18 +69,14 @@ func TestAccDomainConfig_timeWithOffset(t *testing.T) {
   }
   accepted_warnings = ["ADV_SNAPSHOT_PAUSE_NO_RESTORE"]`)
 	addr := "cloud_search_domain_config.test"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("automated_snapshot_pause_options").AtMapKey("start_time"), knownvalue.StringExact("2030-01-01T02:00:00+02:00")),
-				},
+	parallelTest(t, []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("automated_snapshot_pause_options").AtMapKey("start_time"), knownvalue.StringExact("2030-01-01T02:00:00+02:00")),
 			},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 		},
+		{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 	})
 	// The service holds the instant: 00:00 UTC.
 	out, err := searchClient(t, emu).DescribeDomainConfig(testCtx(t), "demo")
@@ -119,15 +107,11 @@ resource "cloud_search_domain_config" "test" {
 }
 `
 	emu.ClearCalls()
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("cloud_search_domain_config.test", tfjsonpath.New("advanced_options").AtMapKey("indices.query.bool.max_clause_count"), knownvalue.StringExact("1024")),
-			}},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-		},
+	parallelTest(t, []resource.TestStep{
+		{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("cloud_search_domain_config.test", tfjsonpath.New("advanced_options").AtMapKey("indices.query.bool.max_clause_count"), knownvalue.StringExact("1024")),
+		}},
+		{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 	})
 	for _, c := range emu.Calls() {
 		if strings.HasPrefix(c.Operation, "UpdateDomainConfig") {
@@ -146,21 +130,17 @@ func TestAccDomainConfig_explicitIndexRule(t *testing.T) {
     Statement = [{ Effect = "Allow", Principal = { CLOUD = "*" }, Action = "search:ESHttpGet", Resource = "arn:cloud:search:us-east-1:123456789012:domain/demo/my-index/*" }]
   })
 `
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      domainConfig(emu, policy),
-				PlanOnly:    true,
-				ExpectError: acctest.ErrorRe(`CRIT_EXPLICIT_INDEX_SUBRESOURCE_POLICY.*domain/demo/my-index/\*.*set it to "false"`),
-			},
-			{
-				Config: domainConfig(emu, policy+`  advanced_options = { "rest.action.multi.allow_explicit_index" = "false" }
+	parallelTest(t, []resource.TestStep{
+		{
+			Config:      domainConfig(emu, policy),
+			PlanOnly:    true,
+			ExpectError: acctest.ErrorRe(`CRIT_EXPLICIT_INDEX_SUBRESOURCE_POLICY.*domain/demo/my-index/\*.*set it to "false"`),
+		},
+		{
+			Config: domainConfig(emu, policy+`  advanced_options = { "rest.action.multi.allow_explicit_index" = "false" }
   accepted_warnings = ["ADV_FIELDDATA_CACHE_UNBOUNDED"]`),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("cloud_search_domain_config.test", tfjsonpath.New("advanced_options").AtMapKey("rest.action.multi.allow_explicit_index"), knownvalue.StringExact("false")),
-				},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("cloud_search_domain_config.test", tfjsonpath.New("advanced_options").AtMapKey("rest.action.multi.allow_explicit_index"), knownvalue.StringExact("false")),
 			},
 		},
 	})
@@ -170,17 +150,13 @@ func TestAccDomainConfig_explicitIndexRule(t *testing.T) {
 // any call.
 func TestAccDryRunDataSource_negativeTimeout(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: dryRunConfig(emu, "demo", "00000000-0000-4000-8000-000000000000", `wait_for_completion = true
+	parallelTest(t, []resource.TestStep{{
+		Config: dryRunConfig(emu, "demo", "00000000-0000-4000-8000-000000000000", `wait_for_completion = true
   timeouts {
     read = "-5m"
   }`),
-			ExpectError: acctest.ErrorRe(`Invalid Timeout.*timeouts.read must be a positive duration`),
-		}},
-	})
+		ExpectError: acctest.ErrorRe(`Invalid Timeout.*timeouts.read must be a positive duration`),
+	}})
 	if n := countCalls(emu, "DescribeDryRunProgress"); n != 0 {
 		t.Errorf("%d DescribeDryRunProgress calls, want 0", n)
 	}
@@ -214,26 +190,22 @@ resource "cloud_search_domain_config" "plain" {
 			rules.MaxClauseCount:     knownvalue.StringExact("1024"),
 		})
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: explicit,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, adv.AtMapKey(rules.AllowExplicitIndex), knownvalue.StringExact("false")),
-				},
+	parallelTest(t, []resource.TestStep{
+		{
+			Config: explicit,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, adv.AtMapKey(rules.AllowExplicitIndex), knownvalue.StringExact("false")),
 			},
-			{Config: explicit, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectEmptyPlan(),
-				plancheck.ExpectKnownValue(addr, adv, allKeys("false")),
-			}}},
-			{Config: clauses},
-			{Config: clauses, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectEmptyPlan(),
-				plancheck.ExpectKnownValue("cloud_search_domain_config.plain", adv, allKeys("true")),
-			}}},
 		},
+		{Config: explicit, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectEmptyPlan(),
+			plancheck.ExpectKnownValue(addr, adv, allKeys("false")),
+		}}},
+		{Config: clauses},
+		{Config: clauses, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectEmptyPlan(),
+			plancheck.ExpectKnownValue("cloud_search_domain_config.plain", adv, allKeys("true")),
+		}}},
 	})
 	if n := updates(emu); n != 1 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 1 (allow_explicit_index on demo only)", n)
@@ -252,16 +224,12 @@ func TestAccDomainConfig_advancedOptionsKeyChanged(t *testing.T) {
 		return domainConfig(emu, `  advanced_options = { "rest.action.multi.allow_explicit_index" = "`+v+`" }
   accepted_warnings = ["ADV_FIELDDATA_CACHE_UNBOUNDED"]`)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: explicit("false")},
-			{Config: explicit("true"), ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("advanced_options").AtMapKey(rules.AllowExplicitIndex), knownvalue.StringExact("true")),
-			}},
-			{Config: explicit("true"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-		},
+	parallelTest(t, []resource.TestStep{
+		{Config: explicit("false")},
+		{Config: explicit("true"), ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("advanced_options").AtMapKey(rules.AllowExplicitIndex), knownvalue.StringExact("true")),
+		}},
+		{Config: explicit("true"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 	})
 	if n := updates(emu); n != 2 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 2 (false, then true)", n)
@@ -293,24 +261,20 @@ resource "cloud_search_domain_config" "test" {
 }
 `
 	emu.ClearCalls()
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("automated_snapshot_pause_options").AtMapKey("start_time"), knownvalue.StringExact("2030-01-01T02:00:00+02:00")),
-				},
+	parallelTest(t, []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("automated_snapshot_pause_options").AtMapKey("start_time"), knownvalue.StringExact("2030-01-01T02:00:00+02:00")),
 			},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-			{
-				Config:          cfg,
-				ResourceName:    addr,
-				ImportState:     true,
-				ImportStateKind: resource.ImportBlockWithID,
-				ImportStateId:   "paused",
-			},
+		},
+		{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		{
+			Config:          cfg,
+			ResourceName:    addr,
+			ImportState:     true,
+			ImportStateKind: resource.ImportBlockWithID,
+			ImportStateId:   "paused",
 		},
 	})
 	for _, c := range emu.Calls() {
@@ -328,16 +292,12 @@ func TestAccDomainConfig_dedicatedMasterCount(t *testing.T) {
 	emu := newDomainEmulator(t)
 	want := `Invalid Dedicated Master Count.*domain "demo" needs dedicated_master_count = 3 or 5, not 4`
 	emu.ClearCalls()
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			// demo has dedicated masters enabled.
-			{Config: domainConfig(emu, `  cluster_config = { dedicated_master_count = 4 }`), PlanOnly: true, ExpectError: acctest.ErrorRe(want)},
-			{Config: domainConfig(emu, `  cluster_config = { dedicated_master_count = 4 }
+	parallelTest(t, []resource.TestStep{
+		// demo has dedicated masters enabled.
+		{Config: domainConfig(emu, `  cluster_config = { dedicated_master_count = 4 }`), PlanOnly: true, ExpectError: acctest.ErrorRe(want)},
+		{Config: domainConfig(emu, `  cluster_config = { dedicated_master_count = 4 }
   dry_run_mode   = "Off"`), PlanOnly: true, ExpectError: acctest.ErrorRe(want)},
-			{Config: domainConfig(emu, `  cluster_config = { dedicated_master_enabled = true, dedicated_master_count = 4 }`), PlanOnly: true, ExpectError: acctest.ErrorRe(want)},
-		},
+		{Config: domainConfig(emu, `  cluster_config = { dedicated_master_enabled = true, dedicated_master_count = 4 }`), PlanOnly: true, ExpectError: acctest.ErrorRe(want)},
 	})
 	for _, c := range emu.Calls() {
 		if strings.HasPrefix(c.Operation, "UpdateDomainConfig") {

@@ -1,18 +1,24 @@
 package search
 
 import (
+	"context"
 	"strings"
 	"testing"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
 // requestKey tells requests apart by content, not by the order of accepted
 // warnings, and never by (or with) the master password.
 func TestRequestKey(t *testing.T) {
 	t.Parallel()
-	req := func(pw string, accepted ...string) *sc.UpdateDomainConfigInput {
-		return &sc.UpdateDomainConfigInput{DomainName: "demo", AcceptedWarnings: accepted, Sections: map[string]any{
+	req := func(pw string, accepted ...string) *searchclient.UpdateDomainConfigInput {
+		return &searchclient.UpdateDomainConfigInput{DomainName: "demo", AcceptedWarnings: accepted, Sections: map[string]any{
 			"SnapshotOptions":         map[string]any{"AutomatedSnapshotStartHour": 5},
 			"AdvancedSecurityOptions": map[string]any{"MasterUserOptions": map[string]any{"MasterUserPassword": pw}},
 		}}
@@ -45,19 +51,19 @@ func TestRequestKey(t *testing.T) {
 // severity), and say both in an error.
 func TestVerdictEqual(t *testing.T) {
 	t.Parallel()
-	f := func(code, sev string) sc.ValidationFailure {
-		return sc.ValidationFailure{Code: ptr(code), Severity: ptr(sev), Message: ptr("varies " + code)}
+	f := func(code, sev string) searchclient.ValidationFailure {
+		return searchclient.ValidationFailure{Code: ptr(code), Severity: ptr(sev), Message: ptr("varies " + code)}
 	}
-	dyn := (&dryRunResult{status: "completed", deploymentType: "dynamic", failures: []sc.ValidationFailure{f("ADV_A", "Advisory")}}).verdict()
-	same := (&dryRunResult{status: "completed", deploymentType: "dynamic", message: "another message", failures: []sc.ValidationFailure{{Code: ptr("ADV_A"), Severity: ptr("Advisory"), Message: ptr("reworded")}}}).verdict()
+	dyn := (&dryRunResult{status: "completed", deploymentType: "dynamic", failures: []searchclient.ValidationFailure{f("ADV_A", "Advisory")}}).verdict()
+	same := (&dryRunResult{status: "completed", deploymentType: "dynamic", message: "another message", failures: []searchclient.ValidationFailure{{Code: ptr("ADV_A"), Severity: ptr("Advisory"), Message: ptr("reworded")}}}).verdict()
 	if !dyn.equal(same) {
 		t.Errorf("messages made verdicts differ: %s / %s", dyn, same)
 	}
 	for _, other := range []verdict{
-		(&dryRunResult{status: "completed", deploymentType: "blue/green", failures: []sc.ValidationFailure{f("ADV_A", "Advisory")}}).verdict(),
+		(&dryRunResult{status: "completed", deploymentType: "blue/green", failures: []searchclient.ValidationFailure{f("ADV_A", "Advisory")}}).verdict(),
 		(&dryRunResult{status: "completed", deploymentType: "dynamic"}).verdict(),
-		(&dryRunResult{status: "completed", deploymentType: "dynamic", failures: []sc.ValidationFailure{f("ADV_A", "Critical")}}).verdict(),
-		(&dryRunResult{status: "failed", deploymentType: "dynamic", failures: []sc.ValidationFailure{f("ADV_A", "Advisory")}}).verdict(),
+		(&dryRunResult{status: "completed", deploymentType: "dynamic", failures: []searchclient.ValidationFailure{f("ADV_A", "Critical")}}).verdict(),
+		(&dryRunResult{status: "failed", deploymentType: "dynamic", failures: []searchclient.ValidationFailure{f("ADV_A", "Advisory")}}).verdict(),
 	} {
 		if dyn.equal(other) {
 			t.Errorf("%s equals %s", dyn, other)
@@ -65,5 +71,24 @@ func TestVerdictEqual(t *testing.T) {
 	}
 	if got := dyn.String(); got != "deployment type dynamic, validation failures ADV_A (Advisory)" {
 		t.Errorf("String() = %q", got)
+	}
+}
+
+// Every dry_run value the provider builds fits the resource's schema: the
+// plan's, the state's, Off's and the cleared one.
+func TestDryRunValuesFitTheSchema(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sr := resourceSchema(t)
+	dr := &dryRunResult{id: "d", mode: "Verbose", status: "completed", deploymentType: "dynamic",
+		failures:   []searchclient.ValidationFailure{{Code: ptr("ADV_X"), Message: ptr("m"), Severity: ptr("Advisory")}},
+		properties: []searchclient.ModifyingProperty{{Name: ptr("ClusterConfig.InstanceType"), ActiveValue: ptr("a"), PendingValue: ptr("b")}}}
+	for name, v := range map[string]types.Object{
+		"planned": dr.plannedObject(), "applied": dr.object(), "off": dryRunOff(), "cleared": dryRunCleared(),
+	} {
+		st := tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(sr.Schema.Type().TerraformType(ctx), nil)}
+		if diags := st.SetAttribute(ctx, path.Root("dry_run"), v); diags.HasError() {
+			t.Errorf("%s: %v", name, diags)
+		}
 	}
 }

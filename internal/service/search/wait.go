@@ -9,7 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
 )
 
@@ -31,7 +31,7 @@ type clockOffset struct {
 }
 
 // serviceNow is the service's time now, as well as it can be told.
-func (c *clockOffset) serviceNow(p *sc.ChangeProgressStatus, submitted time.Time) time.Time {
+func (c *clockOffset) serviceNow(p *searchclient.ChangeProgressStatus, submitted time.Time) time.Time {
 	now := time.Now()
 	if !c.anchored && p != nil {
 		c.anchored = true
@@ -50,9 +50,9 @@ func (c *clockOffset) serviceNow(p *sc.ChangeProgressStatus, submitted time.Time
 // after poll.MinInterval, since a change just sent is not done. The polls
 // follow the change's stages (see package poll). It logs every stage
 // change. The last progress seen is returned in every case.
-func waitForChange(ctx context.Context, c *sc.Client, domain, changeID string, submitted time.Time) (*sc.ChangeProgressStatus, error) {
+func waitForChange(ctx context.Context, c *searchclient.Client, domain, changeID string, submitted time.Time) (*searchclient.ChangeProgressStatus, error) {
 	seen := map[string]string{}
-	var last *sc.ChangeProgressStatus
+	var last *searchclient.ChangeProgressStatus
 	var clock clockOffset
 	began := submitted
 	if began.IsZero() {
@@ -70,19 +70,19 @@ func waitForChange(ctx context.Context, c *sc.Client, domain, changeID string, s
 		}
 		last = p
 		logStages(ctx, domain, changeID, p, seen)
-		switch sc.Deref(p.Status) {
-		case sc.ChangeStatusCompleted:
+		switch searchclient.Deref(p.Status) {
+		case searchclient.ChangeStatusCompleted:
 			return true, 0, nil
-		case sc.ChangeStatusFailed:
+		case searchclient.ChangeStatusFailed:
 			return false, 0, &changeFailedError{detail: describeFailure(p)}
 		}
-		switch sc.Deref(p.ConfigChangeStatus) {
-		case sc.ConfigChangeStatusValidationFailed, sc.ConfigChangeStatusCancelled:
+		switch searchclient.Deref(p.ConfigChangeStatus) {
+		case searchclient.ConfigChangeStatusValidationFailed, searchclient.ConfigChangeStatusCancelled:
 			return false, 0, &changeFailedError{detail: describeFailure(p)}
-		case sc.ConfigChangeStatusPendingUserInput:
+		case searchclient.ConfigChangeStatusPendingUserInput:
 			return false, 0, errors.New("the change is waiting for user input (ConfigChangeStatus PendingUserInput): finish it with the service, then apply again")
 		}
-		o := poll.FromChange(p, clock.serviceNow(p, submitted))
+		o := ChangeObservation(p, clock.serviceNow(p, submitted))
 		o.Waited = time.Since(began)
 		d := poll.Next(o)
 		tflog.Debug(ctx, "Search domain change still running", map[string]any{"domain_name": domain, "change_id": changeID, "next_poll": d.String()})
@@ -94,55 +94,77 @@ func waitForChange(ctx context.Context, c *sc.Client, domain, changeID string, s
 	return last, err
 }
 
-// logStages logs each stage whose status changed since the last poll.
-func logStages(ctx context.Context, domain, changeID string, p *sc.ChangeProgressStatus, seen map[string]string) {
+// ChangeObservation is what a DescribeDomainChangeProgress answer seen at
+// now tells package poll: the change's start, its stages and how many
+// there are. Stages without a LastUpdated time count as not started.
+func ChangeObservation(p *searchclient.ChangeProgressStatus, now time.Time) poll.Observation {
+	if p == nil {
+		return poll.FromStages(now, time.Time{}, 0, nil)
+	}
+	var start time.Time
+	if p.StartTime != nil {
+		start = p.StartTime.Time()
+	}
+	stages := make([]poll.Stage, 0, len(p.ChangeProgressStages))
 	for _, s := range p.ChangeProgressStages {
-		name, status := sc.Deref(s.Name), sc.Deref(s.Status)
+		st := poll.Stage{Completed: searchclient.Deref(s.Status) == searchclient.ChangeStatusCompleted, Running: searchclient.Deref(s.Status) == searchclient.ChangeStatusProcessing}
+		if s.LastUpdated != nil && s.Status != nil {
+			st.LastUpdated = s.LastUpdated.Time()
+		}
+		stages = append(stages, st)
+	}
+	return poll.FromStages(now, start, int(derefInt(p.TotalNumberOfStages)), stages)
+}
+
+// logStages logs each stage whose status changed since the last poll.
+func logStages(ctx context.Context, domain, changeID string, p *searchclient.ChangeProgressStatus, seen map[string]string) {
+	for _, s := range p.ChangeProgressStages {
+		name, status := searchclient.Deref(s.Name), searchclient.Deref(s.Status)
 		if seen[name] == status {
 			continue
 		}
 		seen[name] = status
 		tflog.Info(ctx, "Search domain change stage", map[string]any{
 			"domain_name": domain, "change_id": changeID, "stage": name, "status": status,
-			"description": sc.Deref(s.Description), "config_change_status": sc.Deref(p.ConfigChangeStatus),
+			"description": searchclient.Deref(s.Description), "config_change_status": searchclient.Deref(p.ConfigChangeStatus),
 			"total_stages": derefInt(p.TotalNumberOfStages),
 		})
 	}
 }
 
 // describeFailure names the failing stage and the validation failures.
-func describeFailure(p *sc.ChangeProgressStatus) string {
+func describeFailure(p *searchclient.ChangeProgressStatus) string {
 	var b strings.Builder
 	stage := ""
 	for _, s := range p.ChangeProgressStages {
-		if sc.Deref(s.Status) == sc.ChangeStatusFailed {
-			stage = fmt.Sprintf("stage %s failed", sc.Deref(s.Name))
-			if d := sc.Deref(s.Description); d != "" {
+		if searchclient.Deref(s.Status) == searchclient.ChangeStatusFailed {
+			stage = fmt.Sprintf("stage %s failed", searchclient.Deref(s.Name))
+			if d := searchclient.Deref(s.Description); d != "" {
 				stage += " (" + strings.TrimSuffix(d, ".") + ")"
 			}
 			break
 		}
 	}
 	if stage == "" {
-		stage = "ConfigChangeStatus " + sc.Deref(p.ConfigChangeStatus)
+		stage = "ConfigChangeStatus " + searchclient.Deref(p.ConfigChangeStatus)
 	}
 	b.WriteString(stage)
 	for _, f := range p.ValidationFailures {
-		fmt.Fprintf(&b, "\n  - %s (%s): %s", sc.Deref(f.Code), sc.Deref(f.Severity), sc.Deref(f.Message))
+		fmt.Fprintf(&b, "\n  - %s (%s): %s", searchclient.Deref(f.Code), searchclient.Deref(f.Severity), searchclient.Deref(f.Message))
 	}
 	return b.String()
 }
 
 // progressSummary says how far a change got.
-func progressSummary(p *sc.ChangeProgressStatus) string {
+func progressSummary(p *searchclient.ChangeProgressStatus) string {
 	done := 0
 	current := ""
 	for _, s := range p.ChangeProgressStages {
-		switch sc.Deref(s.Status) {
-		case sc.ChangeStatusCompleted:
+		switch searchclient.Deref(s.Status) {
+		case searchclient.ChangeStatusCompleted:
 			done++
-		case sc.ChangeStatusProcessing:
-			current = sc.Deref(s.Name)
+		case searchclient.ChangeStatusProcessing:
+			current = searchclient.Deref(s.Name)
 		}
 	}
 	out := fmt.Sprintf("after %d of %d stages", done, derefInt(p.TotalNumberOfStages))
@@ -165,12 +187,12 @@ func (e *dryRunTimeoutError) Error() string {
 // dryRunRunning reports whether a dry run may still change. Only the known
 // running states wait: an unknown status is reported as it is rather than
 // waited on until the timeout.
-func dryRunRunning(s *sc.DryRunProgressStatus) bool {
+func dryRunRunning(s *searchclient.DryRunProgressStatus) bool {
 	if s == nil {
 		return true
 	}
-	switch sc.Deref(s.DryRunStatus) {
-	case sc.DryRunStatusPending, sc.DryRunStatusInProgress:
+	switch searchclient.Deref(s.DryRunStatus) {
+	case searchclient.DryRunStatusPending, searchclient.DryRunStatusInProgress:
 		return true
 	}
 	return false
@@ -182,7 +204,7 @@ func dryRunRunning(s *sc.DryRunProgressStatus) bool {
 // polls at once. A dry run has no stages, so the interval is a share of the
 // time spent: within a second for a short dry run, within 3% of its length
 // for a long one.
-func waitForDryRun(parent context.Context, c *sc.Client, in sc.DescribeDryRunProgressInput, started time.Time, timeout time.Duration) (*sc.DescribeDryRunProgressOutput, error) {
+func waitForDryRun(parent context.Context, c *searchclient.Client, in searchclient.DescribeDryRunProgressInput, started time.Time, timeout time.Duration) (*searchclient.DescribeDryRunProgressOutput, error) {
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
 	if started.IsZero() {
@@ -190,7 +212,7 @@ func waitForDryRun(parent context.Context, c *sc.Client, in sc.DescribeDryRunPro
 	} else if err := poll.Sleep(ctx, poll.Share(started)); err != nil {
 		return nil, waitError(parent, err, "", timeout)
 	}
-	var out *sc.DescribeDryRunProgressOutput
+	var out *searchclient.DescribeDryRunProgressOutput
 	err := poll.Until(ctx, func(ctx context.Context) (bool, time.Duration, error) {
 		o, err := c.DescribeDryRunProgress(ctx, in)
 		if err != nil {
@@ -207,7 +229,7 @@ func waitForDryRun(parent context.Context, c *sc.Client, in sc.DescribeDryRunPro
 	if err != nil {
 		status := ""
 		if out != nil && out.DryRunProgressStatus != nil {
-			status = sc.Deref(out.DryRunProgressStatus.DryRunStatus)
+			status = searchclient.Deref(out.DryRunProgressStatus.DryRunStatus)
 		}
 		return nil, waitError(parent, err, status, timeout)
 	}
@@ -219,7 +241,7 @@ func waitForDryRun(parent context.Context, c *sc.Client, in sc.DescribeDryRunPro
 func waitError(parent context.Context, err error, status string, timeout time.Duration) error {
 	if parent.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 		if status == "" {
-			status = sc.DryRunStatusPending
+			status = searchclient.DryRunStatusPending
 		}
 		return &dryRunTimeoutError{status: status, after: timeout}
 	}

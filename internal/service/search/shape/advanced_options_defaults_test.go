@@ -1,4 +1,4 @@
-package search
+package shape
 
 import (
 	"testing"
@@ -28,11 +28,11 @@ func TestAdvancedOptionsDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		want := tftypes.NewValue(f.tfType(resourceView), tc.want)
+		want := tftypes.NewValue(f.typ[resourceView], tc.want)
 		if !got.Equal(want) {
 			t.Errorf("%s: got %v, want %v", tc.name, got, want)
 		}
-		if eq, _ := f.subset(tftypes.NewValue(f.tfType(resourceView), map[string]tftypes.Value{"indices.query.bool.max_clause_count": str("1024")}), got); eq != (tc.name == "absent") {
+		if eq, _ := f.subset(tftypes.NewValue(f.typ[resourceView], map[string]tftypes.Value{"indices.query.bool.max_clause_count": str("1024")}), got); eq != (tc.name == "absent") {
 			t.Errorf("%s: max_clause_count = \"1024\" compared equal %v", tc.name, eq)
 		}
 	}

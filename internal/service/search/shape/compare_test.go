@@ -1,4 +1,4 @@
-package search
+package shape
 
 import (
 	"testing"
@@ -24,7 +24,7 @@ func TestTimesCompareAsInstants(t *testing.T) {
 	// The configuration: the state with start_at spelled as text.
 	startAt := func(text string) tftypes.Value {
 		v, err := tftypes.Transform(state, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
-			if knownString(v) == "2030-01-01T00:00:00Z" {
+			if KnownString(v) == "2030-01-01T00:00:00Z" {
 				return tftypes.NewValue(tftypes.String, text), nil
 			}
 			return v, nil
