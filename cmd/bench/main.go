@@ -40,6 +40,7 @@ func main() {
 	binDir := flag.String("provider-dir", "bin", "directory holding terraform-provider-cloud")
 	sizes := flag.String("bundles", "100,300", "key bundle counts (user + attachment + key each)")
 	pars := flag.String("parallelism", "10,50", "terraform -parallelism values")
+	bundlesOnly := flag.Bool("bundles-only", false, "measure only the key bundles' rows (apply, plan, refresh)")
 	flag.Parse()
 	if *cli == "" {
 		fail(errors.New("set -cli or TF_CLI to the Terraform CLI"))
@@ -62,14 +63,18 @@ func main() {
 
 	fmt.Println("| Measure | Ours | Reference | Ratio |")
 	fmt.Println("|---|---|---|---|")
-	check(b.waits(ctx))
+	if !*bundlesOnly {
+		check(b.waits(ctx))
+	}
 	for _, n := range ints(*sizes) {
 		for _, p := range ints(*pars) {
 			check(b.bundles(ctx, n, p))
 		}
 	}
-	check(b.dryRun(ctx))
-	check(b.startup(ctx))
+	if !*bundlesOnly {
+		check(b.dryRun(ctx))
+		check(b.startup(ctx))
+	}
 	fmt.Printf("\nTotal bench time %s.\n", time.Since(began).Round(time.Second))
 }
 
@@ -250,29 +255,10 @@ func (b *bench) waits(ctx context.Context) error {
 }
 
 // bundles applies n key bundles and as many terraform_data resources,
-// then plans both (a refresh), at parallelism p.
+// then plans both (a refresh), at parallelism p, and the same graph of the
+// provider that does nothing.
 func (b *bench) bundles(ctx context.Context, n, p int) error {
 	b.emu.Reset()
-	var cfg strings.Builder
-	cfg.WriteString(b.providerBlock())
-	fmt.Fprintf(&cfg, `
-resource "cloud_identity_user" "u" {
-  count     = %d
-  user_name = "bench-${count.index}"
-}
-resource "cloud_identity_user_policy_attachment" "a" {
-  count      = %d
-  user_name  = cloud_identity_user.u[count.index].user_name
-  policy_arn = "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"
-}
-resource "cloud_identity_service_specific_credential" "k" {
-  count        = %d
-  user_name    = cloud_identity_user.u[count.index].user_name
-  service_name = "models.cloud.example"
-}
-`, n, n, n)
-	// The floor: the same number of resources, with the same dependencies.
-	floor := bundleGraph("terraform_data", "output", n)
 	ours, err := b.workspace("ours")
 	if err != nil {
 		return err
@@ -283,66 +269,114 @@ resource "cloud_identity_service_specific_credential" "k" {
 		return err
 	}
 	defer os.RemoveAll(ref.Dir)
-	if err := ours.Write(cfg.String()); err != nil {
+	if err := ours.Write(b.providerBlock() + bundleConfig(n)); err != nil {
 		return err
 	}
-	if err := ref.Write(floor); err != nil {
+	// The floor: the same number of resources, with the same dependencies.
+	if err := ref.Write(bundleGraph("terraform_data", "output", n)); err != nil {
 		return err
 	}
-	par := "-parallelism=" + strconv.Itoa(p)
-	applyOurs, err := b.run(ctx, ours, "apply", "-auto-approve", par)
+	o, err := b.commands(ctx, ours, p, false)
 	if err != nil {
 		return err
 	}
-	if applyOurs.peakKB > b.peakKB {
-		b.peakKB, b.peakWhat = applyOurs.peakKB, fmt.Sprintf("apply of %d bundles at parallelism %d", n, p)
+	if o.apply.peakKB > b.peakKB {
+		b.peakKB, b.peakWhat = o.apply.peakKB, fmt.Sprintf("apply of %d bundles at parallelism %d", n, p)
 	}
-	applyRef, err := b.run(ctx, ref, "apply", "-auto-approve", par)
+	r, err := b.commands(ctx, ref, p, false)
 	if err != nil {
 		return err
 	}
-	// -detailed-exitcode fails the bench when a plan is not empty.
-	planOurs, err := b.run(ctx, ours, "plan", "-detailed-exitcode", par)
+	noop, err := b.noopCommands(ctx, n, p)
 	if err != nil {
 		return err
 	}
-	planRef, err := b.run(ctx, ref, "plan", "-detailed-exitcode", par)
-	if err != nil {
-		return err
-	}
-	// Not -detailed-exitcode: the key's first refresh records the service's
-	// clock offset in private state, which counts as a change.
-	refreshOurs, err := b.run(ctx, ours, "plan", "-refresh-only", par)
-	if err != nil {
-		return err
-	}
-	refreshRef, err := b.run(ctx, ref, "plan", "-refresh-only", par)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("| terraform apply, %d key bundles (%d resources), parallelism %d | %s | %s (%d terraform_data) | %s |\n",
-		n, 3*n, p, applyOurs.cell(), applyRef.cell(), 3*n, ratios(applyOurs, applyRef))
-	fmt.Printf("| terraform plan (refresh), %d key bundles, parallelism %d | %s | %s (%d terraform_data) | %s |\n",
-		n, p, planOurs.cell(), planRef.cell(), 3*n, ratios(planOurs, planRef))
-	fmt.Printf("| terraform plan -refresh-only, %d key bundles, parallelism %d | %s | %s (%d terraform_data) | %s |\n",
-		n, p, refreshOurs.cell(), refreshRef.cell(), 3*n, ratios(refreshOurs, refreshRef))
-	fmt.Printf("| Connections the provider opened, plan (refresh) of %d key bundles, parallelism %d | %d | %d API requests | %.3f per request |\n",
-		n, p, planOurs.conns, planOurs.requests, float64(planOurs.conns)/float64(max(planOurs.requests, 1)))
-	return b.noopFloor(ctx, n, p, planRef, refreshRef)
+	printBundles(n, p, o, r, noop)
+	return nil
 }
 
-// noopFloor plans 3n resources of the provider that does nothing, with the
-// same dependencies, next to the terraform_data plans: what Terraform and
+// bundleConfig is n key bundles: a user, its policy attachment and its key.
+func bundleConfig(n int) string {
+	return fmt.Sprintf(`
+resource "cloud_identity_user" "u" {
+  count     = %[1]d
+  user_name = "bench-${count.index}"
+}
+resource "cloud_identity_user_policy_attachment" "a" {
+  count      = %[1]d
+  user_name  = cloud_identity_user.u[count.index].user_name
+  policy_arn = "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"
+}
+resource "cloud_identity_service_specific_credential" "k" {
+  count               = %[1]d
+  user_name           = cloud_identity_user.u[count.index].user_name
+  service_name        = "models.cloud.example"
+  credential_age_days = 90
+}
+`, n)
+}
+
+// commandSet is what one workspace's apply, plan and plan -refresh-only
+// measured.
+type commandSet struct{ apply, plan, refresh measured }
+
+// commands applies ws's configuration, then plans it with no change (a
+// refresh), then plans -refresh-only, at parallelism p.
+func (b *bench) commands(ctx context.Context, ws *tfrun.Workspace, p int, strict bool) (commandSet, error) {
+	par := "-parallelism=" + strconv.Itoa(p)
+	var c commandSet
+	var err error
+	if c.apply, err = b.run(ctx, ws, "apply", "-auto-approve", par); err != nil {
+		return c, err
+	}
+	// -detailed-exitcode fails the bench when a plan is not empty.
+	if c.plan, err = b.run(ctx, ws, "plan", "-detailed-exitcode", par); err != nil {
+		return c, err
+	}
+	// Ours not -detailed-exitcode: the key's first refresh records the
+	// service's clock offset in private state, which counts as a change.
+	refresh := []string{"plan", "-refresh-only", par}
+	if strict {
+		refresh = append(refresh, "-detailed-exitcode")
+	}
+	c.refresh, err = b.run(ctx, ws, refresh...)
+	return c, err
+}
+
+// printBundles prints the rows of n key bundles at parallelism p: ours
+// next to terraform_data, then ours next to the provider that does nothing.
+func printBundles(n, p int, ours, ref, noop commandSet) {
+	fmt.Printf("| terraform apply, %d key bundles (%d resources), parallelism %d | %s | %s (%d terraform_data) | %s |\n",
+		n, 3*n, p, ours.apply.cell(), ref.apply.cell(), 3*n, ratios(ours.apply, ref.apply))
+	fmt.Printf("| terraform plan (refresh), %d key bundles, parallelism %d | %s | %s (%d terraform_data) | %s |\n",
+		n, p, ours.plan.cell(), ref.plan.cell(), 3*n, ratios(ours.plan, ref.plan))
+	fmt.Printf("| terraform plan -refresh-only, %d key bundles, parallelism %d | %s | %s (%d terraform_data) | %s |\n",
+		n, p, ours.refresh.cell(), ref.refresh.cell(), 3*n, ratios(ours.refresh, ref.refresh))
+	fmt.Printf("| Connections the provider opened, plan (refresh) of %d key bundles, parallelism %d | %d | %d API requests | %.3f per request |\n",
+		n, p, ours.plan.conns, ours.plan.requests, float64(ours.plan.conns)/float64(max(ours.plan.requests, 1)))
+	fmt.Printf("| Floor of a framework provider: plan (refresh) / plan -refresh-only of %d resources that make no API call, parallelism %d | %s / %s | %s / %s (%d terraform_data) | %.2f / %.2f |\n",
+		3*n, p, secs(noop.plan.wall), secs(noop.refresh.wall), secs(ref.plan.wall), secs(ref.refresh.wall), 3*n,
+		float64(noop.plan.wall)/float64(ref.plan.wall), float64(noop.refresh.wall)/float64(ref.refresh.wall))
+	fmt.Printf("| terraform plan (refresh) of %d key bundles next to the no-op provider, parallelism %d: wall; CPU | %s | %s (%d noop_thing) | %s |\n",
+		n, p, ours.plan.cell(), noop.plan.cell(), 3*n, ratios(ours.plan, noop.plan))
+	perOurs, perNoop := ours.plan.providerCPU/time.Duration(3*n), noop.plan.providerCPU/time.Duration(3*n)
+	fmt.Printf("| Provider CPU per refreshed resource, plan (refresh) of %d key bundles, parallelism %d | %s (provider %s / %d) | %s (no-op provider %s / %d) | %.2f |\n",
+		n, p, millis(perOurs), secs(ours.plan.providerCPU), 3*n, millis(perNoop), secs(noop.plan.providerCPU), 3*n,
+		float64(ours.plan.providerCPU)/float64(max(noop.plan.providerCPU, 1)))
+}
+
+// noopCommands applies and plans 3n resources of the provider that does
+// nothing, with the same dependencies as n key bundles: what Terraform and
 // the framework cost a provider process before it does any work.
-func (b *bench) noopFloor(ctx context.Context, n, p int, planRef, refreshRef measured) error {
+func (b *bench) noopCommands(ctx context.Context, n, p int) (commandSet, error) {
 	dir, err := os.MkdirTemp("", "bench-noop-")
 	if err != nil {
-		return err
+		return commandSet{}, err
 	}
 	defer os.RemoveAll(dir)
 	env, err := tfrun.DevOverrides(dir, "cloudlabs/noop", b.noopDir)
 	if err != nil {
-		return err
+		return commandSet{}, err
 	}
 	ws := &tfrun.Workspace{CLI: b.cli, Dir: dir, Env: env}
 	if err := ws.Write(`
@@ -352,24 +386,9 @@ terraform {
   }
 }
 ` + bundleGraph("noop_thing", "id", n)); err != nil {
-		return err
+		return commandSet{}, err
 	}
-	par := "-parallelism=" + strconv.Itoa(p)
-	if _, err := ws.Run(ctx, "apply", "-auto-approve", par); err != nil {
-		return err
-	}
-	plan, err := b.run(ctx, ws, "plan", "-detailed-exitcode", par)
-	if err != nil {
-		return err
-	}
-	refresh, err := b.run(ctx, ws, "plan", "-refresh-only", "-detailed-exitcode", par)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("| Floor of a framework provider: plan (refresh) / plan -refresh-only of %d resources that make no API call, parallelism %d | %s / %s | %s / %s (%d terraform_data) | %.2f / %.2f |\n",
-		3*n, p, secs(plan.wall), secs(refresh.wall), secs(planRef.wall), secs(refreshRef.wall), 3*n,
-		float64(plan.wall)/float64(planRef.wall), float64(refresh.wall)/float64(refreshRef.wall))
-	return nil
+	return b.commands(ctx, ws, p, true)
 }
 
 // bundleGraph is n key bundles' graph in resources of type typ that make
@@ -535,7 +554,7 @@ func (b *bench) startup(ctx context.Context) error {
 }
 
 // procSampler follows a terraform process and records, for each of its
-// terraform-provider-cloud children, the largest VmHWM and the last CPU
+// provider children (ours or the no-op one), the largest VmHWM and the last CPU
 // time seen. A provider idles at the end of a command while Terraform shuts
 // it down, so the last sample misses little of its CPU.
 type procSampler struct {
@@ -583,9 +602,12 @@ func (s *procSampler) wait() (time.Duration, int) {
 	return cpu, s.peak
 }
 
+// providerComm is what the kernel keeps of "terraform-provider-<name>":
+// 15 characters, the same for ours and for the no-op provider.
+const providerComm = "terraform-provi"
+
 // providerChildren lists the children of pid (from each of its threads'
-// children file) named terraform-provider-cloud (the kernel keeps 15
-// characters of it).
+// children file) that are providers.
 func providerChildren(pid int) []int {
 	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
 	var out []int
@@ -600,7 +622,7 @@ func providerChildren(pid int) []int {
 				continue
 			}
 			comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", child))
-			if err == nil && strings.HasPrefix("terraform-provider-cloud", strings.TrimSpace(string(comm))) {
+			if err == nil && strings.TrimSpace(string(comm)) == providerComm {
 				out = append(out, child)
 			}
 		}
@@ -642,6 +664,10 @@ func median(ds []time.Duration) time.Duration {
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
+
+func millis(d time.Duration) string {
+	return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond))
+}
 
 func ratio(a, b time.Duration) string {
 	if b == 0 {
