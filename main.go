@@ -35,6 +35,7 @@ func main() {
 			}
 		}
 	}
+	tuneGC()
 	if !debug {
 		exitWithParent(500*time.Millisecond, func() { os.Exit(1) })
 	}
