@@ -273,7 +273,7 @@ func (b *bench) bundles(ctx context.Context, n, p int) error {
 		return err
 	}
 	// The floor: the same number of resources, with the same dependencies.
-	if err := ref.Write(bundleGraph("terraform_data", "output", n)); err != nil {
+	if err := ref.Write(bundleGraph("terraform_data", "output", n, [3]string{})); err != nil {
 		return err
 	}
 	o, err := b.commands(ctx, ours, p, false)
@@ -287,11 +287,16 @@ func (b *bench) bundles(ctx context.Context, n, p int) error {
 	if err != nil {
 		return err
 	}
-	noop, err := b.noopCommands(ctx, n, p)
+	noop, err := b.noopCommands(ctx, n, p, false)
+	if err != nil {
+		return err
+	}
+	calls, err := b.noopCommands(ctx, n, p, true)
 	if err != nil {
 		return err
 	}
 	printBundles(n, p, o, r, noop)
+	printCallFloor(n, p, o, calls)
 	return nil
 }
 
@@ -365,10 +370,24 @@ func printBundles(n, p int, ours, ref, noop commandSet) {
 		float64(ours.plan.providerCPU)/float64(max(noop.plan.providerCPU, 1)))
 }
 
+// printCallFloor prints ours next to the no-op provider making the same
+// API calls: the floor of a framework provider that refreshes through the
+// emulator on the same cores.
+func printCallFloor(n, p int, ours, calls commandSet) {
+	fmt.Printf("| Floor with our API calls: plan (refresh) of %d key bundles next to %d noop_thing that each make the call ours makes, parallelism %d: wall; CPU | %s | %s (%d API requests) | %s |\n",
+		n, 3*n, p, ours.plan.cell(), calls.plan.cell(), calls.plan.requests, ratios(ours.plan, calls.plan))
+	fmt.Printf("| Provider CPU per refreshed resource next to the floor with our API calls, parallelism %d | %s | %s | %.2f |\n",
+		p, millis(ours.plan.providerCPU/time.Duration(3*n)), millis(calls.plan.providerCPU/time.Duration(3*n)),
+		float64(ours.plan.providerCPU)/float64(max(calls.plan.providerCPU, 1)))
+}
+
 // noopCommands applies and plans 3n resources of the provider that does
 // nothing, with the same dependencies as n key bundles: what Terraform and
-// the framework cost a provider process before it does any work.
-func (b *bench) noopCommands(ctx context.Context, n, p int) (commandSet, error) {
+// the framework cost a provider process before it does any work. With
+// calls, each resource's Read makes the identity call that ours makes (the
+// user GetUser, the attachment ListAttachedUserPolicies, the key
+// ListServiceSpecificCredentials) through our client, and nothing else.
+func (b *bench) noopCommands(ctx context.Context, n, p int, calls bool) (commandSet, error) {
 	dir, err := os.MkdirTemp("", "bench-noop-")
 	if err != nil {
 		return commandSet{}, err
@@ -379,37 +398,56 @@ func (b *bench) noopCommands(ctx context.Context, n, p int) (commandSet, error) 
 		return commandSet{}, err
 	}
 	ws := &tfrun.Workspace{CLI: b.cli, Dir: dir, Env: env}
-	if err := ws.Write(`
+	cfg := `
 terraform {
   required_providers {
     noop = { source = "cloudlabs/noop" }
   }
 }
-` + bundleGraph("noop_thing", "id", n)); err != nil {
+`
+	graph := bundleGraph("noop_thing", "id", n, [3]string{})
+	if calls {
+		cfg += fmt.Sprintf(`provider "noop" {
+  identity_endpoint = %q
+  region            = %q
+  access_key        = %q
+  secret_key        = %q
+}
+`, b.srv.URL, b.emu.Region(), b.emu.AccessKeyID(), b.emu.SecretAccessKey())
+		graph = bundleGraph("noop_thing", "id", n, [3]string{"GetUser", "ListAttachedUserPolicies", "ListServiceSpecificCredentials"})
+	}
+	if err := ws.Write(cfg + graph); err != nil {
 		return commandSet{}, err
 	}
 	return b.commands(ctx, ws, p, true)
 }
 
-// bundleGraph is n key bundles' graph in resources of type typ that make
-// no API call: a user, then an attachment and a key that refer to it by
-// the attribute out. Both floors use it, so they match the measured
-// configuration's count and dependencies.
-func bundleGraph(typ, out string, n int) string {
+// bundleGraph is n key bundles' graph in resources of type typ: a user,
+// then an attachment and a key that refer to it by the attribute out. Both
+// floors use it, so they match the measured configuration's count and
+// dependencies. calls, when set, are the user's, the attachment's and the
+// key's noop_thing calls.
+func bundleGraph(typ, out string, n int, calls [3]string) string {
+	call := func(i int) string {
+		if calls[i] == "" {
+			return ""
+		}
+		return fmt.Sprintf("  call  = %q\n", calls[i])
+	}
 	return fmt.Sprintf(`
 resource %[1]q "u" {
   count = %[3]d
   input = "bench-${count.index}"
-}
+%[4]s}
 resource %[1]q "a" {
   count = %[3]d
   input = %[1]s.u[count.index].%[2]s
-}
+%[5]s}
 resource %[1]q "k" {
   count = %[3]d
   input = %[1]s.u[count.index].%[2]s
-}
-`, typ, out, n)
+%[6]s}
+`, typ, out, n, call(0), call(1), call(2))
 }
 
 // buildNoop builds ./noop into a temporary directory; bench runs from the
