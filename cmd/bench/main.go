@@ -9,6 +9,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -19,7 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -327,8 +328,25 @@ resource "cloud_identity_service_specific_credential" "k" {
 // measured.
 type commandSet struct{ apply, plan, refresh measured }
 
+// planRuns is how many times commands runs the plan (refresh): its figures
+// are the medians, since one plan's vary by a quarter on a busy machine.
+const planRuns = 3
+
+// medianOf is each figure's median over runs.
+func medianOf(runs []measured) measured {
+	return measured{
+		wall:        medianBy(runs, func(m measured) time.Duration { return m.wall }),
+		cpu:         medianBy(runs, func(m measured) time.Duration { return m.cpu }),
+		providerCPU: medianBy(runs, func(m measured) time.Duration { return m.providerCPU }),
+		benchCPU:    medianBy(runs, func(m measured) time.Duration { return m.benchCPU }),
+		peakKB:      medianBy(runs, func(m measured) int { return m.peakKB }),
+		conns:       medianBy(runs, func(m measured) int64 { return m.conns }),
+		requests:    medianBy(runs, func(m measured) int64 { return m.requests }),
+	}
+}
+
 // commands applies ws's configuration, then plans it with no change (a
-// refresh), then plans -refresh-only, at parallelism p.
+// refresh) planRuns times, then plans -refresh-only, at parallelism p.
 func (b *bench) commands(ctx context.Context, ws *tfrun.Workspace, p int, strict bool) (commandSet, error) {
 	par := "-parallelism=" + strconv.Itoa(p)
 	var c commandSet
@@ -337,9 +355,13 @@ func (b *bench) commands(ctx context.Context, ws *tfrun.Workspace, p int, strict
 		return c, err
 	}
 	// -detailed-exitcode fails the bench when a plan is not empty.
-	if c.plan, err = b.run(ctx, ws, "plan", "-detailed-exitcode", par); err != nil {
-		return c, err
+	plans := make([]measured, planRuns)
+	for i := range plans {
+		if plans[i], err = b.run(ctx, ws, "plan", "-detailed-exitcode", par); err != nil {
+			return c, err
+		}
 	}
+	c.plan = medianOf(plans)
 	// Ours not -detailed-exitcode: the key's first refresh records the
 	// service's clock offset in private state, which counts as a change.
 	refresh := []string{"plan", "-refresh-only", par}
@@ -700,9 +722,17 @@ func procStatus(pid int) (int, time.Duration) {
 }
 
 func median(ds []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
+	return medianBy(ds, func(d time.Duration) time.Duration { return d })
+}
+
+// medianBy is the median of f over xs (the upper one of an even count).
+func medianBy[X any, T cmp.Ordered](xs []X, f func(X) T) T {
+	vs := make([]T, len(xs))
+	for i, x := range xs {
+		vs[i] = f(x)
+	}
+	slices.Sort(vs)
+	return vs[len(vs)/2]
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
