@@ -76,6 +76,9 @@ func main() {
 		check(b.dryRun(ctx))
 		check(b.startup(ctx))
 	}
+	if b.peakKB > 0 {
+		fmt.Printf("| Provider peak memory (VmHWM), %s | %.1f MiB | | |\n", b.peakWhat, float64(b.peakKB)/1024)
+	}
 	fmt.Printf("\nTotal bench time %s.\n", time.Since(began).Round(time.Second))
 }
 
@@ -611,9 +614,6 @@ func (b *bench) startup(ctx context.Context) error {
 	}
 	fmt.Printf("| Provider start-up and schema load: `terraform providers schema -json` (median of %d) | %s | %s (terraform_data only) | +%s |\n",
 		reps, secs(median(o)), secs(median(r)), secs(median(o)-median(r)))
-	if b.peakKB > 0 {
-		fmt.Printf("| Provider peak memory (VmHWM), %s | %.1f MiB | | |\n", b.peakWhat, float64(b.peakKB)/1024)
-	}
 	return nil
 }
 
