@@ -175,6 +175,20 @@ func (b *bench) workspace(name string) (*tfrun.Workspace, error) {
 	return &tfrun.Workspace{CLI: b.cli, Dir: dir, Env: env}, nil
 }
 
+// waitCase is one change the waits follow: how long it takes, and how many
+// times faster than real time the emulator's clock runs meanwhile.
+type waitCase struct {
+	length time.Duration
+	speed  float64
+}
+
+// waitResult is what one strategy saw of one change.
+type waitResult struct {
+	polls int
+	lag   time.Duration
+	err   error
+}
+
 // waits follows real changes of the emulator, its clock sped up, with our
 // strategy and with the peer's (first poll after 60 s, then every 10 s).
 func (b *bench) waits(ctx context.Context) error {
@@ -186,78 +200,98 @@ func (b *bench) waits(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	clock := b.emu.Clock()
-	for _, tc := range []struct {
-		length time.Duration
-		speed  float64
-	}{{5 * time.Second, 5}, {time.Minute, 10}, {15 * time.Minute, 60}} {
-		type result struct {
-			polls int
-			lag   time.Duration
-			err   error
-		}
-		var wg sync.WaitGroup
-		res := make([]result, 2)
-		clock.SetSpeed(tc.speed)
-		for i, strategy := range []string{"ours", "peer"} {
-			domain := fmt.Sprintf("bench-%s-%d", strategy, int(tc.length.Seconds()))
-			if err := b.emu.Search.AddDomain(emusearch.DomainSpec{DomainName: domain}); err != nil {
-				return err
-			}
-			if err := b.emu.Search.SetPace(emusearch.Pace{Dynamic: tc.length}); err != nil {
-				return err
-			}
-			submitted := clock.Now()
-			out, err := c.UpdateDomainConfig(ctx, &sc.UpdateDomainConfigInput{DomainName: domain, Sections: map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 5}}})
-			if err != nil {
-				return err
-			}
-			id := *out.DomainConfig.ChangeProgressDetails.ChangeId
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				sleep := func(d time.Duration) { time.Sleep(time.Duration(float64(d) / tc.speed)) }
-				var r result
-				next := poll.Next(poll.Observation{Now: clock.Now(), Start: submitted})
-				if strategy == "peer" {
-					next = time.Minute
-				}
-				for {
-					sleep(next)
-					p, err := c.DescribeDomainChangeProgress(ctx, domain, id)
-					now := clock.Now()
-					r.polls++
-					if err != nil {
-						r.err = err
-						break
-					}
-					if p.Status != nil && *p.Status == sc.ChangeStatusCompleted {
-						r.lag = now.Sub(p.LastUpdatedTime.Time())
-						break
-					}
-					if strategy == "peer" {
-						next = 10 * time.Second
-						continue
-					}
-					o := poll.FromChange(p, now)
-					o.Waited = now.Sub(submitted)
-					next = poll.Next(o)
-				}
-				res[i] = r
-			}()
-		}
-		wg.Wait()
-		clock.SetSpeed(1)
-		for _, r := range res {
-			if r.err != nil {
-				return r.err
-			}
+	for _, tc := range []waitCase{{5 * time.Second, 5}, {time.Minute, 10}, {15 * time.Minute, 60}} {
+		res, err := b.waitBoth(ctx, c, tc)
+		if err != nil {
+			return err
 		}
 		fmt.Printf("| Wait, %s dynamic change (clock ×%g): lag / polls | %s / %d | %s / %d (peer: 60 s, then every 10 s) | lag %s |\n",
 			tc.length, tc.speed, res[0].lag.Round(10*time.Millisecond), res[0].polls, res[1].lag.Round(10*time.Millisecond), res[1].polls,
 			ratio(res[0].lag, res[1].lag))
 	}
 	return nil
+}
+
+// waitBoth submits the same change to two domains and follows them at
+// once, the first with our strategy, the second with the peer's.
+func (b *bench) waitBoth(ctx context.Context, c *sc.Client, tc waitCase) ([2]waitResult, error) {
+	var res [2]waitResult
+	b.emu.Clock().SetSpeed(tc.speed)
+	defer b.emu.Clock().SetSpeed(1)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for i, strategy := range []string{"ours", "peer"} {
+		ch, err := b.submitChange(ctx, c, tc, strategy)
+		if err != nil {
+			return res, err
+		}
+		wg.Go(func() { res[i] = ch.follow(ctx, strategy == "peer") })
+	}
+	wg.Wait()
+	for _, r := range res {
+		if r.err != nil {
+			return res, r.err
+		}
+	}
+	return res, nil
+}
+
+// change is a domain change submitted for a strategy to follow.
+type change struct {
+	c          *sc.Client
+	domain, id string
+	submitted  time.Time
+	now        func() time.Time // the emulator's clock
+	speed      float64
+}
+
+// submitChange makes a domain for strategy whose changes take tc.length,
+// and submits a change to it.
+func (b *bench) submitChange(ctx context.Context, c *sc.Client, tc waitCase, strategy string) (change, error) {
+	domain := fmt.Sprintf("bench-%s-%d", strategy, int(tc.length.Seconds()))
+	if err := b.emu.Search.AddDomain(emusearch.DomainSpec{DomainName: domain}); err != nil {
+		return change{}, err
+	}
+	if err := b.emu.Search.SetPace(emusearch.Pace{Dynamic: tc.length}); err != nil {
+		return change{}, err
+	}
+	ch := change{c: c, domain: domain, submitted: b.emu.Clock().Now(), now: b.emu.Clock().Now, speed: tc.speed}
+	out, err := c.UpdateDomainConfig(ctx, &sc.UpdateDomainConfigInput{DomainName: domain, Sections: map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 5}}})
+	if err != nil {
+		return change{}, err
+	}
+	ch.id = *out.DomainConfig.ChangeProgressDetails.ChangeId
+	return ch, nil
+}
+
+// follow polls the change until it is complete, with our strategy
+// (internal/poll) or the peer's, sleeping emulated time.
+func (ch change) follow(ctx context.Context, peer bool) waitResult {
+	var r waitResult
+	next := poll.Next(poll.Observation{Now: ch.now(), Start: ch.submitted})
+	if peer {
+		next = time.Minute
+	}
+	for {
+		time.Sleep(time.Duration(float64(next) / ch.speed))
+		p, err := ch.c.DescribeDomainChangeProgress(ctx, ch.domain, ch.id)
+		now := ch.now()
+		r.polls++
+		if err != nil {
+			r.err = err
+			return r
+		}
+		if p.Status != nil && *p.Status == sc.ChangeStatusCompleted {
+			r.lag = now.Sub(p.LastUpdatedTime.Time())
+			return r
+		}
+		next = 10 * time.Second
+		if !peer {
+			o := poll.FromChange(p, now)
+			o.Waited = now.Sub(ch.submitted)
+			next = poll.Next(o)
+		}
+	}
 }
 
 // bundles applies n key bundles and as many terraform_data resources,
@@ -508,12 +542,15 @@ func ratios(ours, ref measured) string {
 	return fmt.Sprintf("%.2f; CPU %.2f", float64(ours.wall)/float64(ref.wall), float64(ours.cpu)/float64(ref.cpu))
 }
 
+// The dry run rows' emulator pace: how long a dry run and a dynamic change
+// take.
+const dryRunTime, dynamicTime = 2 * time.Second, time.Second
+
 // dryRun is the plan-time cost of the dry run: a plan of a changed domain
 // config minus a plan of an unchanged one, next to how long the emulator
-// takes for the dry run.
+// takes for the dry run; then an apply of a change and the dry runs it made.
 func (b *bench) dryRun(ctx context.Context) error {
 	b.emu.Reset()
-	const dryRunTime, dynamicTime = 2 * time.Second, time.Second
 	if err := b.emu.Search.SetPace(emusearch.Pace{DryRun: dryRunTime, Dynamic: dynamicTime}); err != nil {
 		return err
 	}
@@ -522,51 +559,67 @@ func (b *bench) dryRun(ctx context.Context) error {
 		return err
 	}
 	defer os.RemoveAll(ws.Dir)
-	domain := func(hour int) string {
-		return b.providerBlock() + fmt.Sprintf(`
-resource "cloud_search_domain_config" "d" {
-  domain_name      = "demo"
-  dry_run_mode     = "Off"
-  snapshot_options = { automated_snapshot_start_hour = %d }
-}
-`, hour)
-	}
-	if err := ws.Write(domain(3)); err != nil {
+	if err := ws.Write(b.domainConfig(3, false)); err != nil {
 		return err
 	}
 	if _, err := ws.Run(ctx, "apply", "-auto-approve"); err != nil {
 		return err
 	}
-	withDryRun := func(hour int) string { return strings.Replace(domain(hour), `  dry_run_mode     = "Off"`+"\n", "", 1) }
+	if err := b.dryRunOverhead(ctx, ws); err != nil {
+		return err
+	}
+	return b.applyDryRuns(ctx, ws)
+}
+
+// domainConfig is the dry run rows' configuration: one domain config with
+// the snapshot hour given, and with or without its dry run.
+func (b *bench) domainConfig(hour int, dryRun bool) string {
+	mode := `  dry_run_mode     = "Off"` + "\n"
+	if dryRun {
+		mode = ""
+	}
+	return b.providerBlock() + fmt.Sprintf(`
+resource "cloud_search_domain_config" "d" {
+  domain_name      = "demo"
+%s  snapshot_options = { automated_snapshot_start_hour = %d }
+}
+`, mode, hour)
+}
+
+// dryRunOverhead plans the applied configuration and a change of it, three
+// times each, and prints the difference of the medians.
+func (b *bench) dryRunOverhead(ctx context.Context, ws *tfrun.Workspace) error {
 	const reps = 3
 	var unchanged, changed []time.Duration
 	for i := range reps {
-		if err := ws.Write(withDryRun(3)); err != nil {
-			return err
-		}
-		d, err := ws.Run(ctx, "plan")
-		if err != nil {
-			return err
-		}
-		unchanged = append(unchanged, d)
 		// Another change each time: a plan of the same change again would
 		// read the first one's dry run back.
-		if err := ws.Write(withDryRun(4 + i)); err != nil {
-			return err
+		for _, hour := range []int{3, 4 + i} {
+			if err := ws.Write(b.domainConfig(hour, true)); err != nil {
+				return err
+			}
+			d, err := ws.Run(ctx, "plan")
+			if err != nil {
+				return err
+			}
+			if hour == 3 {
+				unchanged = append(unchanged, d)
+			} else {
+				changed = append(changed, d)
+			}
 		}
-		d, err = ws.Run(ctx, "plan")
-		if err != nil {
-			return err
-		}
-		changed = append(changed, d)
 	}
 	over := median(changed) - median(unchanged)
 	fmt.Printf("| Plan-time dry run overhead (changed minus unchanged plan, median of %d) | %s | %s (emulator's dry run) | %.2f |\n",
 		reps, secs(over), secs(dryRunTime), float64(over)/float64(dryRunTime))
+	return nil
+}
 
-	// An apply plans again before it applies: that plan reads the
-	// reviewed dry run back instead of running a second one.
-	if err := ws.Write(withDryRun(9)); err != nil {
+// applyDryRuns applies a change and counts the dry runs it made: since
+// issue 18 no plan reuses a dry run, so the apply's plan makes one and the
+// plan Terraform makes again at apply time another.
+func (b *bench) applyDryRuns(ctx context.Context, ws *tfrun.Workspace) error {
+	if err := ws.Write(b.domainConfig(9, true)); err != nil {
 		return err
 	}
 	before := b.emu.CountCalls("UpdateDomainConfig", true)
