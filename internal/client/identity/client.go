@@ -81,7 +81,7 @@ func (c *Client) callAt(ctx context.Context, action string, params url.Values, i
 // instead of copying the envelope's children out and parsing them again.
 func decodeResult(action string, body []byte, out any) error {
 	d := xml.NewDecoder(bytes.NewReader(body))
-	if _, err := rootElement(d); err != nil {
+	if err := enterRoot(d); err != nil {
 		return fmt.Errorf("identity %s: decoding answer: %w", action, err)
 	}
 	found := false
@@ -109,15 +109,16 @@ func decodeResult(action string, body []byte, out any) error {
 	}
 }
 
-// rootElement reads up to the document's first element.
-func rootElement(d *xml.Decoder) (xml.StartElement, error) {
+// enterRoot reads up to and including the document's first element, so
+// that the next tokens are its children.
+func enterRoot(d *xml.Decoder) error {
 	for {
 		tok, err := d.Token()
 		if err != nil {
-			return xml.StartElement{}, err
+			return err
 		}
-		if start, ok := tok.(xml.StartElement); ok {
-			return start, nil
+		if _, ok := tok.(xml.StartElement); ok {
+			return nil
 		}
 	}
 }
