@@ -9,6 +9,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -19,7 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,6 +42,7 @@ func main() {
 	binDir := flag.String("provider-dir", "bin", "directory holding terraform-provider-cloud")
 	sizes := flag.String("bundles", "100,300", "key bundle counts (user + attachment + key each)")
 	pars := flag.String("parallelism", "10,50", "terraform -parallelism values")
+	bundlesOnly := flag.Bool("bundles-only", false, "measure only the key bundles' rows (apply, plan, refresh)")
 	flag.Parse()
 	if *cli == "" {
 		fail(errors.New("set -cli or TF_CLI to the Terraform CLI"))
@@ -63,14 +65,21 @@ func main() {
 
 	fmt.Println("| Measure | Ours | Reference | Ratio |")
 	fmt.Println("|---|---|---|---|")
-	check(b.waits(ctx))
+	if !*bundlesOnly {
+		check(b.waits(ctx))
+	}
 	for _, n := range ints(*sizes) {
 		for _, p := range ints(*pars) {
 			check(b.bundles(ctx, n, p))
 		}
 	}
-	check(b.dryRun(ctx))
-	check(b.startup(ctx))
+	if !*bundlesOnly {
+		check(b.dryRun(ctx))
+		check(b.startup(ctx))
+	}
+	if b.peakKB > 0 {
+		fmt.Printf("| Provider peak memory (VmHWM), %s | %.1f MiB | | |\n", b.peakWhat, float64(b.peakKB)/1024)
+	}
 	fmt.Printf("\nTotal bench time %s.\n", time.Since(began).Round(time.Second))
 }
 
@@ -107,27 +116,29 @@ func (b *bench) run(ctx context.Context, ws *tfrun.Workspace, args ...string) (m
 	ws.OnStart = s.follow
 	defer func() { ws.OnStart = nil }()
 	conns, requests := b.conns.Load(), b.requests.Load()
-	cpu := childrenCPU()
+	cpu, self := rusage(syscall.RUSAGE_CHILDREN), rusage(syscall.RUSAGE_SELF)
 	wall, err := ws.Run(ctx, args...)
-	m := measured{wall: wall, cpu: childrenCPU() - cpu}
+	m := measured{wall: wall, cpu: rusage(syscall.RUSAGE_CHILDREN) - cpu}
 	m.providerCPU, m.peakKB = s.wait()
+	m.benchCPU = rusage(syscall.RUSAGE_SELF) - self
 	m.conns, m.requests = b.conns.Load()-conns, b.requests.Load()-requests
 	return m, err
 }
 
 type measured struct {
 	wall, cpu, providerCPU time.Duration
+	benchCPU               time.Duration // this process's: the emulator's, mostly
 	peakKB                 int
 	conns, requests        int64
 }
 
-// childrenCPU is the user and system CPU time of this process's children
-// that have ended (and of theirs that those waited for): Terraform's and
-// its providers' for a Terraform command. The emulator runs in this process
-// and is not counted.
-func childrenCPU() time.Duration {
+// rusage is user and system CPU time. Of RUSAGE_CHILDREN: this process's
+// children that have ended (and of theirs that those waited for),
+// Terraform's and its providers' for a Terraform command. Of RUSAGE_SELF:
+// this process's, where the emulator runs (and the samplers, a little).
+func rusage(who int) time.Duration {
 	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+	if err := syscall.Getrusage(who, &ru); err != nil {
 		fail(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
@@ -165,6 +176,20 @@ func (b *bench) workspace(name string) (*tfrun.Workspace, error) {
 	return &tfrun.Workspace{CLI: b.cli, Dir: dir, Env: env}, nil
 }
 
+// waitCase is one change the waits follow: how long it takes, and how many
+// times faster than real time the emulator's clock runs meanwhile.
+type waitCase struct {
+	length time.Duration
+	speed  float64
+}
+
+// waitResult is what one strategy saw of one change.
+type waitResult struct {
+	polls int
+	lag   time.Duration
+	err   error
+}
+
 // waits follows real changes of the emulator, its clock sped up, with our
 // strategy and with the peer's (first poll after 60 s, then every 10 s).
 func (b *bench) waits(ctx context.Context) error {
@@ -176,72 +201,10 @@ func (b *bench) waits(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	clock := b.emu.Clock()
-	for _, tc := range []struct {
-		length time.Duration
-		speed  float64
-	}{{5 * time.Second, 5}, {time.Minute, 10}, {15 * time.Minute, 60}} {
-		type result struct {
-			polls int
-			lag   time.Duration
-			err   error
-		}
-		var wg sync.WaitGroup
-		res := make([]result, 2)
-		clock.SetSpeed(tc.speed)
-		for i, strategy := range []string{"ours", "peer"} {
-			domain := fmt.Sprintf("bench-%s-%d", strategy, int(tc.length.Seconds()))
-			if err := b.emu.Search.AddDomain(emusearch.DomainSpec{DomainName: domain}); err != nil {
-				return err
-			}
-			if err := b.emu.Search.SetPace(emusearch.Pace{Dynamic: tc.length}); err != nil {
-				return err
-			}
-			submitted := clock.Now()
-			out, err := c.UpdateDomainConfig(ctx, &sc.UpdateDomainConfigInput{DomainName: domain, Sections: map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 5}}})
-			if err != nil {
-				return err
-			}
-			id := *out.DomainConfig.ChangeProgressDetails.ChangeId
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				sleep := func(d time.Duration) { time.Sleep(time.Duration(float64(d) / tc.speed)) }
-				var r result
-				next := poll.Next(poll.Observation{Now: clock.Now(), Start: submitted})
-				if strategy == "peer" {
-					next = time.Minute
-				}
-				for {
-					sleep(next)
-					p, err := c.DescribeDomainChangeProgress(ctx, domain, id)
-					now := clock.Now()
-					r.polls++
-					if err != nil {
-						r.err = err
-						break
-					}
-					if p.Status != nil && *p.Status == sc.ChangeStatusCompleted {
-						r.lag = now.Sub(p.LastUpdatedTime.Time())
-						break
-					}
-					if strategy == "peer" {
-						next = 10 * time.Second
-						continue
-					}
-					o := search.ChangeObservation(p, now)
-					o.Waited = now.Sub(submitted)
-					next = poll.Next(o)
-				}
-				res[i] = r
-			}()
-		}
-		wg.Wait()
-		clock.SetSpeed(1)
-		for _, r := range res {
-			if r.err != nil {
-				return r.err
-			}
+	for _, tc := range []waitCase{{5 * time.Second, 5}, {time.Minute, 10}, {15 * time.Minute, 60}} {
+		res, err := b.waitBoth(ctx, c, tc)
+		if err != nil {
+			return err
 		}
 		fmt.Printf("| Wait, %s dynamic change (clock ×%g): lag / polls | %s / %d | %s / %d (peer: 60 s, then every 10 s) | lag %s |\n",
 			tc.length, tc.speed, res[0].lag.Round(10*time.Millisecond), res[0].polls, res[1].lag.Round(10*time.Millisecond), res[1].polls,
@@ -250,30 +213,93 @@ func (b *bench) waits(ctx context.Context) error {
 	return nil
 }
 
+// waitBoth submits the same change to two domains and follows them at
+// once, the first with our strategy, the second with the peer's.
+func (b *bench) waitBoth(ctx context.Context, c *sc.Client, tc waitCase) ([2]waitResult, error) {
+	var res [2]waitResult
+	b.emu.Clock().SetSpeed(tc.speed)
+	defer b.emu.Clock().SetSpeed(1)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for i, strategy := range []string{"ours", "peer"} {
+		ch, err := b.submitChange(ctx, c, tc, strategy)
+		if err != nil {
+			return res, err
+		}
+		wg.Go(func() { res[i] = ch.follow(ctx, strategy == "peer") })
+	}
+	wg.Wait()
+	for _, r := range res {
+		if r.err != nil {
+			return res, r.err
+		}
+	}
+	return res, nil
+}
+
+// change is a domain change submitted for a strategy to follow.
+type change struct {
+	c          *sc.Client
+	domain, id string
+	submitted  time.Time
+	now        func() time.Time // the emulator's clock
+	speed      float64
+}
+
+// submitChange makes a domain for strategy whose changes take tc.length,
+// and submits a change to it.
+func (b *bench) submitChange(ctx context.Context, c *sc.Client, tc waitCase, strategy string) (change, error) {
+	domain := fmt.Sprintf("bench-%s-%d", strategy, int(tc.length.Seconds()))
+	if err := b.emu.Search.AddDomain(emusearch.DomainSpec{DomainName: domain}); err != nil {
+		return change{}, err
+	}
+	if err := b.emu.Search.SetPace(emusearch.Pace{Dynamic: tc.length}); err != nil {
+		return change{}, err
+	}
+	ch := change{c: c, domain: domain, submitted: b.emu.Clock().Now(), now: b.emu.Clock().Now, speed: tc.speed}
+	out, err := c.UpdateDomainConfig(ctx, &sc.UpdateDomainConfigInput{DomainName: domain, Sections: map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 5}}})
+	if err != nil {
+		return change{}, err
+	}
+	ch.id = *out.DomainConfig.ChangeProgressDetails.ChangeId
+	return ch, nil
+}
+
+// follow polls the change until it is complete, with our strategy
+// (internal/poll) or the peer's, sleeping emulated time.
+func (ch change) follow(ctx context.Context, peer bool) waitResult {
+	var r waitResult
+	next := poll.Next(poll.Observation{Now: ch.now(), Start: ch.submitted})
+	if peer {
+		next = time.Minute
+	}
+	for {
+		time.Sleep(time.Duration(float64(next) / ch.speed))
+		p, err := ch.c.DescribeDomainChangeProgress(ctx, ch.domain, ch.id)
+		now := ch.now()
+		r.polls++
+		if err != nil {
+			r.err = err
+			return r
+		}
+		if p.Status != nil && *p.Status == sc.ChangeStatusCompleted {
+			r.lag = now.Sub(p.LastUpdatedTime.Time())
+			return r
+		}
+		next = 10 * time.Second
+		if !peer {
+			o := search.ChangeObservation(p, now)
+			o.Waited = now.Sub(ch.submitted)
+			next = poll.Next(o)
+		}
+	}
+}
+
 // bundles applies n key bundles and as many terraform_data resources,
-// then plans both (a refresh), at parallelism p.
+// then plans both (a refresh), at parallelism p, and the same graph of the
+// provider that does nothing.
 func (b *bench) bundles(ctx context.Context, n, p int) error {
 	b.emu.Reset()
-	var cfg strings.Builder
-	cfg.WriteString(b.providerBlock())
-	fmt.Fprintf(&cfg, `
-resource "cloud_identity_user" "u" {
-  count     = %d
-  user_name = "bench-${count.index}"
-}
-resource "cloud_identity_user_policy_attachment" "a" {
-  count      = %d
-  user_name  = cloud_identity_user.u[count.index].user_name
-  policy_arn = "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"
-}
-resource "cloud_identity_service_specific_credential" "k" {
-  count        = %d
-  user_name    = cloud_identity_user.u[count.index].user_name
-  service_name = "models.cloud.example"
-}
-`, n, n, n)
-	// The floor: the same number of resources, with the same dependencies.
-	floor := bundleGraph("terraform_data", "output", n)
 	ours, err := b.workspace("ours")
 	if err != nil {
 		return err
@@ -284,114 +310,208 @@ resource "cloud_identity_service_specific_credential" "k" {
 		return err
 	}
 	defer os.RemoveAll(ref.Dir)
-	if err := ours.Write(cfg.String()); err != nil {
+	if err := ours.Write(b.providerBlock() + bundleConfig(n)); err != nil {
 		return err
 	}
-	if err := ref.Write(floor); err != nil {
+	// The floor: the same number of resources, with the same dependencies.
+	if err := ref.Write(bundleGraph("terraform_data", "output", n, [3]string{})); err != nil {
 		return err
 	}
-	par := "-parallelism=" + strconv.Itoa(p)
-	applyOurs, err := b.run(ctx, ours, "apply", "-auto-approve", par)
+	o, err := b.commands(ctx, ours, p, false)
 	if err != nil {
 		return err
 	}
-	if applyOurs.peakKB > b.peakKB {
-		b.peakKB, b.peakWhat = applyOurs.peakKB, fmt.Sprintf("apply of %d bundles at parallelism %d", n, p)
+	if o.apply.peakKB > b.peakKB {
+		b.peakKB, b.peakWhat = o.apply.peakKB, fmt.Sprintf("apply of %d bundles at parallelism %d", n, p)
 	}
-	applyRef, err := b.run(ctx, ref, "apply", "-auto-approve", par)
+	r, err := b.commands(ctx, ref, p, false)
 	if err != nil {
 		return err
 	}
-	// -detailed-exitcode fails the bench when a plan is not empty.
-	planOurs, err := b.run(ctx, ours, "plan", "-detailed-exitcode", par)
+	noop, err := b.noopCommands(ctx, n, p, false)
 	if err != nil {
 		return err
 	}
-	planRef, err := b.run(ctx, ref, "plan", "-detailed-exitcode", par)
+	calls, err := b.noopCommands(ctx, n, p, true)
 	if err != nil {
 		return err
 	}
-	// Not -detailed-exitcode: the key's first refresh records the service's
-	// clock offset in private state, which counts as a change.
-	refreshOurs, err := b.run(ctx, ours, "plan", "-refresh-only", par)
-	if err != nil {
-		return err
-	}
-	refreshRef, err := b.run(ctx, ref, "plan", "-refresh-only", par)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("| terraform apply, %d key bundles (%d resources), parallelism %d | %s | %s (%d terraform_data) | %s |\n",
-		n, 3*n, p, applyOurs.cell(), applyRef.cell(), 3*n, ratios(applyOurs, applyRef))
-	fmt.Printf("| terraform plan (refresh), %d key bundles, parallelism %d | %s | %s (%d terraform_data) | %s |\n",
-		n, p, planOurs.cell(), planRef.cell(), 3*n, ratios(planOurs, planRef))
-	fmt.Printf("| terraform plan -refresh-only, %d key bundles, parallelism %d | %s | %s (%d terraform_data) | %s |\n",
-		n, p, refreshOurs.cell(), refreshRef.cell(), 3*n, ratios(refreshOurs, refreshRef))
-	fmt.Printf("| Connections the provider opened, plan (refresh) of %d key bundles, parallelism %d | %d | %d API requests | %.3f per request |\n",
-		n, p, planOurs.conns, planOurs.requests, float64(planOurs.conns)/float64(max(planOurs.requests, 1)))
-	return b.noopFloor(ctx, n, p, planRef, refreshRef)
+	printBundles(n, p, o, r, noop)
+	printCallFloor(n, p, o, calls)
+	return nil
 }
 
-// noopFloor plans 3n resources of the provider that does nothing, with the
-// same dependencies, next to the terraform_data plans: what Terraform and
-// the framework cost a provider process before it does any work.
-func (b *bench) noopFloor(ctx context.Context, n, p int, planRef, refreshRef measured) error {
+// bundleConfig is n key bundles: a user, its policy attachment and its key.
+func bundleConfig(n int) string {
+	return fmt.Sprintf(`
+resource "cloud_identity_user" "u" {
+  count     = %[1]d
+  user_name = "bench-${count.index}"
+}
+resource "cloud_identity_user_policy_attachment" "a" {
+  count      = %[1]d
+  user_name  = cloud_identity_user.u[count.index].user_name
+  policy_arn = "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"
+}
+resource "cloud_identity_service_specific_credential" "k" {
+  count               = %[1]d
+  user_name           = cloud_identity_user.u[count.index].user_name
+  service_name        = "models.cloud.example"
+  credential_age_days = 90
+}
+`, n)
+}
+
+// commandSet is what one workspace's apply, plan and plan -refresh-only
+// measured.
+type commandSet struct{ apply, plan, refresh measured }
+
+// planRuns is how many times commands runs the plan (refresh): its figures
+// are the medians, since one plan's vary by a quarter on a busy machine.
+const planRuns = 3
+
+// medianOf is each figure's median over runs.
+func medianOf(runs []measured) measured {
+	return measured{
+		wall:        medianBy(runs, func(m measured) time.Duration { return m.wall }),
+		cpu:         medianBy(runs, func(m measured) time.Duration { return m.cpu }),
+		providerCPU: medianBy(runs, func(m measured) time.Duration { return m.providerCPU }),
+		benchCPU:    medianBy(runs, func(m measured) time.Duration { return m.benchCPU }),
+		peakKB:      medianBy(runs, func(m measured) int { return m.peakKB }),
+		conns:       medianBy(runs, func(m measured) int64 { return m.conns }),
+		requests:    medianBy(runs, func(m measured) int64 { return m.requests }),
+	}
+}
+
+// commands applies ws's configuration, then plans it with no change (a
+// refresh) planRuns times, then plans -refresh-only, at parallelism p.
+func (b *bench) commands(ctx context.Context, ws *tfrun.Workspace, p int, strict bool) (commandSet, error) {
+	par := "-parallelism=" + strconv.Itoa(p)
+	var c commandSet
+	var err error
+	if c.apply, err = b.run(ctx, ws, "apply", "-auto-approve", par); err != nil {
+		return c, err
+	}
+	// -detailed-exitcode fails the bench when a plan is not empty.
+	plans := make([]measured, planRuns)
+	for i := range plans {
+		if plans[i], err = b.run(ctx, ws, "plan", "-detailed-exitcode", par); err != nil {
+			return c, err
+		}
+	}
+	c.plan = medianOf(plans)
+	// Ours not -detailed-exitcode: the key's first refresh records the
+	// service's clock offset in private state, which counts as a change.
+	refresh := []string{"plan", "-refresh-only", par}
+	if strict {
+		refresh = append(refresh, "-detailed-exitcode")
+	}
+	c.refresh, err = b.run(ctx, ws, refresh...)
+	return c, err
+}
+
+// printBundles prints the rows of n key bundles at parallelism p: ours
+// next to terraform_data, then ours next to the provider that does nothing.
+func printBundles(n, p int, ours, ref, noop commandSet) {
+	fmt.Printf("| terraform apply, %d key bundles (%d resources), parallelism %d | %s | %s (%d terraform_data) | %s |\n",
+		n, 3*n, p, ours.apply.cell(), ref.apply.cell(), 3*n, ratios(ours.apply, ref.apply))
+	fmt.Printf("| terraform plan (refresh), %d key bundles, parallelism %d | %s | %s (%d terraform_data) | %s |\n",
+		n, p, ours.plan.cell(), ref.plan.cell(), 3*n, ratios(ours.plan, ref.plan))
+	fmt.Printf("| terraform plan -refresh-only, %d key bundles, parallelism %d | %s | %s (%d terraform_data) | %s |\n",
+		n, p, ours.refresh.cell(), ref.refresh.cell(), 3*n, ratios(ours.refresh, ref.refresh))
+	fmt.Printf("| Connections the provider opened, plan (refresh) of %d key bundles, parallelism %d | %d | %d API requests | %.3f per request |\n",
+		n, p, ours.plan.conns, ours.plan.requests, float64(ours.plan.conns)/float64(max(ours.plan.requests, 1)))
+	fmt.Printf("| Floor of a framework provider: plan (refresh) / plan -refresh-only of %d resources that make no API call, parallelism %d | %s / %s | %s / %s (%d terraform_data) | %.2f / %.2f |\n",
+		3*n, p, secs(noop.plan.wall), secs(noop.refresh.wall), secs(ref.plan.wall), secs(ref.refresh.wall), 3*n,
+		float64(noop.plan.wall)/float64(ref.plan.wall), float64(noop.refresh.wall)/float64(ref.refresh.wall))
+	fmt.Printf("| terraform plan (refresh) of %d key bundles next to the no-op provider, parallelism %d: wall; CPU | %s | %s (%d noop_thing) | %s |\n",
+		n, p, ours.plan.cell(), noop.plan.cell(), 3*n, ratios(ours.plan, noop.plan))
+	perOurs, perNoop := ours.plan.providerCPU/time.Duration(3*n), noop.plan.providerCPU/time.Duration(3*n)
+	fmt.Printf("| Provider CPU per refreshed resource, plan (refresh) of %d key bundles, parallelism %d | %s (provider %s / %d) | %s (no-op provider %s / %d) | %.2f |\n",
+		n, p, millis(perOurs), secs(ours.plan.providerCPU), 3*n, millis(perNoop), secs(noop.plan.providerCPU), 3*n,
+		float64(ours.plan.providerCPU)/float64(max(noop.plan.providerCPU, 1)))
+}
+
+// printCallFloor prints ours next to the no-op provider making the same
+// API calls: the floor of a framework provider that refreshes through the
+// emulator on the same cores.
+func printCallFloor(n, p int, ours, calls commandSet) {
+	fmt.Printf("| Floor with our API calls: plan (refresh) of %d key bundles next to %d noop_thing that each make the call ours makes, parallelism %d: wall; CPU | %s | %s (%d API requests) | %s |\n",
+		n, 3*n, p, ours.plan.cell(), calls.plan.cell(), calls.plan.requests, ratios(ours.plan, calls.plan))
+	fmt.Printf("| CPU of the emulator (the bench process) serving those plans, parallelism %d | %s (%d requests) | %s (%d requests) | |\n",
+		p, secs(ours.plan.benchCPU), ours.plan.requests, secs(calls.plan.benchCPU), calls.plan.requests)
+	fmt.Printf("| Provider CPU per refreshed resource next to the floor with our API calls, parallelism %d | %s | %s | %.2f |\n",
+		p, millis(ours.plan.providerCPU/time.Duration(3*n)), millis(calls.plan.providerCPU/time.Duration(3*n)),
+		float64(ours.plan.providerCPU)/float64(max(calls.plan.providerCPU, 1)))
+}
+
+// noopCommands applies and plans 3n resources of the provider that does
+// nothing, with the same dependencies as n key bundles: what Terraform and
+// the framework cost a provider process before it does any work. With
+// calls, each resource's Read makes the identity call that ours makes (the
+// user GetUser, the attachment ListAttachedUserPolicies, the key
+// ListServiceSpecificCredentials) through our client, and nothing else.
+func (b *bench) noopCommands(ctx context.Context, n, p int, calls bool) (commandSet, error) {
 	dir, err := os.MkdirTemp("", "bench-noop-")
 	if err != nil {
-		return err
+		return commandSet{}, err
 	}
 	defer os.RemoveAll(dir)
 	env, err := tfrun.DevOverrides(dir, "cloudlabs/noop", b.noopDir)
 	if err != nil {
-		return err
+		return commandSet{}, err
 	}
 	ws := &tfrun.Workspace{CLI: b.cli, Dir: dir, Env: env}
-	if err := ws.Write(`
+	cfg := `
 terraform {
   required_providers {
     noop = { source = "cloudlabs/noop" }
   }
 }
-` + bundleGraph("noop_thing", "id", n)); err != nil {
-		return err
+`
+	graph := bundleGraph("noop_thing", "id", n, [3]string{})
+	if calls {
+		cfg += fmt.Sprintf(`provider "noop" {
+  identity_endpoint = %q
+  region            = %q
+  access_key        = %q
+  secret_key        = %q
+}
+`, b.srv.URL, b.emu.Region(), b.emu.AccessKeyID(), b.emu.SecretAccessKey())
+		graph = bundleGraph("noop_thing", "id", n, [3]string{"GetUser", "ListAttachedUserPolicies", "ListServiceSpecificCredentials"})
 	}
-	par := "-parallelism=" + strconv.Itoa(p)
-	if _, err := ws.Run(ctx, "apply", "-auto-approve", par); err != nil {
-		return err
+	if err := ws.Write(cfg + graph); err != nil {
+		return commandSet{}, err
 	}
-	plan, err := b.run(ctx, ws, "plan", "-detailed-exitcode", par)
-	if err != nil {
-		return err
-	}
-	refresh, err := b.run(ctx, ws, "plan", "-refresh-only", "-detailed-exitcode", par)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("| Floor of a framework provider: plan (refresh) / plan -refresh-only of %d resources that make no API call, parallelism %d | %s / %s | %s / %s (%d terraform_data) | %.2f / %.2f |\n",
-		3*n, p, secs(plan.wall), secs(refresh.wall), secs(planRef.wall), secs(refreshRef.wall), 3*n,
-		float64(plan.wall)/float64(planRef.wall), float64(refresh.wall)/float64(refreshRef.wall))
-	return nil
+	return b.commands(ctx, ws, p, true)
 }
 
-// bundleGraph is n key bundles' graph in resources of type typ that make
-// no API call: a user, then an attachment and a key that refer to it by
-// the attribute out. Both floors use it, so they match the measured
-// configuration's count and dependencies.
-func bundleGraph(typ, out string, n int) string {
+// bundleGraph is n key bundles' graph in resources of type typ: a user,
+// then an attachment and a key that refer to it by the attribute out. Both
+// floors use it, so they match the measured configuration's count and
+// dependencies. calls, when set, are the user's, the attachment's and the
+// key's noop_thing calls.
+func bundleGraph(typ, out string, n int, calls [3]string) string {
+	call := func(i int) string {
+		if calls[i] == "" {
+			return ""
+		}
+		return fmt.Sprintf("  call  = %q\n", calls[i])
+	}
 	return fmt.Sprintf(`
 resource %[1]q "u" {
   count = %[3]d
   input = "bench-${count.index}"
-}
+%[4]s}
 resource %[1]q "a" {
   count = %[3]d
   input = %[1]s.u[count.index].%[2]s
-}
+%[5]s}
 resource %[1]q "k" {
   count = %[3]d
   input = %[1]s.u[count.index].%[2]s
-}
-`, typ, out, n)
+%[6]s}
+`, typ, out, n, call(0), call(1), call(2))
 }
 
 // buildNoop builds ./noop into a temporary directory; bench runs from the
@@ -423,12 +543,15 @@ func ratios(ours, ref measured) string {
 	return fmt.Sprintf("%.2f; CPU %.2f", float64(ours.wall)/float64(ref.wall), float64(ours.cpu)/float64(ref.cpu))
 }
 
+// The dry run rows' emulator pace: how long a dry run and a dynamic change
+// take.
+const dryRunTime, dynamicTime = 2 * time.Second, time.Second
+
 // dryRun is the plan-time cost of the dry run: a plan of a changed domain
 // config minus a plan of an unchanged one, next to how long the emulator
-// takes for the dry run.
+// takes for the dry run; then an apply of a change and the dry runs it made.
 func (b *bench) dryRun(ctx context.Context) error {
 	b.emu.Reset()
-	const dryRunTime, dynamicTime = 2 * time.Second, time.Second
 	if err := b.emu.Search.SetPace(emusearch.Pace{DryRun: dryRunTime, Dynamic: dynamicTime}); err != nil {
 		return err
 	}
@@ -437,51 +560,67 @@ func (b *bench) dryRun(ctx context.Context) error {
 		return err
 	}
 	defer os.RemoveAll(ws.Dir)
-	domain := func(hour int) string {
-		return b.providerBlock() + fmt.Sprintf(`
-resource "cloud_search_domain_config" "d" {
-  domain_name      = "demo"
-  dry_run_mode     = "Off"
-  snapshot_options = { automated_snapshot_start_hour = %d }
-}
-`, hour)
-	}
-	if err := ws.Write(domain(3)); err != nil {
+	if err := ws.Write(b.domainConfig(3, false)); err != nil {
 		return err
 	}
 	if _, err := ws.Run(ctx, "apply", "-auto-approve"); err != nil {
 		return err
 	}
-	withDryRun := func(hour int) string { return strings.Replace(domain(hour), `  dry_run_mode     = "Off"`+"\n", "", 1) }
+	if err := b.dryRunOverhead(ctx, ws); err != nil {
+		return err
+	}
+	return b.applyDryRuns(ctx, ws)
+}
+
+// domainConfig is the dry run rows' configuration: one domain config with
+// the snapshot hour given, and with or without its dry run.
+func (b *bench) domainConfig(hour int, dryRun bool) string {
+	mode := `  dry_run_mode     = "Off"` + "\n"
+	if dryRun {
+		mode = ""
+	}
+	return b.providerBlock() + fmt.Sprintf(`
+resource "cloud_search_domain_config" "d" {
+  domain_name      = "demo"
+%s  snapshot_options = { automated_snapshot_start_hour = %d }
+}
+`, mode, hour)
+}
+
+// dryRunOverhead plans the applied configuration and a change of it, three
+// times each, and prints the difference of the medians.
+func (b *bench) dryRunOverhead(ctx context.Context, ws *tfrun.Workspace) error {
 	const reps = 3
 	var unchanged, changed []time.Duration
 	for i := range reps {
-		if err := ws.Write(withDryRun(3)); err != nil {
-			return err
-		}
-		d, err := ws.Run(ctx, "plan")
-		if err != nil {
-			return err
-		}
-		unchanged = append(unchanged, d)
 		// Another change each time: a plan of the same change again would
 		// read the first one's dry run back.
-		if err := ws.Write(withDryRun(4 + i)); err != nil {
-			return err
+		for _, hour := range []int{3, 4 + i} {
+			if err := ws.Write(b.domainConfig(hour, true)); err != nil {
+				return err
+			}
+			d, err := ws.Run(ctx, "plan")
+			if err != nil {
+				return err
+			}
+			if hour == 3 {
+				unchanged = append(unchanged, d)
+			} else {
+				changed = append(changed, d)
+			}
 		}
-		d, err = ws.Run(ctx, "plan")
-		if err != nil {
-			return err
-		}
-		changed = append(changed, d)
 	}
 	over := median(changed) - median(unchanged)
 	fmt.Printf("| Plan-time dry run overhead (changed minus unchanged plan, median of %d) | %s | %s (emulator's dry run) | %.2f |\n",
 		reps, secs(over), secs(dryRunTime), float64(over)/float64(dryRunTime))
+	return nil
+}
 
-	// An apply plans again before it applies: that plan reads the
-	// reviewed dry run back instead of running a second one.
-	if err := ws.Write(withDryRun(9)); err != nil {
+// applyDryRuns applies a change and counts the dry runs it made: since
+// issue 18 no plan reuses a dry run, so the apply's plan makes one and the
+// plan Terraform makes again at apply time another.
+func (b *bench) applyDryRuns(ctx context.Context, ws *tfrun.Workspace) error {
+	if err := ws.Write(b.domainConfig(9, true)); err != nil {
 		return err
 	}
 	before := b.emu.CountCalls("UpdateDomainConfig", true)
@@ -529,14 +668,11 @@ func (b *bench) startup(ctx context.Context) error {
 	}
 	fmt.Printf("| Provider start-up and schema load: `terraform providers schema -json` (median of %d) | %s | %s (terraform_data only) | +%s |\n",
 		reps, secs(median(o)), secs(median(r)), secs(median(o)-median(r)))
-	if b.peakKB > 0 {
-		fmt.Printf("| Provider peak memory (VmHWM), %s | %.1f MiB | | |\n", b.peakWhat, float64(b.peakKB)/1024)
-	}
 	return nil
 }
 
 // procSampler follows a terraform process and records, for each of its
-// terraform-provider-cloud children, the largest VmHWM and the last CPU
+// provider children (ours or the no-op one), the largest VmHWM and the last CPU
 // time seen. A provider idles at the end of a command while Terraform shuts
 // it down, so the last sample misses little of its CPU.
 type procSampler struct {
@@ -584,9 +720,12 @@ func (s *procSampler) wait() (time.Duration, int) {
 	return cpu, s.peak
 }
 
+// providerComm is what the kernel keeps of "terraform-provider-<name>":
+// 15 characters, the same for ours and for the no-op provider.
+const providerComm = "terraform-provi"
+
 // providerChildren lists the children of pid (from each of its threads'
-// children file) named terraform-provider-cloud (the kernel keeps 15
-// characters of it).
+// children file) that are providers.
 func providerChildren(pid int) []int {
 	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
 	var out []int
@@ -601,7 +740,7 @@ func providerChildren(pid int) []int {
 				continue
 			}
 			comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", child))
-			if err == nil && strings.HasPrefix("terraform-provider-cloud", strings.TrimSpace(string(comm))) {
+			if err == nil && strings.TrimSpace(string(comm)) == providerComm {
 				out = append(out, child)
 			}
 		}
@@ -637,12 +776,24 @@ func procStatus(pid int) (int, time.Duration) {
 }
 
 func median(ds []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
+	return medianBy(ds, func(d time.Duration) time.Duration { return d })
+}
+
+// medianBy is the median of f over xs (the upper one of an even count).
+func medianBy[X any, T cmp.Ordered](xs []X, f func(X) T) T {
+	vs := make([]T, len(xs))
+	for i, x := range xs {
+		vs[i] = f(x)
+	}
+	slices.Sort(vs)
+	return vs[len(vs)/2]
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
+
+func millis(d time.Duration) string {
+	return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond))
+}
 
 func ratio(a, b time.Duration) string {
 	if b == 0 {

@@ -234,7 +234,19 @@ func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
 func (c *Client) attempt(ctx context.Context, req *Request, n int) (*Response, bool, error) {
 	actx, cancel := context.WithTimeout(ctx, c.cfg.AttemptTimeout)
 	defer cancel()
+	hr, err := c.httpRequest(actx, req)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := c.sign(actx, req, hr); err != nil {
+		return nil, false, err
+	}
+	return c.send(ctx, req, hr, n)
+}
 
+// httpRequest is req as an HTTP request to the client's endpoint, with the
+// user agent.
+func (c *Client) httpRequest(ctx context.Context, req *Request) (*http.Request, error) {
 	u := c.Endpoint()
 	u.Path = strings.TrimSuffix(u.Path, "/") + req.Path
 	if u.RawPath != "" || strings.Contains(req.Path, "%") {
@@ -246,9 +258,9 @@ func (c *Client) attempt(ctx context.Context, req *Request, n int) (*Response, b
 	if len(req.Query) > 0 {
 		u.RawQuery = req.Query.Encode()
 	}
-	hr, err := http.NewRequestWithContext(actx, req.Method, u.String(), bytes.NewReader(req.Body))
+	hr, err := http.NewRequestWithContext(ctx, req.Method, u.String(), bytes.NewReader(req.Body))
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	for k, vs := range req.Header {
 		for _, v := range vs {
@@ -258,19 +270,31 @@ func (c *Client) attempt(ctx context.Context, req *Request, n int) (*Response, b
 	if c.cfg.UserAgent != "" {
 		hr.Header.Set("User-Agent", c.cfg.UserAgent)
 	}
-	if c.service != "" {
-		sum := sha256.Sum256(req.Body)
-		hash := hex.EncodeToString(sum[:])
-		hr.Header.Set("X-Amz-Content-Sha256", hash)
-		creds, err := c.cfg.RetrieveCredentials(actx)
-		if err != nil {
-			return nil, false, fmt.Errorf("getting credentials for %s: %w", req.Operation, err)
-		}
-		if err := c.signer.SignHTTP(actx, creds.aws(), hr, hash, c.service, c.cfg.Region, time.Now().UTC()); err != nil {
-			return nil, false, fmt.Errorf("signing %s request: %w", req.Operation, err)
-		}
-	}
+	return hr, nil
+}
 
+// sign signs hr with SigV4 for the client's service, with the credentials
+// of the moment; a client with no service sends unsigned requests.
+func (c *Client) sign(ctx context.Context, req *Request, hr *http.Request) error {
+	if c.service == "" {
+		return nil
+	}
+	sum := sha256.Sum256(req.Body)
+	hash := hex.EncodeToString(sum[:])
+	hr.Header.Set("X-Amz-Content-Sha256", hash)
+	creds, err := c.cfg.RetrieveCredentials(ctx)
+	if err != nil {
+		return fmt.Errorf("getting credentials for %s: %w", req.Operation, err)
+	}
+	if err := c.signer.SignHTTP(ctx, creds.aws(), hr, hash, c.service, c.cfg.Region, time.Now().UTC()); err != nil {
+		return fmt.Errorf("signing %s request: %w", req.Operation, err)
+	}
+	return nil
+}
+
+// send sends hr (attempt n of req) and reads the whole answer, logging
+// both. An error answer is scrubbed of what the request carried.
+func (c *Client) send(ctx context.Context, req *Request, hr *http.Request, n int) (*Response, bool, error) {
 	lctx := c.log.context(ctx)
 	start := time.Now()
 	c.log.request(lctx, c.service, req, hr, n)

@@ -1,7 +1,7 @@
 // Package serve runs the provider's gRPC server for Terraform, with the
 // workarounds a provider process needs that the framework does not give:
-// loggers quiet unless asked for, an end when Terraform is gone, and request
-// contexts let go of once answered.
+// loggers quiet unless asked for, an end when Terraform is gone, request
+// contexts let go of once answered, and a garbage collector tuned for it.
 package serve
 
 import (
@@ -20,6 +20,7 @@ import (
 // it. With debug it runs for a debugger (delve): its logs go straight to
 // the developer's terminal, and it outlives whatever started it.
 func Run(address string, newProvider func() provider.Provider, debug bool) error {
+	tuneGC()
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())

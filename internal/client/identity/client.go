@@ -3,6 +3,7 @@
 package identity
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -71,28 +72,55 @@ func (c *Client) callAt(ctx context.Context, action string, params url.Values, i
 	if out == nil {
 		return at, nil
 	}
-	// The answer is <ActionResponse><ActionResult>...</ActionResult>...;
-	// decode the result element by name.
-	var wrapper struct {
-		Results []struct {
-			XMLName xml.Name
-			Inner   []byte `xml:",innerxml"`
-		} `xml:",any"`
+	return at, decodeResult(action, resp.Body, out)
+}
+
+// decodeResult decodes the <ActionResult> child of an answer
+// (<ActionResponse><ActionResult>...</ActionResult><ResponseMetadata>...)
+// into out. One pass: the result is decoded where the decoder finds it,
+// instead of copying the envelope's children out and parsing them again.
+func decodeResult(action string, body []byte, out any) error {
+	d := xml.NewDecoder(bytes.NewReader(body))
+	if err := enterRoot(d); err != nil {
+		return fmt.Errorf("identity %s: decoding answer: %w", action, err)
 	}
-	if err := xml.Unmarshal(resp.Body, &wrapper); err != nil {
-		return at, fmt.Errorf("identity %s: decoding answer: %w", action, err)
-	}
-	for _, r := range wrapper.Results {
-		if r.XMLName.Local == action+"Result" {
-			inner := append([]byte("<r>"), r.Inner...)
-			inner = append(inner, []byte("</r>")...)
-			if err := xml.Unmarshal(inner, out); err != nil {
-				return at, fmt.Errorf("identity %s: decoding result: %w", action, err)
+	found := false
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return fmt.Errorf("identity %s: decoding answer: %w", action, err)
+		}
+		switch t := tok.(type) {
+		case xml.EndElement: // the root's: the whole answer is read
+			if !found {
+				return fmt.Errorf("identity %s: answer has no %sResult element", action, action)
 			}
-			return at, nil
+			return nil
+		case xml.StartElement:
+			if !found && t.Name.Local == action+"Result" {
+				if err := d.DecodeElement(out, &t); err != nil {
+					return fmt.Errorf("identity %s: decoding result: %w", action, err)
+				}
+				found = true
+			} else if err := d.Skip(); err != nil {
+				return fmt.Errorf("identity %s: decoding answer: %w", action, err)
+			}
 		}
 	}
-	return at, fmt.Errorf("identity %s: answer has no %sResult element", action, action)
+}
+
+// enterRoot reads up to and including the document's first element, so
+// that the next tokens are its children.
+func enterRoot(d *xml.Decoder) error {
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		if _, ok := tok.(xml.StartElement); ok {
+			return nil
+		}
+	}
 }
 
 // errorKinds maps the service's error codes to the shared sentinels.
