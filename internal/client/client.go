@@ -220,7 +220,7 @@ func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
 			return resp, nil
 		}
 		delay := c.backoff(attempt)
-		c.log.retry(ctx, c.service, req.Operation, attempt+1, delay, resp, err)
+		c.log.retry(ctx, c.service, req.Operation, retryCause{attempt + 1, delay, resp, err})
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()

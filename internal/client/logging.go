@@ -222,16 +222,25 @@ func (l httpLog) transportError(ctx context.Context, service, op string, err err
 	})
 }
 
-func (l httpLog) retry(ctx context.Context, service, op string, attempt int, delay time.Duration, resp *Response, err error) {
+// retryCause is why a request is sent again: the attempt that failed
+// (counted from 1), the wait before the next, and its answer or error.
+type retryCause struct {
+	attempt int
+	delay   time.Duration
+	resp    *Response
+	err     error
+}
+
+func (l httpLog) retry(ctx context.Context, service, op string, why retryCause) {
 	if !l.on(hclog.Info) {
 		return
 	}
-	f := map[string]any{"service": service, "operation": op, "attempt": attempt, "delay_ms": delay.Milliseconds()}
-	if resp != nil {
-		f["status"] = resp.StatusCode
+	f := map[string]any{"service": service, "operation": op, "attempt": why.attempt, "delay_ms": why.delay.Milliseconds()}
+	if why.resp != nil {
+		f["status"] = why.resp.StatusCode
 	}
-	if err != nil {
-		f["error"] = Redact(err.Error())
+	if why.err != nil {
+		f["error"] = Redact(why.err.Error())
 	}
 	tflog.SubsystemInfo(l.context(ctx), LogSubsystem, "Retrying API request", f)
 }

@@ -126,7 +126,7 @@ func TestLogOffBuildsNothing(t *testing.T) {
 		l.request(lctx, "identity", req, hr, 0)
 		l.response(lctx, "identity", req, resp, time.Millisecond)
 		l.transportError(lctx, "identity", req.Operation, err, time.Millisecond)
-		l.retry(ctx, "identity", req.Operation, 1, time.Millisecond, resp, err)
+		l.retry(ctx, "identity", req.Operation, retryCause{1, time.Millisecond, resp, err})
 	})
 	if allocs != 0 {
 		t.Errorf("logging with the level off allocated %v times per request, want 0", allocs)

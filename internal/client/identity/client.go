@@ -37,42 +37,71 @@ func New(cfg client.Config, endpoint string) (*Client, error) {
 // Region is the region requests are signed for.
 func (c *Client) Region() string { return c.c.Region() }
 
+// action is one of the service's actions and how it may be sent.
+type action struct {
+	name string
+	// idempotent: sending it again after a lost answer does no harm, so
+	// it is retried (client.Request.Idempotent).
+	idempotent bool
+	// sensitive: its answer carries a secret and is never logged.
+	sensitive bool
+}
+
+// The actions this client sends.
+var (
+	createUser                      = action{name: "CreateUser"}
+	getUser                         = action{name: "GetUser", idempotent: true}
+	deleteUser                      = action{name: "DeleteUser", idempotent: true}
+	tagUser                         = action{name: "TagUser", idempotent: true}
+	untagUser                       = action{name: "UntagUser", idempotent: true}
+	listUserTags                    = action{name: "ListUserTags", idempotent: true}
+	attachUserPolicy                = action{name: "AttachUserPolicy", idempotent: true}
+	detachUserPolicy                = action{name: "DetachUserPolicy", idempotent: true}
+	listAttachedUserPolicies        = action{name: "ListAttachedUserPolicies", idempotent: true}
+	simulatePrincipalPolicy         = action{name: "SimulatePrincipalPolicy", idempotent: true}
+	createServiceSpecificCredential = action{name: "CreateServiceSpecificCredential", sensitive: true}
+	listServiceSpecificCredentials  = action{name: "ListServiceSpecificCredentials", idempotent: true}
+	updateServiceSpecificCredential = action{name: "UpdateServiceSpecificCredential", idempotent: true}
+	resetServiceSpecificCredential  = action{name: "ResetServiceSpecificCredential", idempotent: true, sensitive: true}
+	deleteServiceSpecificCredential = action{name: "DeleteServiceSpecificCredential", idempotent: true}
+)
+
 // call sends one action and decodes the <ActionResult> element into out
 // (which may be nil).
-func (c *Client) call(ctx context.Context, action string, params url.Values, idempotent, sensitive bool, out any) error {
-	_, err := c.callAt(ctx, action, params, idempotent, sensitive, out)
+func (c *Client) call(ctx context.Context, a action, params url.Values, out any) error {
+	_, err := c.callAt(ctx, a, params, out)
 	return err
 }
 
 // callAt is call that also returns the service's clock at the answer (its
 // Date header), zero when the answer has none.
-func (c *Client) callAt(ctx context.Context, action string, params url.Values, idempotent, sensitive bool, out any) (time.Time, error) {
+func (c *Client) callAt(ctx context.Context, a action, params url.Values, out any) (time.Time, error) {
 	form := url.Values{}
 	for k, v := range params {
 		form[k] = v
 	}
-	form.Set("Action", action)
+	form.Set("Action", a.name)
 	form.Set("Version", apiVersion)
 	resp, err := c.c.Do(ctx, &client.Request{
-		Operation:  action,
+		Operation:  a.name,
 		Method:     http.MethodPost,
 		Path:       "/",
 		Header:     http.Header{"Content-Type": {"application/x-www-form-urlencoded; charset=utf-8"}},
 		Body:       []byte(form.Encode()),
-		Idempotent: idempotent,
-		Sensitive:  sensitive,
+		Idempotent: a.idempotent,
+		Sensitive:  a.sensitive,
 	})
 	if err != nil {
 		return time.Time{}, err
 	}
 	if resp.StatusCode >= 300 {
-		return time.Time{}, decodeError(action, resp)
+		return time.Time{}, decodeError(a.name, resp)
 	}
 	at, _ := http.ParseTime(resp.Header.Get("Date"))
 	if out == nil {
 		return at, nil
 	}
-	return at, decodeResult(action, resp.Body, out)
+	return at, decodeResult(a.name, resp.Body, out)
 }
 
 // decodeResult decodes the <ActionResult> child of an answer

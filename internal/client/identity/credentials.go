@@ -44,7 +44,7 @@ func (c *Client) CreateServiceSpecificCredential(ctx context.Context, in CreateS
 	var out struct {
 		Credential ServiceSpecificCredential `xml:"ServiceSpecificCredential"`
 	}
-	if err := c.call(ctx, "CreateServiceSpecificCredential", p, false, true, &out); err != nil {
+	if err := c.call(ctx, createServiceSpecificCredential, p, &out); err != nil {
 		return nil, err
 	}
 	return &out.Credential, nil
@@ -69,7 +69,7 @@ func (c *Client) ListServiceSpecificCredentials(ctx context.Context, userName, s
 	var out struct {
 		Credentials []ServiceSpecificCredential `xml:"ServiceSpecificCredentials>member"`
 	}
-	at, err := c.callAt(ctx, "ListServiceSpecificCredentials", p, true, false, &out)
+	at, err := c.callAt(ctx, listServiceSpecificCredentials, p, &out)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func (c *Client) ListServiceSpecificCredentials(ctx context.Context, userName, s
 // UpdateServiceSpecificCredential sets a key's status (Active or Inactive).
 func (c *Client) UpdateServiceSpecificCredential(ctx context.Context, userName, id, status string) error {
 	p := url.Values{"UserName": {userName}, "ServiceSpecificCredentialId": {id}, "Status": {status}}
-	return c.call(ctx, "UpdateServiceSpecificCredential", p, true, false, nil)
+	return c.call(ctx, updateServiceSpecificCredential, p, nil)
 }
 
 // ResetServiceSpecificCredential gives a key a new value and returns it; the
@@ -91,7 +91,7 @@ func (c *Client) ResetServiceSpecificCredential(ctx context.Context, userName, i
 	var out struct {
 		Credential ServiceSpecificCredential `xml:"ServiceSpecificCredential"`
 	}
-	if err := c.call(ctx, "ResetServiceSpecificCredential", p, true, true, &out); err != nil {
+	if err := c.call(ctx, resetServiceSpecificCredential, p, &out); err != nil {
 		return nil, err
 	}
 	return &out.Credential, nil
@@ -100,5 +100,5 @@ func (c *Client) ResetServiceSpecificCredential(ctx context.Context, userName, i
 // DeleteServiceSpecificCredential deletes a key permanently.
 func (c *Client) DeleteServiceSpecificCredential(ctx context.Context, userName, id string) error {
 	p := url.Values{"UserName": {userName}, "ServiceSpecificCredentialId": {id}}
-	return c.call(ctx, "DeleteServiceSpecificCredential", p, true, false, nil)
+	return c.call(ctx, deleteServiceSpecificCredential, p, nil)
 }

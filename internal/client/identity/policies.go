@@ -14,13 +14,13 @@ type AttachedPolicy struct {
 // AttachUserPolicy attaches a managed policy to a user. Attaching a policy
 // that is already attached succeeds, so the call is safe to repeat.
 func (c *Client) AttachUserPolicy(ctx context.Context, userName, policyArn string) error {
-	return c.call(ctx, "AttachUserPolicy", url.Values{"UserName": {userName}, "PolicyArn": {policyArn}}, true, false, nil)
+	return c.call(ctx, attachUserPolicy, url.Values{"UserName": {userName}, "PolicyArn": {policyArn}}, nil)
 }
 
 // DetachUserPolicy detaches a managed policy; client.ErrNotFound when it is
 // not attached.
 func (c *Client) DetachUserPolicy(ctx context.Context, userName, policyArn string) error {
-	return c.call(ctx, "DetachUserPolicy", url.Values{"UserName": {userName}, "PolicyArn": {policyArn}}, true, false, nil)
+	return c.call(ctx, detachUserPolicy, url.Values{"UserName": {userName}, "PolicyArn": {policyArn}}, nil)
 }
 
 // ListAttachedUserPolicies lists every policy attached to a user, following
@@ -38,7 +38,7 @@ func (c *Client) ListAttachedUserPolicies(ctx context.Context, userName string) 
 			IsTruncated bool             `xml:"IsTruncated"`
 			Marker      string           `xml:"Marker"`
 		}
-		if err := c.call(ctx, "ListAttachedUserPolicies", p, true, false, &out); err != nil {
+		if err := c.call(ctx, listAttachedUserPolicies, p, &out); err != nil {
 			return nil, err
 		}
 		all = append(all, out.Policies...)

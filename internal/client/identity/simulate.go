@@ -74,7 +74,7 @@ func (c *Client) SimulatePrincipalPolicy(ctx context.Context, in SimulatePrincip
 			IsTruncated bool               `xml:"IsTruncated"`
 			Marker      string             `xml:"Marker"`
 		}
-		if err := c.call(ctx, "SimulatePrincipalPolicy", p, true, false, &out); err != nil {
+		if err := c.call(ctx, simulatePrincipalPolicy, p, &out); err != nil {
 			return nil, err
 		}
 		all = append(all, out.Results...)

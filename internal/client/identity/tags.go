@@ -31,7 +31,7 @@ func setTags(p url.Values, prefix string, tags []Tag) {
 func (c *Client) TagUser(ctx context.Context, userName string, tags []Tag) error {
 	p := url.Values{"UserName": {userName}}
 	setTags(p, "Tags", tags)
-	return c.call(ctx, "TagUser", p, true, false, nil)
+	return c.call(ctx, tagUser, p, nil)
 }
 
 // UntagUser removes tags from a user by key; keys it does not have are
@@ -41,7 +41,7 @@ func (c *Client) UntagUser(ctx context.Context, userName string, keys []string) 
 	for i, k := range keys {
 		p.Set("TagKeys.member."+strconv.Itoa(i+1), k)
 	}
-	return c.call(ctx, "UntagUser", p, true, false, nil)
+	return c.call(ctx, untagUser, p, nil)
 }
 
 // UserTags is every tag of a user, and the service's clock when it
@@ -65,7 +65,7 @@ func (c *Client) ListUserTags(ctx context.Context, userName string) (*UserTags, 
 			IsTruncated bool   `xml:"IsTruncated"`
 			Marker      string `xml:"Marker"`
 		}
-		at, err := c.callAt(ctx, "ListUserTags", p, true, false, &out)
+		at, err := c.callAt(ctx, listUserTags, p, &out)
 		if err != nil {
 			return nil, err
 		}

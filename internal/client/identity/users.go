@@ -35,7 +35,7 @@ func (c *Client) CreateUser(ctx context.Context, in CreateUserInput) (*User, err
 	var out struct {
 		User User `xml:"User"`
 	}
-	if err := c.call(ctx, "CreateUser", p, false, false, &out); err != nil {
+	if err := c.call(ctx, createUser, p, &out); err != nil {
 		return nil, err
 	}
 	return &out.User, nil
@@ -46,7 +46,7 @@ func (c *Client) GetUser(ctx context.Context, userName string) (*User, error) {
 	var out struct {
 		User User `xml:"User"`
 	}
-	if err := c.call(ctx, "GetUser", url.Values{"UserName": {userName}}, true, false, &out); err != nil {
+	if err := c.call(ctx, getUser, url.Values{"UserName": {userName}}, &out); err != nil {
 		return nil, err
 	}
 	return &out.User, nil
@@ -55,5 +55,5 @@ func (c *Client) GetUser(ctx context.Context, userName string) (*User, error) {
 // DeleteUser deletes a user. client.ErrDeleteConflict while anything is
 // still attached to it.
 func (c *Client) DeleteUser(ctx context.Context, userName string) error {
-	return c.call(ctx, "DeleteUser", url.Values{"UserName": {userName}}, true, false, nil)
+	return c.call(ctx, deleteUser, url.Values{"UserName": {userName}}, nil)
 }
