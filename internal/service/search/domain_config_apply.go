@@ -17,6 +17,7 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // Apply: what Create and Update share. apply runs a small state machine
@@ -45,7 +46,7 @@ type applyRequest struct {
 // compare sets the change to send: the sections whose configured values
 // differ from the domain's.
 func (ar *applyRequest) compare(live *domainState) error {
-	current, err := shape.WithAttributes(ar.plan.Raw, live.sections)
+	current, err := tfvalue.WithAttributes(ar.plan.Raw, live.sections)
 	if err != nil {
 		return err
 	}
@@ -333,7 +334,7 @@ func (a *applying) writeState(ctx context.Context) {
 	actual := planned.Raw
 	if res.actual != nil {
 		var err error
-		if actual, err = shape.WithAttributes(planned.Raw, res.actual.sections); err != nil {
+		if actual, err = tfvalue.WithAttributes(planned.Raw, res.actual.sections); err != nil {
 			diags.AddError("Unable to Save Search Domain Config", "Building the new state failed; this is a bug in the provider: "+err.Error())
 			return
 		}

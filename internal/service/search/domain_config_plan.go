@@ -19,6 +19,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // ModifyPlan runs the spec's rules that need no call, then a dry run of the
@@ -124,7 +125,7 @@ func (p *planning) readDomain(ctx context.Context) bool {
 			fmt.Sprintf("The plan cannot compare the configuration with domain %q or run a dry run, so dry_run is unknown: %s", p.domain, err))
 		return false
 	}
-	current, err := shape.WithAttributes(p.req.Plan.Raw, live.sections)
+	current, err := tfvalue.WithAttributes(p.req.Plan.Raw, live.sections)
 	if err == nil {
 		p.resp.Plan.Raw, err = shape.FillSections(p.req.Plan.Raw, p.req.Config.Raw, live.sections)
 	}
@@ -269,18 +270,18 @@ func runningNote(domain, changeID, status string, ch change) string {
 
 // checkImmutable applies the rules that need no call.
 func checkImmutable(config, current tftypes.Value, domain string, diags *diag.Diagnostics) {
-	cfg, cur := shape.Attributes(config), shape.Attributes(current)
-	v, now := shape.KnownString(cfg["engine_mode"]), shape.KnownString(cur["engine_mode"])
+	cfg, cur := tfvalue.Attributes(config), tfvalue.Attributes(current)
+	v, now := tfvalue.KnownString(cfg["engine_mode"]), tfvalue.KnownString(cur["engine_mode"])
 	if v != "" && now != "" && v != now {
 		diags.AddAttributeError(path.Root("engine_mode"), "Engine Mode Cannot Change",
 			fmt.Sprintf("Domain %q was created with engine_mode %s, and the engine mode cannot be changed after a domain is created. Set engine_mode = %q or remove it.", domain, now, now))
 	}
-	v, now = shape.KnownString(cfg["ip_address_type"]), shape.KnownString(cur["ip_address_type"])
+	v, now = tfvalue.KnownString(cfg["ip_address_type"]), tfvalue.KnownString(cur["ip_address_type"])
 	if v != "" && now == searchclient.IPAddressTypeDualstack && v != searchclient.IPAddressTypeDualstack {
 		diags.AddAttributeError(path.Root("ip_address_type"), "IP Address Type Cannot Go Back",
 			fmt.Sprintf("Domain %q uses dualstack, and a domain set to dualstack cannot be changed back to %s. Set ip_address_type = \"dualstack\" or remove it.", domain, v))
 	}
-	checkDedicatedMasters(shape.Attributes(cfg["cluster_config"]), shape.Attributes(cur["cluster_config"]), domain, diags)
+	checkDedicatedMasters(tfvalue.Attributes(cfg["cluster_config"]), tfvalue.Attributes(cur["cluster_config"]), domain, diags)
 }
 
 // checkDedicatedMasters refuses a dedicated master count that the
@@ -291,16 +292,16 @@ func checkImmutable(config, current tftypes.Value, domain string, diags *diag.Di
 // with CRIT_DEDICATED_MASTER_COUNT_INVALID; this says so before any call,
 // whatever dry_run_mode.
 func checkDedicatedMasters(cfg, cur map[string]tftypes.Value, domain string, diags *diag.Diagnostics) {
-	_, setsCount := shape.KnownValue(cfg["dedicated_master_count"])
-	_, setsEnabled := shape.KnownValue(cfg["dedicated_master_enabled"])
+	_, setsCount := tfvalue.KnownValue(cfg["dedicated_master_count"])
+	_, setsEnabled := tfvalue.KnownValue(cfg["dedicated_master_enabled"])
 	if !setsCount && !setsEnabled {
 		return
 	}
 	pick := func(name string) tftypes.Value {
-		if v, ok := shape.KnownValue(cfg[name]); ok {
+		if v, ok := tfvalue.KnownValue(cfg[name]); ok {
 			return v
 		}
-		if v, ok := shape.KnownValue(cur[name]); ok {
+		if v, ok := tfvalue.KnownValue(cur[name]); ok {
 			return v
 		}
 		return tftypes.Value{}

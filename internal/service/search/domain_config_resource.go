@@ -14,7 +14,7 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 var (
@@ -91,7 +91,7 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 		resp.Diagnostics.AddError("Unable to Read Search Domain Config", readError(domain.ValueString(), err))
 		return
 	}
-	raw, err := shape.WithAttributes(req.State.Raw, live.sections)
+	raw, err := tfvalue.WithAttributes(req.State.Raw, live.sections)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read Search Domain Config", "Building the state failed; this is a bug in the provider: "+err.Error())
 		return

@@ -20,6 +20,7 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // resourceSchema is cloud_search_domain_config's schema.
@@ -167,7 +168,7 @@ func TestSectionsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := shape.WithAttributes(prior, secs)
+	raw, err := tfvalue.WithAttributes(prior, secs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +292,7 @@ func TestWithPending(t *testing.T) {
 		{Name: ptr("AdvancedSecurityOptions.MasterUserOptions.MasterUserPassword"), PendingValue: ptr("secret-value"), ValueType: ptr("PLAIN_TEXT")},
 		{Name: ptr("NoSuchSection.X"), PendingValue: ptr("1")},
 	})
-	raw, err := shape.WithAttributes(prior, secs)
+	raw, err := tfvalue.WithAttributes(prior, secs)
 	if err != nil {
 		t.Fatal(err)
 	}
