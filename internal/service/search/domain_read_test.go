@@ -21,7 +21,7 @@ func TestSectionDigests(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := sectionDigests(secs)
-	if len(before) != len(shape.Names()) || !maps.Equal(before, sectionDigests(secs)) {
+	if len(before) != len(shape.ResourceAttributes()) || !maps.Equal(before, sectionDigests(secs)) {
 		t.Fatalf("digests of the same sections differ or are missing: %v", before)
 	}
 

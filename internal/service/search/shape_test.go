@@ -52,7 +52,7 @@ func TestShapeTypesAreTheSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range shape.Names() {
+	for name := range shape.ResourceAttributes() {
 		at, diags := sr.Schema.TypeAtPath(ctx, path.Root(name))
 		if diags.HasError() {
 			t.Fatalf("%s: %v", name, diags)
@@ -173,7 +173,7 @@ func TestSectionsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := map[string]bool{}
-	for _, name := range shape.Names() {
+	for name := range shape.ResourceAttributes() {
 		all[name] = true
 	}
 	got, err := shape.Request(raw, all)
