@@ -27,6 +27,12 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
+// Default waits for a change to complete.
+const (
+	defaultCreateTimeout = 90 * time.Minute
+	defaultUpdateTimeout = 90 * time.Minute
+)
+
 // warningCodeRe is the form of a validation code in accepted_warnings.
 var warningCodeRe = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 
