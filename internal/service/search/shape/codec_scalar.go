@@ -144,14 +144,19 @@ func (timeKind) fromText(text string) (any, error) {
 
 // subset compares two RFC 3339 times as instants
 // ("2030-01-01T02:00:00+02:00" and "2030-01-01T00:00:00Z" are the same);
-// text that does not parse is compared as text.
+// text that does not parse is compared as text, a null or unknown value
+// as a value.
 func (timeKind) subset(_ *field, c, s tftypes.Value) bool {
-	a, errA := time.Parse(time.RFC3339, tfvalue.KnownString(c))
-	b, errB := time.Parse(time.RFC3339, tfvalue.KnownString(s))
-	if errA != nil || errB != nil {
+	if !known(c) || !known(s) {
 		return c.Equal(s)
 	}
-	return a.Equal(b)
+	return customtypes.SameInstant(tfvalue.KnownString(c), tfvalue.KnownString(s))
+}
+
+// known reports a value that is neither null nor unknown.
+func known(v tftypes.Value) bool {
+	_, ok := tfvalue.KnownValue(v)
+	return ok
 }
 
 func (k timeKind) keepEquivalent(f *field, planned, config, state tftypes.Value) tftypes.Value {
