@@ -21,43 +21,42 @@ func ValidateField(ctx context.Context, v attr.Value, wirePath ...string) (diag.
 	if !ok {
 		return nil, fmt.Errorf("no field at the wire path %v", wirePath)
 	}
-	var diags diag.Diagnostics
 	p := path.Root(name)
-	fits := 0
-	for _, x := range vs {
-		switch v := v.(type) {
-		case types.Int64:
-			if x, ok := x.(validator.Int64); ok {
-				fits++
-				var resp validator.Int64Response
-				x.ValidateInt64(ctx, validator.Int64Request{Path: p, ConfigValue: v}, &resp)
-				diags.Append(resp.Diagnostics...)
-			}
-		case types.String:
-			if x, ok := x.(validator.String); ok {
-				fits++
-				var resp validator.StringResponse
-				x.ValidateString(ctx, validator.StringRequest{Path: p, ConfigValue: v}, &resp)
-				diags.Append(resp.Diagnostics...)
-			}
-		case types.Map:
-			if x, ok := x.(validator.Map); ok {
-				fits++
-				var resp validator.MapResponse
-				x.ValidateMap(ctx, validator.MapRequest{Path: p, ConfigValue: v}, &resp)
-				diags.Append(resp.Diagnostics...)
-			}
-		case types.Set:
-			if x, ok := x.(validator.Set); ok {
-				fits++
-				var resp validator.SetResponse
-				x.ValidateSet(ctx, validator.SetRequest{Path: p, ConfigValue: v}, &resp)
-				diags.Append(resp.Diagnostics...)
-			}
-		}
+	var diags diag.Diagnostics
+	fits := false
+	switch v := v.(type) {
+	case types.Int64:
+		diags, fits = validate(ctx, vs, validator.Int64.ValidateInt64, validator.Int64Request{Path: p, ConfigValue: v})
+	case types.String:
+		diags, fits = validate(ctx, vs, validator.String.ValidateString, validator.StringRequest{Path: p, ConfigValue: v})
+	case types.Map:
+		diags, fits = validate(ctx, vs, validator.Map.ValidateMap, validator.MapRequest{Path: p, ConfigValue: v})
+	case types.Set:
+		diags, fits = validate(ctx, vs, validator.Set.ValidateSet, validator.SetRequest{Path: p, ConfigValue: v})
 	}
-	if fits == 0 {
+	if !fits {
 		return nil, fmt.Errorf("none of the %d validators of %v takes a %T", len(vs), wirePath, v)
 	}
 	return diags, nil
+}
+
+// response is what every kind of validator answers: its diagnostics.
+type response interface {
+	~struct{ Diagnostics diag.Diagnostics }
+}
+
+// validate runs the validators of vs that are an X on req; false when
+// none is.
+func validate[X, Req any, Resp response](ctx context.Context, vs []validator.Describer, run func(X, context.Context, Req, *Resp), req Req) (diag.Diagnostics, bool) {
+	var diags diag.Diagnostics
+	fits := false
+	for _, x := range vs {
+		if x, ok := x.(X); ok {
+			var resp Resp
+			run(x, ctx, req, &resp)
+			diags.Append(struct{ Diagnostics diag.Diagnostics }(resp).Diagnostics...)
+			fits = true
+		}
+	}
+	return diags, fits
 }

@@ -18,15 +18,21 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
-// TestValueRulesAgree: for every value rule, the provider's validator and
-// the emulator's request check give the same verdict on values on both
-// sides of each bound, so a plan is never refused by one and accepted by
-// the other (issue 22).
+// TestValueRulesAgree: for every value rule, the provider's validator (the
+// field's, in the section table) and the emulator's request check give the
+// same verdict on values on both sides of each bound, so a plan is never
+// refused by one and accepted by the other (issue 22). The dedicated
+// master rule, checked by the plan, is TestDedicatedMasterRuleAgrees in
+// the service package.
 func TestValueRulesAgree(t *testing.T) {
-	t.Parallel()
 	emu := acctest.NewEmulator(t)
-	c := searchClient(t, emu)
-	ctx := testCtx(t)
+	t.Parallel()
+	c, err := searchclient.New(client.Config{Region: emu.Region(), Credentials: client.Credentials{AccessKeyID: emu.AccessKeyID(), SecretAccessKey: emu.SecretAccessKey()}, MaxRetries: -1}, emu.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 
 	type probe struct {
 		path  []string
@@ -104,25 +110,6 @@ func TestValueRulesAgree(t *testing.T) {
 			t.Errorf("%s: provider refuses %v, emulator refuses %v (%v)", name, providerRefuses, emulatorRefuses, err)
 		}
 	}
-}
-
-func searchClient(t *testing.T, emu *acctest.Emulator) *searchclient.Client {
-	t.Helper()
-	c, err := searchclient.New(client.Config{
-		Region:      emu.Region(),
-		Credentials: client.Credentials{AccessKeyID: emu.AccessKeyID(), SecretAccessKey: emu.SecretAccessKey()},
-		MaxRetries:  -1,
-	}, emu.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return ctx
 }
 
 func ptr[T any](v T) *T { return &v }
