@@ -68,10 +68,19 @@ func (v Time) StringSemanticEquals(_ context.Context, newValuable basetypes.Stri
 	if diags.HasError() {
 		return false, diags
 	}
-	a, errA := time.Parse(time.RFC3339, v.ValueString())
-	b, errB := time.Parse(time.RFC3339, n.ValueString())
+	return SameInstant(v.ValueString(), n.ValueString()), nil
+}
+
+// SameInstant reports whether two RFC 3339 times are the same instant
+// ("2030-01-01T02:00:00+02:00" and "2030-01-01T00:00:00Z" are). Text that
+// is not an RFC 3339 time is the same only as the same text. This is the
+// provider's one definition of "the same time": the time type's semantic
+// equality and the plan's comparison of sections both use it.
+func SameInstant(a, b string) bool {
+	x, errA := time.Parse(time.RFC3339, a)
+	y, errB := time.Parse(time.RFC3339, b)
 	if errA != nil || errB != nil {
-		return v.ValueString() == n.ValueString(), nil
+		return a == b
 	}
-	return a.Equal(b), nil
+	return x.Equal(y)
 }

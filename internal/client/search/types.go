@@ -9,8 +9,8 @@ import (
 
 // The configuration sections (ClusterConfig, AccessPolicies, ...) travel as
 // JSON this package does not look into: their shape is written down once,
-// in the provider's internal/service/search/shape.go, which builds what is
-// sent and reads what comes back. The client types only what its callers
+// in the provider's internal/service/search/shape (sections.go), which
+// builds what is sent and reads what comes back. The client types only what its callers
 // act on: change and dry-run progress.
 
 // EpochSeconds is the wire's "number (timestamp)": seconds since the epoch.
@@ -21,6 +21,10 @@ func (e EpochSeconds) Time() time.Time {
 	sec, frac := math.Modf(float64(e))
 	return time.Unix(int64(sec), int64(frac*1e9)).UTC()
 }
+
+// Text is how the provider shows a wire timestamp: RFC 3339, to the
+// second.
+func (e EpochSeconds) Text() string { return e.Time().Round(time.Second).Format(time.RFC3339) }
 
 // Epoch converts a time to EpochSeconds (millisecond precision).
 func Epoch(t time.Time) EpochSeconds { return EpochSeconds(float64(t.UnixMilli()) / 1000) }

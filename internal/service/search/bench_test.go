@@ -10,6 +10,7 @@ import (
 
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // benchConfig is a domain configuration with most sections set.
@@ -79,7 +80,7 @@ func BenchmarkRequestSections(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	raw, err := shape.WithAttributes(benchState(b), secs)
+	raw, err := tfvalue.WithAttributes(benchState(b), secs)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -15,7 +16,6 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
 var _ datasource.DataSourceWithConfigure = (*changeProgressDataSource)(nil)
@@ -154,11 +154,21 @@ func flattenChangeProgress(p *searchclient.ChangeProgressStatus, m *changeProgre
 	m.ChangeProgressStages = make([]changeProgressStageModel, 0, len(p.ChangeProgressStages))
 	for _, s := range p.ChangeProgressStages {
 		m.ChangeProgressStages = append(m.ChangeProgressStages, changeProgressStageModel{
-			Description: s.Description, LastUpdated: shape.EpochString(s.LastUpdated), Name: s.Name, Status: s.Status,
+			Description: s.Description, LastUpdated: epochString(s.LastUpdated), Name: s.Name, Status: s.Status,
 		})
 	}
 	m.ConfigChangeStatus, m.InitiatedBy, m.Status = p.ConfigChangeStatus, p.InitiatedBy, p.Status
-	m.LastUpdatedTime, m.StartTime = shape.EpochString(p.LastUpdatedTime), shape.EpochString(p.StartTime)
+	m.LastUpdatedTime, m.StartTime = epochString(p.LastUpdatedTime), epochString(p.StartTime)
 	m.TotalNumberOfStages = p.TotalNumberOfStages
 	m.ValidationFailures = flattenValidationFailures(p.ValidationFailures)
+}
+
+// epochString is a wire timestamp as the provider shows it, nil when there
+// is none.
+func epochString(p *searchclient.EpochSeconds) *string {
+	if p == nil || math.IsNaN(float64(*p)) {
+		return nil
+	}
+	s := p.Text()
+	return &s
 }

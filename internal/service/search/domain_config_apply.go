@@ -17,12 +17,13 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // Apply: what Create and Update share. apply runs a small state machine
-// of named steps (followRunning -> send -> waitForSent -> finish), each
-// returning the next, so every way out of the loop of the past is one
-// return.
+// of named steps (followRunning -> send -> waitForSent -> finish): each
+// step does its part and returns the next, or nil when apply is done, so
+// every way apply ends is a return of nil from a step.
 
 // applyRequest is what Create and Update hand to apply.
 type applyRequest struct {
@@ -45,7 +46,7 @@ type applyRequest struct {
 // compare sets the change to send: the sections whose configured values
 // differ from the domain's.
 func (ar *applyRequest) compare(live *domainState) error {
-	current, err := shape.WithAttributes(ar.plan.Raw, live.sections)
+	current, err := tfvalue.WithAttributes(ar.plan.Raw, live.sections)
 	if err != nil {
 		return err
 	}
@@ -263,33 +264,29 @@ func (r *domainConfigResource) wait(ctx context.Context, domain, changeID string
 // stopped handles a wait that ended without the change completing: the
 // change failed, the timeout ran out, or Terraform was interrupted.
 func (a *applying) stopped(ctx context.Context, p *searchclient.ChangeProgressStatus, err error) {
-	ar, res, diags, summary := a.ar, a.res, a.diags, a.summary
-	domain := ar.set.DomainName.ValueString()
 	if p != nil && p.ConfigChangeStatus != nil {
-		res.status = *p.ConfigChangeStatus
+		a.res.status = *p.ConfigChangeStatus
 	}
 	var failed *changeFailedError
 	if errors.As(err, &failed) {
-		a.res = res
 		a.changeFailed(ctx, failed)
 		return
 	}
-	if !searchclient.ChangeRunning(res.status) {
-		res.status = searchclient.ConfigChangeStatusPending
+	if !searchclient.ChangeRunning(a.res.status) {
+		a.res.status = searchclient.ConfigChangeStatusPending
 	}
 	progress := ""
 	if p != nil {
 		progress = progressSummary(p)
 	}
-	detail := fmt.Sprintf("Apply stopped waiting for change %s on domain %q (%s) %s. The change goes on; the state holds it, and the next apply waits for it without sending it again.", res.changeID, domain, errMessage(err), progress)
-	if ar.creating {
+	detail := fmt.Sprintf("Apply stopped waiting for change %s on domain %q (%s) %s. The change goes on; the state holds it, and the next apply waits for it without sending it again.", a.res.changeID, a.domain(), errMessage(err), progress)
+	if a.ar.creating {
 		// An error here would taint the resource and plan its replacement; a
 		// warning keeps it, and the next plan shows the wait.
-		diags.AddWarning("Search Domain Change Still Running", detail)
+		a.diags.AddWarning("Search Domain Change Still Running", detail)
 	} else {
-		diags.AddError(summary, detail+" Raise timeouts.update to wait longer.")
+		a.diags.AddError(a.summary, detail+" Raise timeouts.update to wait longer.")
 	}
-	a.res = res
 	a.writeState(context.WithoutCancel(ctx))
 }
 
@@ -315,25 +312,23 @@ func (a *applying) changeFailed(ctx context.Context, failed *changeFailedError) 
 // writeState writes the plan with its computed results, every other
 // unknown value filled from the domain's configuration as last seen.
 func (a *applying) writeState(ctx context.Context) {
-	ar, res, state, outer := a.ar, a.res, a.state, a.diags
 	// Own diagnostics: the state is written even after an error was reported.
 	var diags diag.Diagnostics
-	defer func() { outer.Append(diags...) }()
-	domain := ar.set.DomainName.ValueString()
-	planned := tfsdk.State{Schema: ar.plan.Schema, Raw: ar.plan.Raw.Copy()}
+	defer func() { a.diags.Append(diags...) }()
+	planned := tfsdk.State{Schema: a.ar.plan.Schema, Raw: a.ar.plan.Raw.Copy()}
 	var dryRun types.Object
 	diags.Append(planned.GetAttribute(ctx, path.Root("dry_run"), &dryRun)...)
-	diags.Append(planned.SetAttribute(ctx, path.Root("id"), domain)...)
-	diags.Append(planned.SetAttribute(ctx, path.Root("dry_run"), appliedDryRun(dryRun, res.dryRun))...)
-	diags.Append(planned.SetAttribute(ctx, path.Root("change_id"), nullIfEmpty(res.changeID))...)
-	diags.Append(planned.SetAttribute(ctx, path.Root("config_change_status"), nullIfEmpty(res.status))...)
+	diags.Append(planned.SetAttribute(ctx, path.Root("id"), a.domain())...)
+	diags.Append(planned.SetAttribute(ctx, path.Root("dry_run"), appliedDryRun(dryRun, a.res.dryRun))...)
+	diags.Append(planned.SetAttribute(ctx, path.Root("change_id"), nullIfEmpty(a.res.changeID))...)
+	diags.Append(planned.SetAttribute(ctx, path.Root("config_change_status"), nullIfEmpty(a.res.status))...)
 	if diags.HasError() {
 		return
 	}
 	actual := planned.Raw
-	if res.actual != nil {
+	if a.res.actual != nil {
 		var err error
-		if actual, err = shape.WithAttributes(planned.Raw, res.actual.sections); err != nil {
+		if actual, err = tfvalue.WithAttributes(planned.Raw, a.res.actual.sections); err != nil {
 			diags.AddError("Unable to Save Search Domain Config", "Building the new state failed; this is a bug in the provider: "+err.Error())
 			return
 		}
@@ -343,8 +338,8 @@ func (a *applying) writeState(ctx context.Context) {
 		diags.AddError("Unable to Save Search Domain Config", "Building the new state failed; this is a bug in the provider: "+err.Error())
 		return
 	}
-	*state = tfsdk.State{Schema: planned.Schema, Raw: merged}
-	diags.Append(recordRead(ctx, ar.private, seenAfterApply(res))...)
+	*a.state = tfsdk.State{Schema: planned.Schema, Raw: merged}
+	diags.Append(recordRead(ctx, a.ar.private, seenAfterApply(a.res))...)
 }
 
 // seenAfterApply is the domain as apply last saw it, with the change as

@@ -19,6 +19,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // ModifyPlan runs the spec's rules that need no call, then a dry run of the
@@ -33,31 +34,31 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if r.clients == nil || r.clients.Search == nil {
 		return // the provider is not configured yet (validation)
 	}
-	p := &planning{r: r, req: req, resp: resp, diags: &resp.Diagnostics}
+	p := &planning{r: r, req: req, resp: resp}
 	if !p.start(ctx) || !p.readCurrent(ctx) {
 		return
 	}
-	checkImmutable(req.Config.Raw, p.current, p.domain, p.diags)
-	if p.diags.HasError() {
+	checkImmutable(req.Config.Raw, p.current, p.domain, p.diags())
+	if p.diags().HasError() {
 		return
 	}
 	p.compare(ctx)
-	switch {
-	case p.ch.empty() && !p.ch.unknown:
+	if p.ch.empty() && !p.ch.unknown {
 		p.planNoChange(ctx)
-	case p.dryRunDeferred(ctx):
-	default:
-		p.planDryRun(ctx)
+		return
 	}
+	if p.dryRunDeferred(ctx) {
+		return
+	}
+	p.planDryRun(ctx)
 }
 
 // planning is one plan in progress.
 type planning struct {
-	r     *domainConfigResource
-	req   resource.ModifyPlanRequest
-	resp  *resource.ModifyPlanResponse
-	diags *diag.Diagnostics
-	set   settings
+	r    *domainConfigResource
+	req  resource.ModifyPlanRequest
+	resp *resource.ModifyPlanResponse
+	set  settings
 	// domain is the domain's name, known.
 	domain string
 	// current is what the configuration is compared with: the state, or
@@ -68,6 +69,9 @@ type planning struct {
 	ch               change
 }
 
+// diags are the plan's diagnostics.
+func (p *planning) diags() *diag.Diagnostics { return &p.resp.Diagnostics }
+
 // creating reports a plan that creates the resource (adopts the domain).
 func (p *planning) creating() bool { return p.req.State.Raw.IsNull() }
 
@@ -75,14 +79,14 @@ func (p *planning) creating() bool { return p.req.State.Raw.IsNull() }
 // may stand for the change at apply) and reads the settings; false when
 // the plan can go no further (domain_name unknown).
 func (p *planning) start(ctx context.Context) bool {
-	p.diags.Append(p.resp.Private.SetKey(ctx, privateReviewed, nil)...)
+	p.diags().Append(p.resp.Private.SetKey(ctx, privateReviewed, nil)...)
 	set, diags := readSettings(ctx, p.req.Plan)
-	p.diags.Append(diags...)
-	if p.diags.HasError() {
+	p.diags().Append(diags...)
+	if p.diags().HasError() {
 		return false
 	}
 	if set.DomainName.IsUnknown() {
-		p.diags.AddAttributeWarning(path.Root("domain_name"), "Dry Run Deferred to Apply",
+		p.diags().AddAttributeWarning(path.Root("domain_name"), "Dry Run Deferred to Apply",
 			"domain_name is known only after apply, so the plan cannot read the domain or run a dry run of the change; dry_run is unknown. "+deferredNote)
 		return false
 	}
@@ -96,8 +100,8 @@ func (p *planning) readCurrent(ctx context.Context) bool {
 		return p.readDomain(ctx)
 	}
 	p.current = p.req.State.Raw
-	p.diags.Append(p.req.State.GetAttribute(ctx, path.Root("change_id"), &p.changeID)...)
-	p.diags.Append(p.req.State.GetAttribute(ctx, path.Root("config_change_status"), &p.status)...)
+	p.diags().Append(p.req.State.GetAttribute(ctx, path.Root("change_id"), &p.changeID)...)
+	p.diags().Append(p.req.State.GetAttribute(ctx, path.Root("config_change_status"), &p.status)...)
 	// A policy or a time the configuration spells differently (key order,
 	// whitespace, number spelling; another offset) but means the same as
 	// the state's is no change: plan the state's text, which Terraform
@@ -115,24 +119,24 @@ func (p *planning) readCurrent(ctx context.Context) bool {
 func (p *planning) readDomain(ctx context.Context) bool {
 	live, err := findDomainConfig(ctx, p.r.clients.Search, p.domain, p.req.Plan.Raw)
 	if errors.Is(err, errDomainNotFound) {
-		p.diags.AddAttributeError(path.Root("domain_name"), "Search Domain Not Found",
+		p.diags().AddAttributeError(path.Root("domain_name"), "Search Domain Not Found",
 			fmt.Sprintf("There is no search domain %q. cloud_search_domain_config manages the configuration of an existing domain; check domain_name.", p.domain))
 		return false
 	}
 	if err != nil {
-		p.diags.AddWarning("Unable to Read Search Domain Configuration",
+		p.diags().AddWarning("Unable to Read Search Domain Configuration",
 			fmt.Sprintf("The plan cannot compare the configuration with domain %q or run a dry run, so dry_run is unknown: %s", p.domain, err))
 		return false
 	}
-	current, err := shape.WithAttributes(p.req.Plan.Raw, live.sections)
+	current, err := tfvalue.WithAttributes(p.req.Plan.Raw, live.sections)
 	if err == nil {
 		p.resp.Plan.Raw, err = shape.FillSections(p.req.Plan.Raw, p.req.Config.Raw, live.sections)
 	}
 	if err != nil {
-		p.diags.AddError("Unable to Plan Search Domain Config", "Filling the plan from the domain's configuration failed; this is a bug in the provider: "+err.Error())
+		p.diags().AddError("Unable to Plan Search Domain Config", "Filling the plan from the domain's configuration failed; this is a bug in the provider: "+err.Error())
 		return false
 	}
-	p.diags.Append(p.resp.Plan.SetAttribute(ctx, path.Root("id"), p.domain)...)
+	p.diags().Append(p.resp.Plan.SetAttribute(ctx, path.Root("id"), p.domain)...)
 	p.current = current
 	p.changeID, p.status = nullIfEmpty(live.latestChange), nullIfEmpty(live.latestStatus)
 	return true
@@ -144,11 +148,11 @@ func (p *planning) readDomain(ctx context.Context) bool {
 func (p *planning) compare(ctx context.Context) {
 	var priorVersion customtypes.Int64 // null at creation
 	if !p.creating() {
-		p.diags.Append(p.req.State.GetAttribute(ctx, path.Root("master_user_password_wo_version"), &priorVersion)...)
+		p.diags().Append(p.req.State.GetAttribute(ctx, path.Root("master_user_password_wo_version"), &priorVersion)...)
 	}
 	p.ch = changeOf(p.req.Config.Raw, p.current, p.set.woChanged(priorVersion))
 	if searchclient.ChangeRunning(p.status.ValueString()) {
-		p.diags.AddWarning("Search Domain Change Still Running", runningNote(p.domain, p.changeID.ValueString(), p.status.ValueString(), p.ch))
+		p.diags().AddWarning("Search Domain Change Still Running", runningNote(p.domain, p.changeID.ValueString(), p.status.ValueString(), p.ch))
 	}
 }
 
@@ -162,7 +166,7 @@ func (p *planning) planNoChange(ctx context.Context) {
 	}
 	dryRun := dryRunCleared()
 	if !p.creating() {
-		p.diags.Append(p.req.State.GetAttribute(ctx, path.Root("dry_run"), &dryRun)...)
+		p.diags().Append(p.req.State.GetAttribute(ctx, path.Root("dry_run"), &dryRun)...)
 	}
 	p.setComputed(ctx, dryRun, p.changeID, status)
 }
@@ -173,13 +177,13 @@ func (p *planning) planNoChange(ctx context.Context) {
 func (p *planning) dryRunDeferred(ctx context.Context) bool {
 	switch {
 	case p.set.DryRunMode.IsUnknown():
-		p.diags.AddAttributeWarning(path.Root("dry_run_mode"), "Dry Run Deferred to Apply",
+		p.diags().AddAttributeWarning(path.Root("dry_run_mode"), "Dry Run Deferred to Apply",
 			fmt.Sprintf("dry_run_mode is known only after apply, so the plan runs no dry run of the change to domain %q; dry_run is unknown. %s", p.domain, deferredNote))
 		p.setComputed(ctx, types.ObjectUnknown(dryRunAttrTypes), types.StringUnknown(), types.StringUnknown())
 	case p.set.DryRunMode.ValueString() == dryRunModeOff:
 		p.setComputed(ctx, dryRunOff(), types.StringUnknown(), types.StringUnknown())
 	case p.ch.unknown:
-		p.diags.AddWarning("Dry Run Deferred to Apply",
+		p.diags().AddWarning("Dry Run Deferred to Apply",
 			fmt.Sprintf("Some configured values of domain %q are known only after apply, so the plan cannot run a dry run of the change; dry_run is unknown. %s", p.domain, deferredNote))
 		p.setComputed(ctx, types.ObjectUnknown(dryRunAttrTypes), types.StringUnknown(), types.StringUnknown())
 	default:
@@ -194,19 +198,19 @@ func (p *planning) dryRunDeferred(ctx context.Context) bool {
 func (p *planning) planDryRun(ctx context.Context) {
 	in, err := changeRequest(ctx, p.req.Config, p.set, p.ch)
 	if err != nil {
-		p.diags.AddError("Unable to Plan Search Domain Config", "Building the dry run's request failed; this is a bug in the provider: "+err.Error())
+		p.diags().AddError("Unable to Plan Search Domain Config", "Building the dry run's request failed; this is a bug in the provider: "+err.Error())
 		return
 	}
 	dr := p.runDryRun(ctx, in)
-	if dr == nil || p.changedSinceRead(ctx, dr) {
+	if dr == nil || p.stopIfChangedSinceRead(ctx, dr) {
 		return
 	}
-	reportDryRun(dr, p.set, p.domain, p.diags)
+	reportDryRun(dr, p.set, p.domain, p.diags())
 	p.setComputed(ctx, dr.plannedObject(), types.StringUnknown(), types.StringUnknown())
 	// Apply sends this request without a dry run of its own only while the
 	// service shows no change since this one (sendReviewed).
 	b, _ := json.Marshal(reviewedDryRun{ID: dr.id, Request: requestKey(in), After: dr.after})
-	p.diags.Append(p.resp.Private.SetKey(ctx, privateReviewed, b)...)
+	p.diags().Append(p.resp.Private.SetKey(ctx, privateReviewed, b)...)
 }
 
 // runDryRun dry-runs in; nil when there is no verdict, with the reason
@@ -224,21 +228,21 @@ func (p *planning) runDryRun(ctx context.Context, in *searchclient.UpdateDomainC
 		})
 		return dr
 	case isRefusal(err):
-		p.diags.AddError("Search Domain Change Refused",
+		p.diags().AddError("Search Domain Change Refused",
 			fmt.Sprintf("The service refuses the planned change to domain %q, so apply would fail too. Fix the configuration and plan again.\n\n%s", p.domain, err))
 	default:
-		p.diags.AddWarning("Dry Run Unavailable",
+		p.diags().AddWarning("Dry Run Unavailable",
 			fmt.Sprintf("The plan could not run a dry run of the change to domain %q, so dry_run is unknown and the plan does not show the deployment type or validation failures. %s\n\n%s", p.domain, deferredNote, err))
 		p.setComputed(ctx, types.ObjectUnknown(dryRunAttrTypes), types.StringUnknown(), types.StringUnknown())
 	}
 	return nil
 }
 
-// changedSinceRead stops the plan when the domain changed since Terraform
+// stopIfChangedSinceRead stops the plan when the domain changed since Terraform
 // last read it in what this change sets: at apply Terraform plans again
 // from the prior state the reviewed plan's refresh read, and that plan's
 // verdict cannot be assumed (domain_read.go). Never at creation.
-func (p *planning) changedSinceRead(ctx context.Context, dr *dryRunResult) bool {
+func (p *planning) stopIfChangedSinceRead(ctx context.Context, dr *dryRunResult) bool {
 	if p.creating() {
 		return false
 	}
@@ -246,15 +250,15 @@ func (p *planning) changedSinceRead(ctx context.Context, dr *dryRunResult) bool 
 	if detail == "" {
 		return false
 	}
-	p.diags.AddError("Search Domain Changed Since the Plan", detail)
+	p.diags().AddError("Search Domain Changed Since the Plan", detail)
 	return true
 }
 
 // setComputed sets the plan's computed results.
 func (p *planning) setComputed(ctx context.Context, dryRun types.Object, changeID, status types.String) {
-	p.diags.Append(p.resp.Plan.SetAttribute(ctx, path.Root("dry_run"), dryRun)...)
-	p.diags.Append(p.resp.Plan.SetAttribute(ctx, path.Root("change_id"), changeID)...)
-	p.diags.Append(p.resp.Plan.SetAttribute(ctx, path.Root("config_change_status"), status)...)
+	p.diags().Append(p.resp.Plan.SetAttribute(ctx, path.Root("dry_run"), dryRun)...)
+	p.diags().Append(p.resp.Plan.SetAttribute(ctx, path.Root("change_id"), changeID)...)
+	p.diags().Append(p.resp.Plan.SetAttribute(ctx, path.Root("config_change_status"), status)...)
 }
 
 // runningNote is the plan's word on a change found running: what apply
@@ -269,18 +273,18 @@ func runningNote(domain, changeID, status string, ch change) string {
 
 // checkImmutable applies the rules that need no call.
 func checkImmutable(config, current tftypes.Value, domain string, diags *diag.Diagnostics) {
-	cfg, cur := shape.Attributes(config), shape.Attributes(current)
-	v, now := shape.KnownString(cfg["engine_mode"]), shape.KnownString(cur["engine_mode"])
+	cfg, cur := tfvalue.Attributes(config), tfvalue.Attributes(current)
+	v, now := tfvalue.KnownString(cfg["engine_mode"]), tfvalue.KnownString(cur["engine_mode"])
 	if v != "" && now != "" && v != now {
 		diags.AddAttributeError(path.Root("engine_mode"), "Engine Mode Cannot Change",
 			fmt.Sprintf("Domain %q was created with engine_mode %s, and the engine mode cannot be changed after a domain is created. Set engine_mode = %q or remove it.", domain, now, now))
 	}
-	v, now = shape.KnownString(cfg["ip_address_type"]), shape.KnownString(cur["ip_address_type"])
+	v, now = tfvalue.KnownString(cfg["ip_address_type"]), tfvalue.KnownString(cur["ip_address_type"])
 	if v != "" && now == searchclient.IPAddressTypeDualstack && v != searchclient.IPAddressTypeDualstack {
 		diags.AddAttributeError(path.Root("ip_address_type"), "IP Address Type Cannot Go Back",
 			fmt.Sprintf("Domain %q uses dualstack, and a domain set to dualstack cannot be changed back to %s. Set ip_address_type = \"dualstack\" or remove it.", domain, v))
 	}
-	checkDedicatedMasters(shape.Attributes(cfg["cluster_config"]), shape.Attributes(cur["cluster_config"]), domain, diags)
+	checkDedicatedMasters(tfvalue.Attributes(cfg["cluster_config"]), tfvalue.Attributes(cur["cluster_config"]), domain, diags)
 }
 
 // checkDedicatedMasters refuses a dedicated master count that the
@@ -291,16 +295,16 @@ func checkImmutable(config, current tftypes.Value, domain string, diags *diag.Di
 // with CRIT_DEDICATED_MASTER_COUNT_INVALID; this says so before any call,
 // whatever dry_run_mode.
 func checkDedicatedMasters(cfg, cur map[string]tftypes.Value, domain string, diags *diag.Diagnostics) {
-	_, setsCount := shape.KnownValue(cfg["dedicated_master_count"])
-	_, setsEnabled := shape.KnownValue(cfg["dedicated_master_enabled"])
+	_, setsCount := tfvalue.KnownValue(cfg["dedicated_master_count"])
+	_, setsEnabled := tfvalue.KnownValue(cfg["dedicated_master_enabled"])
 	if !setsCount && !setsEnabled {
 		return
 	}
 	pick := func(name string) tftypes.Value {
-		if v, ok := shape.KnownValue(cfg[name]); ok {
+		if v, ok := tfvalue.KnownValue(cfg[name]); ok {
 			return v
 		}
-		if v, ok := shape.KnownValue(cur[name]); ok {
+		if v, ok := tfvalue.KnownValue(cur[name]); ok {
 			return v
 		}
 		return tftypes.Value{}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -14,19 +13,13 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 var (
 	_ resource.ResourceWithConfigure   = (*domainConfigResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*domainConfigResource)(nil)
 	_ resource.ResourceWithImportState = (*domainConfigResource)(nil)
-)
-
-// Default waits for a change to complete.
-const (
-	defaultCreateTimeout = 90 * time.Minute
-	defaultUpdateTimeout = 90 * time.Minute
 )
 
 // NewDomainConfigResource is the factory of cloud_search_domain_config.
@@ -91,7 +84,7 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 		resp.Diagnostics.AddError("Unable to Read Search Domain Config", readError(domain.ValueString(), err))
 		return
 	}
-	raw, err := shape.WithAttributes(req.State.Raw, live.sections)
+	raw, err := tfvalue.WithAttributes(req.State.Raw, live.sections)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read Search Domain Config", "Building the state failed; this is a bug in the provider: "+err.Error())
 		return
@@ -158,11 +151,4 @@ func (r *domainConfigResource) ImportState(ctx context.Context, req resource.Imp
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("allow_blue_green"), true)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("dry_run_mode"), searchclient.DryRunModeVerbose)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("wait_for_completion"), true)...)
-}
-
-func readError(domain string, err error) string {
-	if errors.Is(err, errDomainNotFound) {
-		return fmt.Sprintf("There is no search domain %q. cloud_search_domain_config manages the configuration of an existing domain; check domain_name.\n\n%s", domain, err)
-	}
-	return fmt.Sprintf("Reading the configuration of domain %q failed: %s", domain, err)
 }

@@ -27,6 +27,12 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
+// Default waits for a change to complete.
+const (
+	defaultCreateTimeout = 90 * time.Minute
+	defaultUpdateTimeout = 90 * time.Minute
+)
+
 // warningCodeRe is the form of a validation code in accepted_warnings.
 var warningCodeRe = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 
@@ -42,21 +48,24 @@ var (
 	propertyAttrTypes = objectAttrTypes(elementType(dryRunAttrTypes["modifying_properties"]))
 )
 
-// objectAttrTypes are the attribute types of an object type; none for
-// another type.
+// objectAttrTypes are the attribute types of an object type. Any other
+// type is a mistake in the schema: it panics when the tables are built.
 func objectAttrTypes(t attr.Type) map[string]attr.Type {
-	if o, ok := t.(types.ObjectType); ok {
-		return o.AttrTypes
+	o, ok := t.(types.ObjectType)
+	if !ok {
+		panic(fmt.Sprintf("search: want an object type in the dry_run schema, got %T", t))
 	}
-	return nil
+	return o.AttrTypes
 }
 
-// elementType is the element type of a list type; nil for another type.
+// elementType is the element type of a list type. Any other type is a
+// mistake in the schema: it panics when the tables are built.
 func elementType(t attr.Type) attr.Type {
-	if l, ok := t.(types.ListType); ok {
-		return l.ElemType
+	l, ok := t.(types.ListType)
+	if !ok {
+		panic(fmt.Sprintf("search: want a list type in the dry_run schema, got %T", t))
 	}
-	return nil
+	return l.ElemType
 }
 
 func computedString(desc string) schema.StringAttribute {

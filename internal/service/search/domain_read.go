@@ -37,14 +37,6 @@ type domainRead struct {
 // privateDomainRead is the private state's key for domainRead.
 const privateDomainRead = "domain_read"
 
-type privateSetter interface {
-	SetKey(context.Context, string, []byte) diag.Diagnostics
-}
-
-type privateGetter interface {
-	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
-}
-
 // recordRead keeps live in p as the domain last read; live nil forgets it.
 func recordRead(ctx context.Context, p privateSetter, live *domainState) diag.Diagnostics {
 	if live == nil {

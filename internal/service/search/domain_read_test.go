@@ -8,6 +8,7 @@ import (
 
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // A section's digest moves with what the service shows of it and with
@@ -20,14 +21,14 @@ func TestSectionDigests(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := sectionDigests(secs)
-	if len(before) != len(shape.Names()) || !maps.Equal(before, sectionDigests(secs)) {
+	if len(before) != len(shape.ResourceAttributes()) || !maps.Equal(before, sectionDigests(secs)) {
 		t.Fatalf("digests of the same sections differ or are missing: %v", before)
 	}
 
 	moved := maps.Clone(secs)
 	shape.WithPending(moved, []searchclient.ModifyingProperty{{Name: ptr("SnapshotOptions.AutomatedSnapshotStartHour"), PendingValue: ptr("23"), ValueType: ptr("PLAIN_TEXT")}})
-	aso := shape.Attributes(moved["advanced_security_options"])
-	mu := shape.Attributes(aso["master_user_options"])
+	aso := tfvalue.Attributes(moved["advanced_security_options"])
+	mu := tfvalue.Attributes(aso["master_user_options"])
 	mu["master_user_password"] = tftypes.NewValue(tftypes.String, "another-password")
 	aso["master_user_options"] = tftypes.NewValue(aso["master_user_options"].Type(), mu)
 	moved["advanced_security_options"] = tftypes.NewValue(moved["advanced_security_options"].Type(), aso)

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -69,4 +70,12 @@ func nullIfEmpty(s string) types.String {
 		return types.StringNull()
 	}
 	return types.StringValue(s)
+}
+
+// readError is the diagnostic detail of a failed findDomainConfig.
+func readError(domain string, err error) string {
+	if errors.Is(err, errDomainNotFound) {
+		return fmt.Sprintf("There is no search domain %q. cloud_search_domain_config manages the configuration of an existing domain; check domain_name.\n\n%s", domain, err)
+	}
+	return fmt.Sprintf("Reading the configuration of domain %q failed: %s", domain, err)
 }

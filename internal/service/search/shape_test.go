@@ -20,6 +20,7 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // resourceSchema is cloud_search_domain_config's schema.
@@ -51,7 +52,7 @@ func TestShapeTypesAreTheSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range shape.Names() {
+	for name := range shape.ResourceAttributes() {
 		at, diags := sr.Schema.TypeAtPath(ctx, path.Root(name))
 		if diags.HasError() {
 			t.Fatalf("%s: %v", name, diags)
@@ -167,12 +168,12 @@ func TestSectionsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := shape.WithAttributes(prior, secs)
+	raw, err := tfvalue.WithAttributes(prior, secs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	all := map[string]bool{}
-	for _, name := range shape.Names() {
+	for name := range shape.ResourceAttributes() {
 		all[name] = true
 	}
 	got, err := shape.Request(raw, all)
@@ -291,7 +292,7 @@ func TestWithPending(t *testing.T) {
 		{Name: ptr("AdvancedSecurityOptions.MasterUserOptions.MasterUserPassword"), PendingValue: ptr("secret-value"), ValueType: ptr("PLAIN_TEXT")},
 		{Name: ptr("NoSuchSection.X"), PendingValue: ptr("1")},
 	})
-	raw, err := shape.WithAttributes(prior, secs)
+	raw, err := tfvalue.WithAttributes(prior, secs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,7 +82,7 @@ func waitForChange(ctx context.Context, c *searchclient.Client, domain, changeID
 		case searchclient.ConfigChangeStatusPendingUserInput:
 			return false, 0, errors.New("the change is waiting for user input (ConfigChangeStatus PendingUserInput): finish it with the service, then apply again")
 		}
-		o := ChangeObservation(p, clock.serviceNow(p, submitted))
+		o := p.Observation(clock.serviceNow(p, submitted))
 		o.Waited = time.Since(began)
 		d := poll.Next(o)
 		tflog.Debug(ctx, "Search domain change still running", map[string]any{"domain_name": domain, "change_id": changeID, "next_poll": d.String()})
@@ -94,26 +94,10 @@ func waitForChange(ctx context.Context, c *searchclient.Client, domain, changeID
 	return last, err
 }
 
-// ChangeObservation is what a DescribeDomainChangeProgress answer seen at
-// now tells package poll: the change's start, its stages and how many
-// there are. Stages without a LastUpdated time count as not started.
+// ChangeObservation is p.Observation(now), kept only so that cmd/bench
+// builds until it calls Observation itself.
 func ChangeObservation(p *searchclient.ChangeProgressStatus, now time.Time) poll.Observation {
-	if p == nil {
-		return poll.FromStages(now, time.Time{}, 0, nil)
-	}
-	var start time.Time
-	if p.StartTime != nil {
-		start = p.StartTime.Time()
-	}
-	stages := make([]poll.Stage, 0, len(p.ChangeProgressStages))
-	for _, s := range p.ChangeProgressStages {
-		st := poll.Stage{Completed: searchclient.Deref(s.Status) == searchclient.ChangeStatusCompleted, Running: searchclient.Deref(s.Status) == searchclient.ChangeStatusProcessing}
-		if s.LastUpdated != nil && s.Status != nil {
-			st.LastUpdated = s.LastUpdated.Time()
-		}
-		stages = append(stages, st)
-	}
-	return poll.FromStages(now, start, int(derefInt(p.TotalNumberOfStages)), stages)
+	return p.Observation(now)
 }
 
 // logStages logs each stage whose status changed since the last poll.

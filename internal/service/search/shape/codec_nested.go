@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/planmodifiers"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // The kinds with members: a map of strings, an object, a list of objects
@@ -71,15 +72,15 @@ func (stringMapKind) subset(f *field, c, s tftypes.Value) bool { return mapSubse
 // below sets a key, which is the rest of the name: AdvancedOptions' keys
 // have dots (AdvancedOptions.indices.fielddata.cache.size).
 func (stringMapKind) below(_ *field, cur tftypes.Value, segs []string, text string) (tftypes.Value, error) {
-	elems := Attributes(cur)
+	elems := tfvalue.Attributes(cur)
 	elems[strings.Join(segs, ".")] = tftypes.NewValue(tftypes.String, text)
 	return tftypes.NewValue(cur.Type(), elems), nil
 }
 
 // mapSubset is subset for a map: each key c sets, compared as an element.
 func mapSubset(f *field, c, s tftypes.Value) bool {
-	sm := Attributes(s)
-	for k, cv := range Attributes(c) {
+	sm := tfvalue.Attributes(s)
+	for k, cv := range tfvalue.Attributes(c) {
 		sv, ok := sm[k]
 		if !ok {
 			if cv.IsNull() {
@@ -119,7 +120,7 @@ func (objectKind) fromWire(f *field, w any, prior tftypes.Value, v view) (tftype
 func (objectKind) toWire(f *field, val tftypes.Value) (any, error) { return objectToWire(f, val) }
 
 func (objectKind) subset(f *field, c, s tftypes.Value) bool {
-	cm, sm := Attributes(c), Attributes(s)
+	cm, sm := tfvalue.Attributes(c), tfvalue.Attributes(s)
 	for i := range f.fields {
 		child := &f.fields[i]
 		cv, ok := cm[child.name]
@@ -141,7 +142,7 @@ func (objectKind) subset(f *field, c, s tftypes.Value) bool {
 }
 
 func (objectKind) keepEquivalent(f *field, planned, config, state tftypes.Value) tftypes.Value {
-	p, c, s := Attributes(planned), Attributes(config), Attributes(state)
+	p, c, s := tfvalue.Attributes(planned), tfvalue.Attributes(config), tfvalue.Attributes(state)
 	for i := range f.fields {
 		child := &f.fields[i]
 		if v, ok := p[child.name]; ok {
@@ -156,7 +157,7 @@ func (objectKind) below(f *field, cur tftypes.Value, segs []string, text string)
 	if !ok {
 		return cur, fmt.Errorf("no field %s.%s", f.wire, segs[0])
 	}
-	attrs := Attributes(cur)
+	attrs := tfvalue.Attributes(cur)
 	nv, err := c.setPending(attrs[c.name], segs[1:], text)
 	if err != nil {
 		return cur, err
@@ -169,7 +170,7 @@ func (objectKind) member(f *field, seg string) (*field, bool) { return f.child(s
 
 // shown leaves out, member by member, what the service never returns.
 func (objectKind) shown(f *field, v tftypes.Value) tftypes.Value {
-	attrs := Attributes(v)
+	attrs := tfvalue.Attributes(v)
 	for i := range f.fields {
 		c := &f.fields[i]
 		if a, ok := attrs[c.name]; ok {
@@ -307,7 +308,7 @@ func (objectMapKind) fromWire(f *field, w any, prior tftypes.Value, v view) (tft
 	if !ok {
 		return unexpected(f, w)
 	}
-	priors := Attributes(prior)
+	priors := tfvalue.Attributes(prior)
 	elems := make(map[string]tftypes.Value, len(m))
 	for k, e := range m {
 		em, ok := e.(map[string]any)
@@ -342,7 +343,7 @@ func (objectMapKind) toWire(f *field, val tftypes.Value) (any, error) {
 func (objectMapKind) subset(f *field, c, s tftypes.Value) bool { return mapSubset(f, c, s) }
 
 func (objectMapKind) keepEquivalent(f *field, planned, config, state tftypes.Value) tftypes.Value {
-	p, c, s := Attributes(planned), Attributes(config), Attributes(state)
+	p, c, s := tfvalue.Attributes(planned), tfvalue.Attributes(config), tfvalue.Attributes(state)
 	for k, v := range p {
 		if cv, ok := c[k]; ok {
 			if sv, ok := s[k]; ok {
@@ -354,7 +355,7 @@ func (objectMapKind) keepEquivalent(f *field, planned, config, state tftypes.Val
 }
 
 func (objectMapKind) below(f *field, cur tftypes.Value, segs []string, text string) (tftypes.Value, error) {
-	elems := Attributes(cur)
+	elems := tfvalue.Attributes(cur)
 	el, ok := elems[segs[0]]
 	if !ok {
 		return cur, fmt.Errorf("no key %s.%s", f.wire, segs[0])

@@ -21,6 +21,7 @@ import (
 
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // The scalar kinds: string, JSON policy, time, bool, whole number and a
@@ -89,7 +90,7 @@ func (policyKind) resourceAttribute(f *field, optional bool) schema.Attribute {
 }
 
 func (policyKind) subset(_ *field, c, s tftypes.Value) bool {
-	return customtypes.SameJSON(KnownString(c), KnownString(s))
+	return customtypes.SameJSON(tfvalue.KnownString(c), tfvalue.KnownString(s))
 }
 
 func (k policyKind) keepEquivalent(f *field, planned, config, state tftypes.Value) tftypes.Value {
@@ -119,7 +120,7 @@ func (timeKind) fromWire(f *field, w any, _ tftypes.Value, v view) (tftypes.Valu
 	if err != nil {
 		return unexpected(f, w)
 	}
-	return tftypes.NewValue(f.typ[v], epochText(searchclient.EpochSeconds(secs))), nil
+	return tftypes.NewValue(f.typ[v], searchclient.EpochSeconds(secs).Text()), nil
 }
 
 func (timeKind) toWire(f *field, val tftypes.Value) (any, error) {
@@ -143,14 +144,19 @@ func (timeKind) fromText(text string) (any, error) {
 
 // subset compares two RFC 3339 times as instants
 // ("2030-01-01T02:00:00+02:00" and "2030-01-01T00:00:00Z" are the same);
-// text that does not parse is compared as text.
+// text that does not parse is compared as text, a null or unknown value
+// as a value.
 func (timeKind) subset(_ *field, c, s tftypes.Value) bool {
-	a, errA := time.Parse(time.RFC3339, KnownString(c))
-	b, errB := time.Parse(time.RFC3339, KnownString(s))
-	if errA != nil || errB != nil {
+	if !known(c) || !known(s) {
 		return c.Equal(s)
 	}
-	return a.Equal(b)
+	return customtypes.SameInstant(tfvalue.KnownString(c), tfvalue.KnownString(s))
+}
+
+// known reports a value that is neither null nor unknown.
+func known(v tftypes.Value) bool {
+	_, ok := tfvalue.KnownValue(v)
+	return ok
 }
 
 func (k timeKind) keepEquivalent(f *field, planned, config, state tftypes.Value) tftypes.Value {

@@ -2,6 +2,8 @@ package shape
 
 import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // Changed names the configuration sections whose configured values differ
@@ -11,8 +13,8 @@ import (
 // a configured value is unknown.
 func Changed(config, current tftypes.Value) (changed map[string]bool, unknown bool) {
 	changed = map[string]bool{}
-	cfg := Attributes(config)
-	cur := Attributes(current)
+	cfg := tfvalue.Attributes(config)
+	cur := tfvalue.Attributes(current)
 	for i := range sections {
 		s := &sections[i]
 		c, ok := cfg[s.name]
@@ -38,7 +40,7 @@ func Changed(config, current tftypes.Value) (changed map[string]bool, unknown bo
 // (another offset, key order, whitespace, number spelling) plans no
 // change, and adopting a matching domain (import) plans nothing.
 func KeepEquivalent(planned, config, state tftypes.Value) (tftypes.Value, error) {
-	p, cfg, st := Attributes(planned), Attributes(config), Attributes(state)
+	p, cfg, st := tfvalue.Attributes(planned), tfvalue.Attributes(config), tfvalue.Attributes(state)
 	keep := map[string]tftypes.Value{}
 	for i := range sections {
 		s := &sections[i]
@@ -46,7 +48,7 @@ func KeepEquivalent(planned, config, state tftypes.Value) (tftypes.Value, error)
 			keep[s.name] = s.keepEquivalent(v, cfg[s.name], st[s.name])
 		}
 	}
-	return WithAttributes(planned, keep)
+	return tfvalue.WithAttributes(planned, keep)
 }
 
 // FillUnknown replaces every unknown value in planned with the value at the
@@ -72,7 +74,7 @@ func FillUnknown(planned, actual tftypes.Value) (tftypes.Value, error) {
 // A value the configuration itself leaves unknown (a reference to what
 // another resource creates) stays unknown: a plan may not set it.
 func FillSections(planned, config tftypes.Value, secs map[string]tftypes.Value) (tftypes.Value, error) {
-	attrs, cfgs := Attributes(planned), Attributes(config)
+	attrs, cfgs := tfvalue.Attributes(planned), tfvalue.Attributes(config)
 	filled := make(map[string]tftypes.Value, len(secs))
 	for name, v := range secs {
 		f, err := FillUnknown(attrs[name], v)
@@ -84,7 +86,7 @@ func FillSections(planned, config tftypes.Value, secs map[string]tftypes.Value) 
 		}
 		filled[name] = f
 	}
-	return WithAttributes(planned, filled)
+	return tfvalue.WithAttributes(planned, filled)
 }
 
 // keepConfiguredUnknowns is v with each value cfg leaves unknown unknown.

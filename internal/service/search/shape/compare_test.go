@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // A time in a list element (Auto-Tune's start_at) configured with an offset
@@ -24,7 +26,7 @@ func TestTimesCompareAsInstants(t *testing.T) {
 	// The configuration: the state with start_at spelled as text.
 	startAt := func(text string) tftypes.Value {
 		v, err := tftypes.Transform(state, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
-			if KnownString(v) == "2030-01-01T00:00:00Z" {
+			if tfvalue.KnownString(v) == "2030-01-01T00:00:00Z" {
 				return tftypes.NewValue(tftypes.String, text), nil
 			}
 			return v, nil

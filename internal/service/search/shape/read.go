@@ -7,13 +7,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // Read is every section of a DomainConfig answer as Terraform values, by
 // Terraform name. prior (the state, or the plan) supplies what the service
 // never returns.
 func Read(dc *searchclient.DomainConfig, prior tftypes.Value) (map[string]tftypes.Value, error) {
-	priors := Attributes(prior)
+	priors := tfvalue.Attributes(prior)
 	out := make(map[string]tftypes.Value, len(sections))
 	for i := range sections {
 		s := &sections[i]

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // Request is the request members (by wire name) of the named sections, as
 // the configuration sets them.
 func Request(config tftypes.Value, names map[string]bool) (map[string]any, error) {
-	cfg := Attributes(config)
+	cfg := tfvalue.Attributes(config)
 	out := map[string]any{}
 	for i := range sections {
 		s := &sections[i]

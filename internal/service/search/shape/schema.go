@@ -19,19 +19,10 @@ func DryRunConfigAttributes() map[string]dsschema.Attribute {
 	return dataSourceAttributes(dryRunConfig.fields)
 }
 
-// Names are the sections' Terraform names, in the spec's order.
-func Names() []string {
-	out := make([]string, len(sections))
-	for i := range sections {
-		out[i] = sections[i].name
-	}
-	return out
-}
-
-// Lookup is the field at a wire path (ClusterConfig, InstanceCount): its
+// lookup is the field at a wire path (ClusterConfig, InstanceCount): its
 // Terraform name and its validators, each of the validator type of the
 // field's kind.
-func Lookup(wirePath ...string) (name string, validators []validator.Describer, ok bool) {
+func lookup(wirePath ...string) (name string, validators []validator.Describer, ok bool) {
 	f, ok := sectionByWire(wirePath[0])
 	for _, w := range wirePath[1:] {
 		if !ok {

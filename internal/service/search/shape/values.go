@@ -5,15 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
-	"time"
 
 	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
 // What every kind shares, around its codec: roles, defaults, null and
@@ -75,7 +73,7 @@ func withDefaults(w any, defaults map[string]string) any {
 }
 
 func objectFromWire(f *field, m map[string]any, prior tftypes.Value, v view) (tftypes.Value, error) {
-	priors := Attributes(prior)
+	priors := tfvalue.Attributes(prior)
 	attrs := make(map[string]tftypes.Value, len(f.fields))
 	for i := range f.fields {
 		c := &f.fields[i]
@@ -105,7 +103,7 @@ func (f *field) toWire(val tftypes.Value) (any, bool, error) {
 }
 
 func objectToWire(f *field, val tftypes.Value) (map[string]any, error) {
-	attrs := Attributes(val)
+	attrs := tfvalue.Attributes(val)
 	out := make(map[string]any, len(attrs))
 	for i := range f.fields {
 		c := &f.fields[i]
@@ -194,17 +192,6 @@ func decodeJSON(raw []byte) (any, error) {
 	return v, nil
 }
 
-// Attributes are a copy of an object's or a map's members (As hands out
-// the value's own map); none for a null or unknown value.
-func Attributes(v tftypes.Value) map[string]tftypes.Value {
-	if v.Type() == nil || !v.IsKnown() || v.IsNull() {
-		return map[string]tftypes.Value{}
-	}
-	var in map[string]tftypes.Value
-	_ = v.As(&in)
-	return maps.Clone(in)
-}
-
 // elements are a copy of a list's or a set's members.
 func elements(v tftypes.Value) []tftypes.Value {
 	if v.Type() == nil || !v.IsKnown() || v.IsNull() {
@@ -213,48 +200,4 @@ func elements(v tftypes.Value) []tftypes.Value {
 	var in []tftypes.Value
 	_ = v.As(&in)
 	return slices.Clone(in)
-}
-
-// WithAttributes is obj with some top-level attributes replaced.
-func WithAttributes(obj tftypes.Value, repl map[string]tftypes.Value) (tftypes.Value, error) {
-	attrs := Attributes(obj)
-	for k, v := range repl {
-		if _, ok := attrs[k]; !ok {
-			return tftypes.Value{}, fmt.Errorf("no attribute %q", k)
-		}
-		attrs[k] = v
-	}
-	return tftypes.NewValue(obj.Type(), attrs), nil
-}
-
-// KnownValue is v when it is known and not null.
-func KnownValue(v tftypes.Value) (tftypes.Value, bool) {
-	if v.Type() == nil || !v.IsKnown() || v.IsNull() {
-		return tftypes.Value{}, false
-	}
-	return v, true
-}
-
-// KnownString is a known string value, else "".
-func KnownString(v tftypes.Value) string {
-	var s string
-	if v.Type() == nil || !v.IsKnown() || v.IsNull() || v.As(&s) != nil {
-		return ""
-	}
-	return s
-}
-
-// EpochString is a wire timestamp as RFC 3339, nil when there is none.
-func EpochString(p *searchclient.EpochSeconds) *string {
-	if p == nil || math.IsNaN(float64(*p)) {
-		return nil
-	}
-	s := epochText(*p)
-	return &s
-}
-
-// epochText is how the provider shows every wire timestamp: RFC 3339, to
-// the second.
-func epochText(e searchclient.EpochSeconds) string {
-	return e.Time().Round(time.Second).Format(time.RFC3339)
 }
