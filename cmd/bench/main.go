@@ -33,7 +33,6 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
@@ -288,7 +287,7 @@ func (ch change) follow(ctx context.Context, peer bool) waitResult {
 		}
 		next = 10 * time.Second
 		if !peer {
-			o := search.ChangeObservation(p, now)
+			o := p.Observation(now)
 			o.Waited = now.Sub(ch.submitted)
 			next = poll.Next(o)
 		}

@@ -94,12 +94,6 @@ func waitForChange(ctx context.Context, c *searchclient.Client, domain, changeID
 	return last, err
 }
 
-// ChangeObservation is p.Observation(now), kept only so that cmd/bench
-// builds until it calls Observation itself.
-func ChangeObservation(p *searchclient.ChangeProgressStatus, now time.Time) poll.Observation {
-	return p.Observation(now)
-}
-
 // logStages logs each stage whose status changed since the last poll.
 func logStages(ctx context.Context, domain, changeID string, p *searchclient.ChangeProgressStatus, seen map[string]string) {
 	for _, s := range p.ChangeProgressStages {
