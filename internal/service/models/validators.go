@@ -10,8 +10,9 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
-// runtimeURL validates runtime_url: an http(s) URL with a host and no query.
-var runtimeURL = validators.HTTPURL("Invalid Runtime URL", func(_ path.Path, value string, _ error) string {
+// runtimeURL validates runtime_url: an http(s) URL, the scheme in any case,
+// with a host and no query.
+var runtimeURL = validators.AnyCaseHTTPURL("Invalid Runtime URL", func(_ path.Path, value string, _ error) string {
 	return fmt.Sprintf("The runtime URL %q must be an http(s) URL with a host and no query, such as https://runtime.models.us-east-1.cloud.example.", value)
 })
 
