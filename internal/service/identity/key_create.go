@@ -104,7 +104,7 @@ func (c *keyCreate) settle(ctx context.Context, made *identityclient.ServiceSpec
 // created.
 func (c *keyCreate) refused(ctx context.Context, err error, recorded bool) *identityclient.ServiceSpecificCredential {
 	if recorded {
-		untagLogged(ctx, c.idc, c.in.UserName, "the record of a key create", c.own.ID)
+		untagLogged(ctx, c.idc, c.in.UserName, "Could not remove the record of a key create from its user", c.own.ID)
 	}
 	keyCreateError(c.diags, c.in, err)
 	return nil

@@ -103,17 +103,17 @@ func bookkeeping(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
 }
 
-// untagLogged removes tags from user, logging a failure as what: a record
+// untagLogged removes tags from user, logging a failure with msg: a record
 // or claim left behind only makes a later create wait for it or look at
 // it. It runs even when the run is being interrupted (see bookkeeping).
-func untagLogged(ctx context.Context, idc *identityclient.Client, user, what string, keys ...string) {
+func untagLogged(ctx context.Context, idc *identityclient.Client, user, msg string, keys ...string) {
 	if len(keys) == 0 {
 		return
 	}
 	actx, cancel := bookkeeping(ctx)
 	defer cancel()
 	if err := idc.UntagUser(actx, user, keys); err != nil {
-		tflog.Warn(ctx, "Could not remove "+what+" from the user", map[string]any{"user_name": user, "tags": strings.Join(keys, ","), "error": err.Error()})
+		tflog.Warn(ctx, msg, map[string]any{"user_name": user, "tags": strings.Join(keys, ","), "error": err.Error()})
 	}
 }
 

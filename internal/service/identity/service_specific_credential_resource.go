@@ -330,14 +330,14 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		return
 	}
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
-	found, serverTime, err := r.findCredential(ctx, user, state.ServiceName.ValueString(), id)
+	found, serverTime, gone, err := r.findCredential(ctx, user, state.ServiceName.ValueString(), id)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read Identity Service Specific Credential",
 			fmt.Sprintf("Listing the keys of user %q failed: %s", user, err))
 		return
 	}
 	if found == nil {
-		tflog.Warn(ctx, "Key or its user is gone, removing the key from state", map[string]any{"user_name": user, "service_specific_credential_id": id})
+		tflog.Warn(ctx, gone, map[string]any{"user_name": user, "service_specific_credential_id": id})
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -357,22 +357,23 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// findCredential reads key id of user; nil when it or the user is gone.
-// serverTime is the service's clock at the answer.
-func (r *serviceSpecificCredentialResource) findCredential(ctx context.Context, user, service, id string) (found *identityclient.ServiceSpecificCredential, serverTime time.Time, err error) {
+// findCredential reads key id of user; nil when it or the user is gone,
+// and gone then says which, as the log's message. serverTime is the
+// service's clock at the answer.
+func (r *serviceSpecificCredentialResource) findCredential(ctx context.Context, user, service, id string) (found *identityclient.ServiceSpecificCredential, serverTime time.Time, gone string, err error) {
 	out, err := r.clients.Identity.ListServiceSpecificCredentials(ctx, user, service)
 	if errors.Is(err, client.ErrNotFound) {
-		return nil, serverTime, nil
+		return nil, serverTime, "The key's user is gone, removing the key from state", nil
 	}
 	if err != nil {
-		return nil, serverTime, err
+		return nil, serverTime, "", err
 	}
 	for i := range out.Credentials {
 		if out.Credentials[i].ServiceSpecificCredentialID == id {
-			return &out.Credentials[i], out.ServerTime, nil
+			return &out.Credentials[i], out.ServerTime, "", nil
 		}
 	}
-	return nil, out.ServerTime, nil
+	return nil, out.ServerTime, "Key is gone, removing it from state", nil
 }
 
 // privateSetter is the part of the framework's private state that Read

@@ -229,7 +229,7 @@ func (c *userCreate) claimUser(ctx context.Context, u *identityclient.User) (min
 		return mine, again, nil
 	}
 	if won {
-		untagLogged(ctx, c.idc, u.UserName, "a claim", mine)
+		untagLogged(ctx, c.idc, u.UserName, "Could not remove a claim from the user", mine)
 	}
 	return "", nil, err
 }
