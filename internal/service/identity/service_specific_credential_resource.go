@@ -304,18 +304,19 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	flattenCredential(cred, &plan)
 	plan.ServiceAPIKeyValue = types.StringValue(cred.ServiceAPIKeyValue)
 	plan.Region = types.StringValue(r.clients.Identity.Region())
-	r.setCreatedStatus(ctx, in.UserName, cred, want.status, &plan, &resp.Diagnostics)
+	r.setCreatedStatus(ctx, cred, want.status, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 // setCreatedStatus gives a key just created or adopted the planned status.
 // A new key starts Active (an adopted one may be either): the status is set
-// now, so the key is never in use as another.
-func (r *serviceSpecificCredentialResource) setCreatedStatus(ctx context.Context, user string, cred *identityclient.ServiceSpecificCredential, want string, plan *serviceSpecificCredentialModel, diags *diag.Diagnostics) {
+// now, so the key is never in use as another. plan holds the key already
+// (flattenCredential), its user name too.
+func (r *serviceSpecificCredentialResource) setCreatedStatus(ctx context.Context, cred *identityclient.ServiceSpecificCredential, want string, plan *serviceSpecificCredentialModel, diags *diag.Diagnostics) {
 	if want == cred.Status {
 		return
 	}
-	if err := r.clients.Identity.UpdateServiceSpecificCredential(ctx, user, cred.ServiceSpecificCredentialID, want); err != nil {
+	if err := r.clients.Identity.UpdateServiceSpecificCredential(ctx, plan.UserName.ValueString(), cred.ServiceSpecificCredentialID, want); err != nil {
 		diags.AddAttributeError(path.Root("status"), createSummary,
 			fmt.Sprintf("Key %s was created, but setting its status to %s failed, so it is %s. Terraform saves it as tainted: the next apply replaces it with a new key, created and set to %s, and deletes this one.\n\n%s", cred.ServiceSpecificCredentialID, want, cred.Status, want, err))
 		return

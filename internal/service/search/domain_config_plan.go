@@ -242,7 +242,7 @@ func (p *planning) changedSinceRead(ctx context.Context, dr *dryRunResult) bool 
 	if p.creating() {
 		return false
 	}
-	detail := p.r.changedSinceRead(ctx, p.req.Private, p.req.State.Raw, p.domain, p.ch, dr)
+	detail := p.changedSinceReadDetail(ctx, dr)
 	if detail == "" {
 		return false
 	}
