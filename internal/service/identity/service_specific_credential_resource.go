@@ -11,14 +11,11 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -97,35 +94,11 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 			"The key value is stored in the state (sensitive): protect the state accordingly. " +
 			"A user holds at most 2 keys per service; a renewal with `lifecycle { create_before_destroy = true }` needs one free slot.",
 		Attributes: map[string]schema.Attribute{
-			"id":        computedString("`<user_name>/<service_specific_credential_id>`."),
-			"user_name": userNameAttribute("Name of the identity-service user the key belongs to. Changing it replaces the key."),
-			"service_name": schema.StringAttribute{
-				Optional:            true,
-				Computed:            true,
-				Default:             stringdefault.StaticString(DefaultServiceName),
-				MarkdownDescription: "Service the key is for: `" + DefaultServiceName + "` (the default), the model runtime service, is the one service that accepts these keys; any other is refused at plan. Changing it replaces the key.",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(3, 128),
-					stringvalidator.RegexMatches(serviceNameRe, "must be a service name such as "+DefaultServiceName),
-					stringvalidator.OneOf(supportedServiceNames...),
-				},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"credential_age_days": schema.Int64Attribute{
-				CustomType: customtypes.Int64Type{},
-				Required:   true,
-				MarkdownDescription: fmt.Sprintf("Days from creation until the key expires, %d to %d. Required: a long-term key lives until the expiration chosen at its creation "+
-					"(a policy may cap the age, such as the documented 90-day cap). Changing it replaces the key.", minCredentialAgeDays, maxCredentialAgeDays),
-				Validators:    []validator.Int64{int64validator.Between(minCredentialAgeDays, maxCredentialAgeDays)},
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
-			},
-			"status": schema.StringAttribute{
-				Optional:            true,
-				Computed:            true,
-				Default:             stringdefault.StaticString(identityclient.StatusActive),
-				MarkdownDescription: "`Active` (the default) or `Inactive`. An inactive key is refused by the runtime; changing the status updates the key in place, in both directions.",
-				Validators:          []validator.String{stringvalidator.OneOf(identityclient.StatusActive, identityclient.StatusInactive)},
-			},
+			"id":                  computedString("`<user_name>/<service_specific_credential_id>`."),
+			"user_name":           userNameAttribute("Name of the identity-service user the key belongs to. Changing it replaces the key."),
+			"service_name":        serviceNameAttribute(),
+			"credential_age_days": credentialAgeDaysAttribute(),
+			"status":              keyStatusAttribute(),
 			"reset_triggers": schema.MapAttribute{
 				Optional:    true,
 				ElementType: types.StringType,
