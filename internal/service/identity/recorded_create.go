@@ -59,13 +59,13 @@ type recordedCreate[T any] interface {
 	// settle ends the record of an answered create: what it made is held.
 	settle(ctx context.Context, made *T)
 	// refused explains an answer that created nothing (an error the
-	// service sent), after clearing the record when recorded.
-	refused(ctx context.Context, err error, recorded bool) *T
+	// service sent), after clearing the record if begin made one.
+	refused(ctx context.Context, err error) *T
 	// lost finds and adopts what a create whose answer was lost made.
-	lost(ctx context.Context, err error, recorded bool) *T
+	lost(ctx context.Context, err error) *T
 	// interrupted explains a create cut short with its request perhaps on
 	// its way; the record, if any, stays for a later run.
-	interrupted(err error, recorded bool)
+	interrupted(err error)
 }
 
 // createWithRecord runs one create: recover, begin the record, call,
@@ -85,11 +85,11 @@ func createWithRecord[T any](ctx context.Context, c recordedCreate[T]) *T {
 		}
 		return made
 	case errors.As(err, &apiErr):
-		return c.refused(ctx, err, recorded)
+		return c.refused(ctx, err)
 	case errors.Is(err, client.ErrOutcomeUnknown):
-		return c.lost(ctx, err, recorded)
+		return c.lost(ctx, err)
 	}
-	c.interrupted(err, recorded)
+	c.interrupted(err)
 	return nil
 }
 

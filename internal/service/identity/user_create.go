@@ -78,7 +78,7 @@ func (c *userCreate) settle(ctx context.Context, made *identityclient.User) {
 
 // refused adopts the orphan of an interrupted create when the name is
 // taken by one; the refused create left no record.
-func (c *userCreate) refused(ctx context.Context, err error, _ bool) *identityclient.User {
+func (c *userCreate) refused(ctx context.Context, err error) *identityclient.User {
 	if errors.Is(err, client.ErrAlreadyExists) {
 		return c.exists(ctx, err)
 	}
@@ -89,7 +89,7 @@ func (c *userCreate) refused(ctx context.Context, err error, _ bool) *identitycl
 // lost reads the user to learn the outcome: one carrying this create's
 // record is its; another was there before (the lost answer was
 // EntityAlreadyExists).
-func (c *userCreate) lost(ctx context.Context, createErr error, _ bool) *identityclient.User {
+func (c *userCreate) lost(ctx context.Context, createErr error) *identityclient.User {
 	tflog.Info(ctx, "CreateUser answer lost, reading the user to learn the outcome", map[string]any{"user_name": c.in.UserName, "wait_up_to": c.late.String()})
 	u, err := findUserAfterLostCreate(ctx, c.idc, c.in, createErr, c.late)
 	if err != nil {
@@ -105,7 +105,7 @@ func (c *userCreate) lost(ctx context.Context, createErr error, _ bool) *identit
 
 // interrupted: a user the request made carries the record, and the next
 // apply adopts it.
-func (c *userCreate) interrupted(err error, _ bool) {
+func (c *userCreate) interrupted(err error) {
 	c.diags.AddAttributeError(path.Root("user_name"), createUserSummary, fmt.Sprintf("The create of user %q was interrupted before its answer arrived. "+
 		"If the service created the user, the user carries the record of this create (tag %s), and the next apply, on this machine or any other, adopts it once %s have passed since its creation.\n\n%s",
 		c.in.UserName, tagCreatingUser, c.window.Round(time.Second), err))
