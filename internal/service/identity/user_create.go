@@ -30,11 +30,11 @@ const createUserSummary = "Unable to Create Identity User"
 // userCreate is one create of a user, as createWithRecord runs it.
 type userCreate struct {
 	idc *identityclient.Client
-	// window is how long after it starts a create can be applied; late,
-	// how long after a lost answer.
-	window, late time.Duration
-	in           identityclient.CreateUserInput
-	diags        *diag.Diagnostics
+	// window is how long after it starts a create can be applied;
+	// lostAnswerWait, how long after a lost answer.
+	window, lostAnswerWait time.Duration
+	in                     identityclient.CreateUserInput
+	diags                  *diag.Diagnostics
 	// nonce names this create in the record it writes.
 	nonce string
 }
@@ -43,7 +43,7 @@ var _ recordedCreate[identityclient.User] = (*userCreate)(nil)
 
 // newUserCreate is one create of the user in.
 func newUserCreate(clients *conns.Clients, in identityclient.CreateUserInput, diags *diag.Diagnostics) *userCreate {
-	return &userCreate{idc: clients.Identity, window: createWindow(clients), late: lateWindow(clients), in: in, diags: diags, nonce: newNonce()}
+	return &userCreate{idc: clients.Identity, window: createWindow(clients), lostAnswerWait: lateWindow(clients), in: in, diags: diags, nonce: newNonce()}
 }
 
 // run sends CreateUser with its record and returns the user: the new one,
@@ -90,8 +90,8 @@ func (c *userCreate) refused(ctx context.Context, err error) *identityclient.Use
 // record is its; another was there before (the lost answer was
 // EntityAlreadyExists).
 func (c *userCreate) lost(ctx context.Context, createErr error) *identityclient.User {
-	tflog.Info(ctx, "CreateUser answer lost, reading the user to learn the outcome", map[string]any{"user_name": c.in.UserName, "wait_up_to": c.late.String()})
-	u, err := findUserAfterLostCreate(ctx, c.idc, c.in, createErr, c.late)
+	tflog.Info(ctx, "CreateUser answer lost, reading the user to learn the outcome", map[string]any{"user_name": c.in.UserName, "wait_up_to": c.lostAnswerWait.String()})
+	u, err := findUserAfterLostCreate(ctx, c.idc, c.in, createErr, c.lostAnswerWait)
 	if err != nil {
 		c.diags.AddAttributeError(path.Root("user_name"), createUserSummary, fmt.Sprintf("Creating user %q failed: %s", c.in.UserName, err))
 		return nil
