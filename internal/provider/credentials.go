@@ -468,7 +468,7 @@ func explainCredentialError(err error, c resolvedCredentials, endpoint, endpoint
 	if c.keyID != "" {
 		key = "access key " + c.keyID
 	}
-	r := diagnostics.TokenServiceRemedies.For(err,
+	r := diagnostics.TokenServiceRemedy(err,
 		"host", host, "endpoint", endpoint, "from", endpointFrom, "key", key, "source", c.source, "role", c.roleARN())
 	return r.Summary, r.Text
 }
