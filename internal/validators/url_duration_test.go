@@ -81,7 +81,8 @@ func TestDuration(t *testing.T) {
 	t.Parallel()
 	v := Duration{
 		Min: time.Minute, Max: time.Hour, Summary: "Invalid Wait", RangeSummary: "Wait Out of Range",
-		NotDuration: "%q is no duration.", OutOfRange: "%q is not from 1m to 1h.",
+		NotDuration: func(v string) string { return fmt.Sprintf("%q is no duration.", v) },
+		OutOfRange:  func(v string) string { return fmt.Sprintf("%q is not from 1m to 1h.", v) },
 	}
 	for _, tc := range []struct {
 		in, summary, detail string

@@ -23,6 +23,10 @@ var keyLifetime = validators.Duration{
 	Desc:         fmt.Sprintf("must be a duration such as 1h or 30m, from %s to %s", time.Minute, modelsclient.MaxTokenLifetime),
 	Summary:      "Invalid Duration",
 	RangeSummary: "Duration Out of Range",
-	NotDuration:  "%q is not a duration. Use a number with a unit, such as 1h, 90m or 12h.",
-	OutOfRange:   "%q is outside the allowed range: a short-term API key lives from " + time.Minute.String() + " to " + modelsclient.MaxTokenLifetime.String() + " (the service's limit is 12 hours).",
+	NotDuration: func(v string) string {
+		return fmt.Sprintf("%q is not a duration. Use a number with a unit, such as 1h, 90m or 12h.", v)
+	},
+	OutOfRange: func(v string) string {
+		return fmt.Sprintf("%q is outside the allowed range: a short-term API key lives from %s to %s (the service's limit is 12 hours).", v, time.Minute, modelsclient.MaxTokenLifetime)
+	},
 }
