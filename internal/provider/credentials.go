@@ -53,10 +53,12 @@ var (
 // service accepts.
 var roleDuration = validators.Duration{
 	Min: 15 * time.Minute, Max: 12 * time.Hour,
-	Desc:        "must be a duration from 15m to 12h, such as 1h",
-	Summary:     "Invalid Role Session Duration",
-	NotDuration: func(v string) string { return fmt.Sprintf("%q is not a duration; use a number with a unit, such as 1h or 90m.", v) },
-	OutOfRange:  func(v string) string { return fmt.Sprintf("%q must be between 15m and 12h.", v) },
+	Desc:    "must be a duration from 15m to 12h, such as 1h",
+	Summary: "Invalid Role Session Duration",
+	NotDuration: func(v string) string {
+		return fmt.Sprintf("%q is not a duration; use a number with a unit, such as 1h or 90m.", v)
+	},
+	OutOfRange: func(v string) string { return fmt.Sprintf("%q must be between 15m and 12h.", v) },
 }
 
 // addCredentialSchema adds the credential sources beyond static keys.
