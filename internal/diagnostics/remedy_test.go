@@ -53,13 +53,13 @@ func TestReadAndRuntimeRemedies(t *testing.T) {
 		err  error
 		want string
 	}{
-		{ReadRemedies, kind(client.ErrAuthentication), "did not accept the provider's credentials"},
-		{ReadRemedies, kind(client.ErrThrottled), "busy or failing"},
-		{ReadRemedies, kind(client.ErrBase), "its message below says why"},
-		{ReadRemedies, errors.New("connection refused"), "network access"},
-		{RuntimeRemedies, kind(client.ErrAccessDenied), "models:CallWithBearerToken"},
-		{RuntimeRemedies, kind(client.ErrNotFound), "Check model_id and prompt."},
-		{RuntimeRemedies, kind(client.ErrThrottled), "Try again later"},
+		{readRemedies, kind(client.ErrAuthentication), "did not accept the provider's credentials"},
+		{readRemedies, kind(client.ErrThrottled), "busy or failing"},
+		{readRemedies, kind(client.ErrBase), "its message below says why"},
+		{readRemedies, errors.New("connection refused"), "network access"},
+		{runtimeRemedies, kind(client.ErrAccessDenied), "models:CallWithBearerToken"},
+		{runtimeRemedies, kind(client.ErrNotFound), "Check model_id and prompt."},
+		{runtimeRemedies, kind(client.ErrThrottled), "Try again later"},
 	} {
 		if got := tc.rs.For(tc.err).Text; !strings.Contains(got, tc.want) {
 			t.Errorf("For(%v) = %q, want it to say %q", tc.err, got, tc.want)

@@ -8,10 +8,11 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 )
 
-// ReadRemedies are the remedies for a failed read of a SigV4-signed
+// readRemedies are the remedies for a failed read of a SigV4-signed
 // service (the search domain's data sources), for the errors every read
-// shares: credentials, permissions, throttling and failures.
-var ReadRemedies = Remedies{
+// shares: credentials, permissions, throttling and failures. AddReadError
+// uses them.
+var readRemedies = Remedies{
 	ByKind: []Remedy{
 		{Kinds: []error{client.ErrAuthentication}, Text: "The service did not accept the provider's credentials. Check access_key, secret_key and session_token (or the CLOUD_* environment variables) and the region."},
 		{Kinds: []error{client.ErrAccessDenied}, Text: "The credentials are not allowed to read it. Grant the caller the search read permissions for this domain."},
@@ -24,12 +25,16 @@ var ReadRemedies = Remedies{
 // AddReadError reports a failed read of what (such as `dry run 12 of
 // domain "logs"`) with its remedy and the error.
 func AddReadError(diags *diag.Diagnostics, summary, what string, err error) {
-	diags.AddError(summary, fmt.Sprintf("Reading %s failed. %s\n\n%s", what, ReadRemedies.For(err).Text, err))
+	diags.AddError(summary, fmt.Sprintf("Reading %s failed. %s\n\n%s", what, readRemedies.For(err).Text, err))
 }
 
-// RuntimeRemedies are the remedies for a refused call to the model runtime
+// RuntimeRemedy is the remedy for a refused call to the model runtime
+// (see runtimeRemedies).
+func RuntimeRemedy(err error) Remedy { return runtimeRemedies.For(err) }
+
+// runtimeRemedies are the remedies for a refused call to the model runtime
 // with an API key (Authorization: Bearer).
-var RuntimeRemedies = Remedies{
+var runtimeRemedies = Remedies{
 	ByKind: []Remedy{
 		{Kinds: []error{client.ErrAccessDenied}, Text: "Check that a long-term key is used in its own region, that it is Active, and that the key's user (or the principal that generated a short-term key) is allowed models:CallWithBearerToken, for example with ModelsLimitedAccess attached and no deny policy."},
 		{Kinds: []error{client.ErrAuthentication}, Text: "The key is unknown, expired, reset or deleted: use a current key."},

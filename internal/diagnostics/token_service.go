@@ -8,11 +8,18 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
-// TokenServiceRemedies say what a failed credential check means. Their
+// TokenServiceRemedy says what a failed credential check means: the remedy
+// for err, its placeholders filled from fields (see Remedies.For and
+// tokenServiceRemedies).
+func TokenServiceRemedy(err error, fields ...string) Remedy {
+	return tokenServiceRemedies.For(err, fields...)
+}
+
+// tokenServiceRemedies say what a failed credential check means. Their
 // placeholders: {host}, {endpoint} and {from} (the token service's
 // endpoint and the setting it came from), {key} (the access key named),
 // {source} (where the credentials came from) and {role} (the role assumed).
-var TokenServiceRemedies = Remedies{
+var tokenServiceRemedies = Remedies{
 	ByKind: []Remedy{
 		{Match: unreachable, Summary: "Token Service Unreachable", Text: "The provider cannot reach the token service at {host} ({endpoint}, from {from}) to check its credentials. Set endpoints.sts in the provider block, or CLOUD_ENDPOINT_URL for every service, to a URL this machine can reach (the local emulator's is such as http://127.0.0.1:8080), or check the network. Set skip_credentials_validation = true only if the token service is unreachable on purpose."},
 		{Match: notAnswered, Summary: "Unable to Get Credentials", Text: "The provider could not get credentials from {source}."},

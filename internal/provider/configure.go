@@ -44,7 +44,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 	ccfg.CredentialsProvider = creds.provider
 	// The credentials found also sign locally (the short-term API key).
-	current, callerArn, ok := checkCredentials(ctx, creds, cfg.SkipCredentialsValidation.ValueBool(), eps.STS, stsFrom, diags)
+	current, callerArn, ok := creds.check(ctx, cfg.SkipCredentialsValidation.ValueBool(), eps.STS, stsFrom, diags)
 	if !ok {
 		return
 	}

@@ -53,10 +53,12 @@ var (
 // service accepts.
 var roleDuration = validators.Duration{
 	Min: 15 * time.Minute, Max: 12 * time.Hour,
-	Desc:        "must be a duration from 15m to 12h, such as 1h",
-	Summary:     "Invalid Role Session Duration",
-	NotDuration: "%q is not a duration; use a number with a unit, such as 1h or 90m.",
-	OutOfRange:  "%q must be between 15m and 12h.",
+	Desc:    "must be a duration from 15m to 12h, such as 1h",
+	Summary: "Invalid Role Session Duration",
+	NotDuration: func(v string) string {
+		return fmt.Sprintf("%q is not a duration; use a number with a unit, such as 1h or 90m.", v)
+	},
+	OutOfRange: func(v string) string { return fmt.Sprintf("%q must be between 15m and 12h.", v) },
 }
 
 // addCredentialSchema adds the credential sources beyond static keys.
@@ -184,8 +186,13 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, ccf
 		Region: ccfg.Region, STSEndpoint: stsEndpoint,
 		HTTPClient: ccfg.SDKHTTPClient("sts"), Retryer: ccfg.SDKRetryer(),
 	}
-	out := resolvedCredentials{}
-	implicit := baseCredentials(ctx, cfg, &s, &out, diags)
+	b := baseCredentials(ctx, cfg, diags)
+	s.Static, s.WebIdentity, s.Profile = b.static, b.webIdentity, b.profile
+	out := resolvedCredentials{source: b.source, keyID: b.keyID}
+	var implicit *auth.Profile
+	if b.implicit {
+		implicit = b.profile
+	}
 	checkSessionExpirationSource(cfg, s, out.source, diags)
 	s.AssumeRole = assumeRole(cfg.AssumeRole)
 	if diags.HasError() {
@@ -200,31 +207,44 @@ func (p *cloudProvider) credentials(ctx context.Context, cfg *providerModel, ccf
 	return out
 }
 
-// baseCredentials sets s's base credentials and out's source (and key id)
-// from the first source that applies (see credentials). It returns the
-// "default" profile when no source was set, nil otherwise.
-func baseCredentials(ctx context.Context, cfg *providerModel, s *auth.Settings, out *resolvedCredentials, diags *diag.Diagnostics) *auth.Profile {
+// baseSource is where the base credentials come from: one of static,
+// webIdentity and profile, with the setting that named it.
+type baseSource struct {
+	static      *auth.Static
+	webIdentity *auth.WebIdentity
+	profile     *auth.Profile
+	// source names the setting, for messages; keyID is the static keys'
+	// access key id.
+	source, keyID string
+	// implicit: no source was set, profile is the "default" one.
+	implicit bool
+}
+
+// baseCredentials finds the first source of base credentials that applies
+// (see credentials).
+func baseCredentials(ctx context.Context, cfg *providerModel, diags *diag.Diagnostics) baseSource {
 	env := webIdentityEnv{role: os.Getenv(EnvRoleARN), tokenFile: os.Getenv(EnvTokenFile), tfcToken: os.Getenv(EnvTFCToken)}
+	var b baseSource
 	switch {
 	case cfg.AccessKey.ValueString() != "" || cfg.SecretKey.ValueString() != "":
-		s.Static, out.keyID = staticCredentials(cfg, diags)
-		out.source = "access_key and secret_key in the provider block"
+		b.static, b.keyID = staticCredentials(cfg, diags)
+		b.source = "access_key and secret_key in the provider block"
 	case cfg.WebIdentity != nil:
-		s.WebIdentity, out.source = env.withBlock(cfg.WebIdentity, diags), "the assume_role_with_web_identity block"
+		b.webIdentity, b.source = env.withBlock(cfg.WebIdentity, diags), "the assume_role_with_web_identity block"
 	case cfg.Profile.ValueString() != "":
-		s.Profile, out.source = sharedProfile(ctx, cfg, cfg.Profile.ValueString()), "profile in the provider block"
+		b.profile, b.source = sharedProfile(ctx, cfg, cfg.Profile.ValueString()), "profile in the provider block"
 	case os.Getenv(EnvAccessKeyID) != "" || os.Getenv(EnvSecretKey) != "":
-		s.Static, out.keyID = staticCredentials(cfg, diags)
-		out.source = EnvAccessKeyID + " and " + EnvSecretKey
+		b.static, b.keyID = staticCredentials(cfg, diags)
+		b.source = EnvAccessKeyID + " and " + EnvSecretKey
 	case env.role != "" || env.tokenFile != "":
-		s.WebIdentity, out.source = env.alone(diags)
+		b.webIdentity, b.source = env.alone(diags)
 	case os.Getenv(EnvProfile) != "":
-		s.Profile, out.source = sharedProfile(ctx, cfg, os.Getenv(EnvProfile)), EnvProfile
+		b.profile, b.source = sharedProfile(ctx, cfg, os.Getenv(EnvProfile)), EnvProfile
 	default:
-		s.Profile, out.source = sharedProfile(ctx, cfg, "default"), `the shared files' "default" profile`
-		return s.Profile
+		b.profile, b.source = sharedProfile(ctx, cfg, "default"), `the shared files' "default" profile`
+		b.implicit = true
 	}
-	return nil
+	return b
 }
 
 // staticCredentials are access_key and secret_key (each else its environment
@@ -382,11 +402,11 @@ func fileList(ctx context.Context, l types.List, env string, def []string) []str
 	return def
 }
 
-// checkCredentials gets the credentials once (assuming any role) and,
-// unless skip, asks the token service who they belong to. It reports
-// failures with their cause and remedy and returns the current credentials
-// and the caller's ARN (empty when skipped).
-func checkCredentials(ctx context.Context, c resolvedCredentials, skip bool, endpoint, endpointFrom string, diags *diag.Diagnostics) (client.Credentials, string, bool) {
+// check gets the credentials once (assuming any role) and, unless skip,
+// asks the token service (at endpoint, set by endpointFrom) who they belong
+// to. It reports failures with their cause and remedy and returns the
+// current credentials and the caller's ARN (empty when skipped).
+func (c resolvedCredentials) check(ctx context.Context, skip bool, endpoint, endpointFrom string, diags *diag.Diagnostics) (client.Credentials, string, bool) {
 	cfg := client.Config{CredentialsProvider: c.provider}
 	current, err := cfg.RetrieveCredentials(ctx)
 	if err == nil {
@@ -450,7 +470,7 @@ func explainCredentialError(err error, c resolvedCredentials, endpoint, endpoint
 	if c.keyID != "" {
 		key = "access key " + c.keyID
 	}
-	r := diagnostics.TokenServiceRemedies.For(err,
+	r := diagnostics.TokenServiceRemedy(err,
 		"host", host, "endpoint", endpoint, "from", endpointFrom, "key", key, "source", c.source, "role", c.roleARN())
 	return r.Summary, r.Text
 }

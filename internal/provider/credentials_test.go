@@ -16,7 +16,7 @@ import (
 )
 
 // Unit tests of the credential check as Configure runs it: credentials()
-// then checkCredentials(), with the token-service client it builds.
+// then its check(), with the token-service client it builds.
 
 const (
 	testRoleARN   = "arn:cloud:identity::123456789012:role/deploy"
@@ -39,7 +39,7 @@ func check(ctx context.Context, t *testing.T, cfg providerModel, ccfg client.Con
 	if diags.HasError() {
 		t.Fatalf("credentials: %v", diags)
 	}
-	checkCredentials(ctx, creds, false, url, "endpoints.sts", &diags)
+	creds.check(ctx, false, url, "endpoints.sts", &diags)
 	return diags
 }
 

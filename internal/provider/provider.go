@@ -62,10 +62,12 @@ var endpointURL = validators.HTTPURL("Invalid Endpoint", func(p path.Path, value
 // httpTimeout is http_timeout: a duration from 1ms to 1h.
 var httpTimeout = validators.Duration{
 	Min: time.Millisecond, Max: time.Hour,
-	Desc:        "must be a duration between 1ms and 1h, such as 30s",
-	Summary:     "Invalid HTTP Timeout",
-	NotDuration: "The HTTP timeout %q is not a duration; use a number with a unit, such as 30s or 2m.",
-	OutOfRange:  "The HTTP timeout %q must be between 1ms and 1h.",
+	Desc:    "must be a duration between 1ms and 1h, such as 30s",
+	Summary: "Invalid HTTP Timeout",
+	NotDuration: func(v string) string {
+		return fmt.Sprintf("The HTTP timeout %q is not a duration; use a number with a unit, such as 30s or 2m.", v)
+	},
+	OutOfRange: func(v string) string { return fmt.Sprintf("The HTTP timeout %q must be between 1ms and 1h.", v) },
 }
 
 // New returns the provider factory for a version.

@@ -47,17 +47,21 @@ func quietenLogs() error {
 	return nil
 }
 
-// logRequests are the variables by which a user asks for the provider's
-// logs: Terraform's own (TF_LOG, TF_LOG_PROVIDER, and TF_TEMP_LOG_PATH,
-// which records every level), terraform-plugin-go's (TF_LOG_SDK,
-// TF_LOG_SDK_PROTO, TF_LOG_PROVIDER_CLOUD), the framework's
+// asksForLogs reports whether name is a variable by which a user asks for
+// the provider's logs: Terraform's own (TF_LOG, TF_LOG_PROVIDER, and
+// TF_TEMP_LOG_PATH, which records every level), terraform-plugin-go's
+// (TF_LOG_SDK, TF_LOG_SDK_PROTO, TF_LOG_PROVIDER_CLOUD), the framework's
 // (TF_LOG_SDK_FRAMEWORK), terraform-plugin-testing's (TF_ACC_LOG_PATH) and
 // our subsystems' (TF_LOG_PROVIDER_CLOUD_<SUBSYSTEM>, matched as a prefix).
-// An empty value or OFF asks for nothing.
-var logRequests = map[string]bool{
-	"TF_LOG": true, "TF_LOG_PROVIDER": true, "TF_TEMP_LOG_PATH": true,
-	"TF_LOG_SDK": true, "TF_LOG_SDK_PROTO": true, "TF_LOG_SDK_FRAMEWORK": true,
-	"TF_LOG_PROVIDER_CLOUD": true, "TF_ACC_LOG_PATH": true,
+// An empty value or OFF asks for nothing (see quietLogs).
+func asksForLogs(name string) bool {
+	switch name {
+	case "TF_LOG", "TF_LOG_PROVIDER", "TF_TEMP_LOG_PATH",
+		"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK",
+		"TF_LOG_PROVIDER_CLOUD", "TF_ACC_LOG_PATH":
+		return true
+	}
+	return strings.HasPrefix(name, "TF_LOG_PROVIDER_CLOUD_")
 }
 
 // quietLogs returns the variables that turn the SDK's, the framework's and
@@ -68,7 +72,7 @@ var logRequests = map[string]bool{
 func quietLogs(environ []string) []string {
 	for _, kv := range environ {
 		name, v, _ := strings.Cut(kv, "=")
-		if v != "" && !strings.EqualFold(v, "OFF") && (logRequests[name] || strings.HasPrefix(name, "TF_LOG_PROVIDER_CLOUD_")) {
+		if v != "" && !strings.EqualFold(v, "OFF") && asksForLogs(name) {
 			return nil
 		}
 	}

@@ -2,23 +2,22 @@ package validators
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
 // Duration is a duration string (time.ParseDuration, such as "30s") from
-// Min to Max. Its errors use the attribute's own words, each a format of
-// the value (%q).
+// Min to Max. Its errors use the attribute's own words, each made from the
+// value as written.
 type Duration struct {
 	Min, Max time.Duration
 	// Desc is the validator's description.
 	Desc string
 	// Summary titles the errors; RangeSummary, when set, one out of range.
 	Summary, RangeSummary string
-	// NotDuration and OutOfRange are the errors' details.
-	NotDuration, OutOfRange string
+	// NotDuration and OutOfRange word the errors' details for value.
+	NotDuration, OutOfRange func(value string) string
 }
 
 // Parse reads s. When s is not a duration from Min to Max, it returns the
@@ -27,13 +26,13 @@ func (v Duration) Parse(s string) (d time.Duration, summary, detail string) {
 	d, err := time.ParseDuration(s)
 	switch {
 	case err != nil:
-		return 0, v.Summary, fmt.Sprintf(v.NotDuration, s)
+		return 0, v.Summary, v.NotDuration(s)
 	case d < v.Min || d > v.Max:
 		summary = v.Summary
 		if v.RangeSummary != "" {
 			summary = v.RangeSummary
 		}
-		return 0, summary, fmt.Sprintf(v.OutOfRange, s)
+		return 0, summary, v.OutOfRange(s)
 	}
 	return d, "", ""
 }

@@ -19,7 +19,8 @@ func TestHTTPURL(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"https://search.us-east-1.cloud.example", ""},
 		{"http://127.0.0.1:8080/prefix", ""},
-		{"HTTPS://Search.example", ""},
+		{"HTTPS://Search.example", "must start with http:// or https://"},
+		{"Http://x", "must start with http:// or https://"},
 		{"127.0.0.1:8080", `endpoints.search = "127.0.0.1:8080" must start with http:// or https://.`},
 		{"ftp://x", "must start with http:// or https://"},
 		{"http://[::1", "is not a URL"},
@@ -39,11 +40,49 @@ func TestHTTPURL(t *testing.T) {
 	}
 }
 
+// TestAnyCaseHTTPURL holds runtime_url's rule: url.Parse, an http or https
+// scheme in any case, a host, and no query or fragment.
+func TestAnyCaseHTTPURL(t *testing.T) {
+	t.Parallel()
+	v := AnyCaseHTTPURL("Invalid Runtime URL", func(_ path.Path, value string, _ error) string {
+		return fmt.Sprintf("%q bad", value)
+	})
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{"https://runtime.example", true},
+		{"http://127.0.0.1:8080/region/us-east-1", true},
+		{"HTTPS://Runtime.example", true},
+		{"Http://x", true},
+		{"127.0.0.1:8080", false},
+		{"ftp://x", false},
+		{"http://[::1", false},
+		{"http:///path", false},
+		{"http:/x", false},
+		{"http://x?a=b", false},
+		{"http://x#top", false},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			t.Parallel()
+			var resp validator.StringResponse
+			v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("runtime_url"), ConfigValue: types.StringValue(tc.in)}, &resp)
+			if got := !resp.Diagnostics.HasError(); got != tc.ok {
+				t.Fatalf("accepted = %v, want %v: %v", got, tc.ok, resp.Diagnostics)
+			}
+			if !tc.ok && resp.Diagnostics.Errors()[0].Detail() != fmt.Sprintf("%q bad", tc.in) {
+				t.Errorf("detail %q", resp.Diagnostics.Errors()[0].Detail())
+			}
+		})
+	}
+}
+
 func TestDuration(t *testing.T) {
 	t.Parallel()
 	v := Duration{
 		Min: time.Minute, Max: time.Hour, Summary: "Invalid Wait", RangeSummary: "Wait Out of Range",
-		NotDuration: "%q is no duration.", OutOfRange: "%q is not from 1m to 1h.",
+		NotDuration: func(v string) string { return fmt.Sprintf("%q is no duration.", v) },
+		OutOfRange:  func(v string) string { return fmt.Sprintf("%q is not from 1m to 1h.", v) },
 	}
 	for _, tc := range []struct {
 		in, summary, detail string

@@ -96,3 +96,27 @@ func TestTokenCacheBounded(t *testing.T) {
 		t.Errorf("%d keys cached after all others expired, want 1", len(c.byKey))
 	}
 }
+
+// A nil cache (conns.Clients built without one) caches nothing: each Get
+// generates a key, and none panics.
+func TestTokenCacheNil(t *testing.T) {
+	t.Parallel()
+	var c *TokenCache
+	in := TokenRequest{
+		Host: "runtime.models.us-east-1.cloud.example", Region: "us-east-1", ExpiresIn: time.Hour,
+		Credentials: client.Credentials{AccessKeyID: "AKIDEXAMPLE000001", SecretAccessKey: "s"},
+		Now:         time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC),
+	}
+	first, err := c.Get(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Now = in.Now.Add(time.Second)
+	second, err := c.Get(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Value == "" || first.Value == second.Value {
+		t.Errorf("a nil cache handed out %q then %q, want two new keys", first.Value, second.Value)
+	}
+}

@@ -39,45 +39,45 @@ type contest struct {
 
 // contend writes this run's claim and reports whether this run may take
 // what it claims. A claim that lost is removed.
-func (k contest) contend(ctx context.Context) (won bool, err error) {
+func (c contest) contend(ctx context.Context) (won bool, err error) {
 	start := time.Now()
-	tags, err := k.idc.ListUserTags(ctx, k.user)
+	tags, err := c.idc.ListUserTags(ctx, c.user)
 	if err != nil {
 		return false, err
 	}
-	if others, open := k.rivals(tags); !open || len(others) > 0 {
+	if others, open := c.rivals(tags); !open || len(others) > 0 {
 		return false, nil
 	}
-	tag := k.mine(serverNow(tags))
+	tag := c.mine(serverNow(tags))
 	defer func() {
 		if !won {
 			bctx, cancel := bookkeeping(ctx)
 			defer cancel()
-			_ = k.idc.UntagUser(bctx, k.user, []string{tag.Key})
+			_ = c.idc.UntagUser(bctx, c.user, []string{tag.Key})
 		}
 	}()
-	if err := k.idc.TagUser(ctx, k.user, []identityclient.Tag{tag}); err != nil {
+	if err := c.idc.TagUser(ctx, c.user, []identityclient.Tag{tag}); err != nil {
 		return false, err
 	}
 	if time.Since(start) > contendSettle/2 {
 		return false, nil
 	}
-	return k.firstAfterSettling(ctx)
+	return c.firstAfterSettling(ctx)
 }
 
 // firstAfterSettling looks again contendSettle later: this run wins when
 // the thing is still to be taken and no other live claim has a lower
 // nonce.
-func (k contest) firstAfterSettling(ctx context.Context) (bool, error) {
+func (c contest) firstAfterSettling(ctx context.Context) (bool, error) {
 	select {
 	case <-ctx.Done():
 		return false, ctx.Err()
 	case <-time.After(contendSettle):
 	}
-	tags, err := k.idc.ListUserTags(ctx, k.user)
+	tags, err := c.idc.ListUserTags(ctx, c.user)
 	if err != nil {
 		return false, err
 	}
-	others, open := k.rivals(tags)
-	return open && !slices.ContainsFunc(others, func(o string) bool { return o < k.nonce }), nil
+	others, open := c.rivals(tags)
+	return open && !slices.ContainsFunc(others, func(o string) bool { return o < c.nonce }), nil
 }

@@ -161,9 +161,9 @@ func adoptingTag(nonce, record string, deadline time.Time) identityclient.Tag {
 	return identityclient.Tag{Key: tagAdoptingUser + nonce, Value: record + " " + strconv.FormatInt(deadline.Unix(), 10)}
 }
 
-// userAdopters reads a user's tags for a contest (contend.go): whether the user still
-// carries the record of the create named record, and the nonces of the
-// live claims of other runs adopting it.
+// userAdopters reads a user's tags for a contest (contend.go): whether the
+// user still carries the record of the create named record, and the nonces
+// of the live claims of other runs adopting it.
 func userAdopters(tags *identityclient.UserTags, record, nonce string) (others []string, open bool) {
 	now := serverNow(tags)
 	for _, t := range tags.Tags {

@@ -38,6 +38,9 @@ type keyCreate struct {
 
 var _ recordedCreate[identityclient.ServiceSpecificCredential] = (*keyCreate)(nil)
 
+// recorded reports whether begin recorded this create on the user.
+func (c *keyCreate) recorded() bool { return c.own != nil }
+
 // newKeyCreate is one create of the key in, as the plan wants it.
 func newKeyCreate(clients *conns.Clients, in identityclient.CreateServiceSpecificCredentialInput, want wantKey, diags *diag.Diagnostics) *keyCreate {
 	return &keyCreate{idc: clients.Identity, window: createWindow(clients), in: in, want: want, diags: diags, nonce: newNonce()}
@@ -102,9 +105,9 @@ func (c *keyCreate) settle(ctx context.Context, made *identityclient.ServiceSpec
 
 // refused removes the record of a create the service refused: nothing was
 // created.
-func (c *keyCreate) refused(ctx context.Context, err error, recorded bool) *identityclient.ServiceSpecificCredential {
-	if recorded {
-		untagLogged(ctx, c.idc, c.in.UserName, "the record of a key create", c.own.ID)
+func (c *keyCreate) refused(ctx context.Context, err error) *identityclient.ServiceSpecificCredential {
+	if c.recorded() {
+		untagLogged(ctx, c.idc, c.in.UserName, "Could not remove the record of a key create from its user", c.own.ID)
 	}
 	keyCreateError(c.diags, c.in, err)
 	return nil
@@ -112,8 +115,8 @@ func (c *keyCreate) refused(ctx context.Context, err error, recorded bool) *iden
 
 // lost finds the key of a recorded create whose answer was lost; an
 // unrecorded one cannot be told from others.
-func (c *keyCreate) lost(ctx context.Context, err error, recorded bool) *identityclient.ServiceSpecificCredential {
-	if recorded {
+func (c *keyCreate) lost(ctx context.Context, err error) *identityclient.ServiceSpecificCredential {
+	if c.recorded() {
 		return c.findLost(ctx, err)
 	}
 	c.diags.AddError(createSummary, fmt.Sprintf("The request to create a key for user %q was sent but its answer was lost, and the create was not recorded, so the provider cannot tell which key it made. "+
@@ -121,8 +124,8 @@ func (c *keyCreate) lost(ctx context.Context, err error, recorded bool) *identit
 	return nil
 }
 
-func (c *keyCreate) interrupted(err error, recorded bool) {
-	if !recorded {
+func (c *keyCreate) interrupted(err error) {
+	if !c.recorded() {
 		c.diags.AddError(createSummary, fmt.Sprintf("The create of a key for user %q was interrupted before its answer arrived, and it was not recorded: if the service created the key, it is held by no configuration and its value is lost. "+
 			"List the user's keys and delete the one not in any Terraform state, then apply again.\n\n%s", c.in.UserName, err))
 		return

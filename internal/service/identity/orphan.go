@@ -139,7 +139,9 @@ func (c *keyCreate) recover(ctx context.Context, v *view, own *record) (adopted 
 	}
 	pick := pickFit(matches, c.want, v.now, own)
 	var done []string // tags to remove when the recovery is over
-	defer func() { untagLogged(ctx, c.idc, c.in.UserName, "the record of a key create", done...) }()
+	defer func() {
+		untagLogged(ctx, c.idc, c.in.UserName, "Could not remove the record of a key create from its user", done...)
+	}()
 	var chosen *takeover
 	for i, m := range matches {
 		t, remove, ok := c.resolve(ctx, v, m, i == pick)

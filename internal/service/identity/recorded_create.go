@@ -59,13 +59,13 @@ type recordedCreate[T any] interface {
 	// settle ends the record of an answered create: what it made is held.
 	settle(ctx context.Context, made *T)
 	// refused explains an answer that created nothing (an error the
-	// service sent), after clearing the record when recorded.
-	refused(ctx context.Context, err error, recorded bool) *T
+	// service sent), after clearing the record if begin made one.
+	refused(ctx context.Context, err error) *T
 	// lost finds and adopts what a create whose answer was lost made.
-	lost(ctx context.Context, err error, recorded bool) *T
+	lost(ctx context.Context, err error) *T
 	// interrupted explains a create cut short with its request perhaps on
 	// its way; the record, if any, stays for a later run.
-	interrupted(err error, recorded bool)
+	interrupted(err error)
 }
 
 // createWithRecord runs one create: recover, begin the record, call,
@@ -85,11 +85,11 @@ func createWithRecord[T any](ctx context.Context, c recordedCreate[T]) *T {
 		}
 		return made
 	case errors.As(err, &apiErr):
-		return c.refused(ctx, err, recorded)
+		return c.refused(ctx, err)
 	case errors.Is(err, client.ErrOutcomeUnknown):
-		return c.lost(ctx, err, recorded)
+		return c.lost(ctx, err)
 	}
-	c.interrupted(err, recorded)
+	c.interrupted(err)
 	return nil
 }
 
@@ -103,17 +103,17 @@ func bookkeeping(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
 }
 
-// untagLogged removes tags from user, logging a failure as what: a record
+// untagLogged removes tags from user, logging a failure with msg: a record
 // or claim left behind only makes a later create wait for it or look at
 // it. It runs even when the run is being interrupted (see bookkeeping).
-func untagLogged(ctx context.Context, idc *identityclient.Client, user, what string, keys ...string) {
+func untagLogged(ctx context.Context, idc *identityclient.Client, user, msg string, keys ...string) {
 	if len(keys) == 0 {
 		return
 	}
 	actx, cancel := bookkeeping(ctx)
 	defer cancel()
 	if err := idc.UntagUser(actx, user, keys); err != nil {
-		tflog.Warn(ctx, "Could not remove "+what+" from the user", map[string]any{"user_name": user, "tags": strings.Join(keys, ","), "error": err.Error()})
+		tflog.Warn(ctx, msg, map[string]any{"user_name": user, "tags": strings.Join(keys, ","), "error": err.Error()})
 	}
 }
 

@@ -1,13 +1,20 @@
 package identity
 
 import (
+	"fmt"
 	"regexp"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 )
 
 // Schema pieces the identity service's resources share.
@@ -41,5 +48,46 @@ func computedString(description string) schema.StringAttribute {
 		Computed:            true,
 		MarkdownDescription: description,
 		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+}
+
+// serviceNameAttribute is the service a key is for: only the model
+// runtime's is accepted. A change replaces the key.
+func serviceNameAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:            true,
+		Computed:            true,
+		Default:             stringdefault.StaticString(DefaultServiceName),
+		MarkdownDescription: "Service the key is for: `" + DefaultServiceName + "` (the default), the model runtime service, is the one service that accepts these keys; any other is refused at plan. Changing it replaces the key.",
+		Validators: []validator.String{
+			stringvalidator.LengthBetween(3, 128),
+			stringvalidator.RegexMatches(serviceNameRe, "must be a service name such as "+DefaultServiceName),
+			stringvalidator.OneOf(supportedServiceNames...),
+		},
+		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+	}
+}
+
+// credentialAgeDaysAttribute is a key's lifetime in days, chosen at its
+// creation. A change replaces the key.
+func credentialAgeDaysAttribute() schema.Int64Attribute {
+	return schema.Int64Attribute{
+		CustomType: customtypes.Int64Type{},
+		Required:   true,
+		MarkdownDescription: fmt.Sprintf("Days from creation until the key expires, %d to %d. Required: a long-term key lives until the expiration chosen at its creation "+
+			"(a policy may cap the age, such as the documented 90-day cap). Changing it replaces the key.", minCredentialAgeDays, maxCredentialAgeDays),
+		Validators:    []validator.Int64{int64validator.Between(minCredentialAgeDays, maxCredentialAgeDays)},
+		PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+	}
+}
+
+// keyStatusAttribute is a key's status, changed in place.
+func keyStatusAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:            true,
+		Computed:            true,
+		Default:             stringdefault.StaticString(identityclient.StatusActive),
+		MarkdownDescription: "`Active` (the default) or `Inactive`. An inactive key is refused by the runtime; changing the status updates the key in place, in both directions.",
+		Validators:          []validator.String{stringvalidator.OneOf(identityclient.StatusActive, identityclient.StatusInactive)},
 	}
 }

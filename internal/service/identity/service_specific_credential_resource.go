@@ -11,14 +11,11 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -97,35 +94,11 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 			"The key value is stored in the state (sensitive): protect the state accordingly. " +
 			"A user holds at most 2 keys per service; a renewal with `lifecycle { create_before_destroy = true }` needs one free slot.",
 		Attributes: map[string]schema.Attribute{
-			"id":        computedString("`<user_name>/<service_specific_credential_id>`."),
-			"user_name": userNameAttribute("Name of the identity-service user the key belongs to. Changing it replaces the key."),
-			"service_name": schema.StringAttribute{
-				Optional:            true,
-				Computed:            true,
-				Default:             stringdefault.StaticString(DefaultServiceName),
-				MarkdownDescription: "Service the key is for: `" + DefaultServiceName + "` (the default), the model runtime service, is the one service that accepts these keys; any other is refused at plan. Changing it replaces the key.",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(3, 128),
-					stringvalidator.RegexMatches(serviceNameRe, "must be a service name such as "+DefaultServiceName),
-					stringvalidator.OneOf(supportedServiceNames...),
-				},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"credential_age_days": schema.Int64Attribute{
-				CustomType: customtypes.Int64Type{},
-				Required:   true,
-				MarkdownDescription: fmt.Sprintf("Days from creation until the key expires, %d to %d. Required: a long-term key lives until the expiration chosen at its creation "+
-					"(a policy may cap the age, such as the documented 90-day cap). Changing it replaces the key.", minCredentialAgeDays, maxCredentialAgeDays),
-				Validators:    []validator.Int64{int64validator.Between(minCredentialAgeDays, maxCredentialAgeDays)},
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
-			},
-			"status": schema.StringAttribute{
-				Optional:            true,
-				Computed:            true,
-				Default:             stringdefault.StaticString(identityclient.StatusActive),
-				MarkdownDescription: "`Active` (the default) or `Inactive`. An inactive key is refused by the runtime; changing the status updates the key in place, in both directions.",
-				Validators:          []validator.String{stringvalidator.OneOf(identityclient.StatusActive, identityclient.StatusInactive)},
-			},
+			"id":                  computedString("`<user_name>/<service_specific_credential_id>`."),
+			"user_name":           userNameAttribute("Name of the identity-service user the key belongs to. Changing it replaces the key."),
+			"service_name":        serviceNameAttribute(),
+			"credential_age_days": credentialAgeDaysAttribute(),
+			"status":              keyStatusAttribute(),
 			"reset_triggers": schema.MapAttribute{
 				Optional:    true,
 				ElementType: types.StringType,
@@ -304,18 +277,19 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	flattenCredential(cred, &plan)
 	plan.ServiceAPIKeyValue = types.StringValue(cred.ServiceAPIKeyValue)
 	plan.Region = types.StringValue(r.clients.Identity.Region())
-	r.setCreatedStatus(ctx, in.UserName, cred, want.status, &plan, &resp.Diagnostics)
+	r.setCreatedStatus(ctx, cred, want.status, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 // setCreatedStatus gives a key just created or adopted the planned status.
 // A new key starts Active (an adopted one may be either): the status is set
-// now, so the key is never in use as another.
-func (r *serviceSpecificCredentialResource) setCreatedStatus(ctx context.Context, user string, cred *identityclient.ServiceSpecificCredential, want string, plan *serviceSpecificCredentialModel, diags *diag.Diagnostics) {
+// now, so the key is never in use as another. plan holds the key already
+// (flattenCredential), its user name too.
+func (r *serviceSpecificCredentialResource) setCreatedStatus(ctx context.Context, cred *identityclient.ServiceSpecificCredential, want string, plan *serviceSpecificCredentialModel, diags *diag.Diagnostics) {
 	if want == cred.Status {
 		return
 	}
-	if err := r.clients.Identity.UpdateServiceSpecificCredential(ctx, user, cred.ServiceSpecificCredentialID, want); err != nil {
+	if err := r.clients.Identity.UpdateServiceSpecificCredential(ctx, plan.UserName.ValueString(), cred.ServiceSpecificCredentialID, want); err != nil {
 		diags.AddAttributeError(path.Root("status"), createSummary,
 			fmt.Sprintf("Key %s was created, but setting its status to %s failed, so it is %s. Terraform saves it as tainted: the next apply replaces it with a new key, created and set to %s, and deletes this one.\n\n%s", cred.ServiceSpecificCredentialID, want, cred.Status, want, err))
 		return
@@ -330,14 +304,14 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		return
 	}
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
-	found, serverTime, err := r.findCredential(ctx, user, state.ServiceName.ValueString(), id)
+	found, serverTime, gone, err := r.findCredential(ctx, user, state.ServiceName.ValueString(), id)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read Identity Service Specific Credential",
 			fmt.Sprintf("Listing the keys of user %q failed: %s", user, err))
 		return
 	}
 	if found == nil {
-		tflog.Warn(ctx, "Key or its user is gone, removing the key from state", map[string]any{"user_name": user, "service_specific_credential_id": id})
+		tflog.Warn(ctx, gone, map[string]any{"user_name": user, "service_specific_credential_id": id})
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -357,22 +331,23 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// findCredential reads key id of user; nil when it or the user is gone.
-// serverTime is the service's clock at the answer.
-func (r *serviceSpecificCredentialResource) findCredential(ctx context.Context, user, service, id string) (found *identityclient.ServiceSpecificCredential, serverTime time.Time, err error) {
+// findCredential reads key id of user; nil when it or the user is gone,
+// and gone then says which, as the log's message. serverTime is the
+// service's clock at the answer.
+func (r *serviceSpecificCredentialResource) findCredential(ctx context.Context, user, service, id string) (found *identityclient.ServiceSpecificCredential, serverTime time.Time, gone string, err error) {
 	out, err := r.clients.Identity.ListServiceSpecificCredentials(ctx, user, service)
 	if errors.Is(err, client.ErrNotFound) {
-		return nil, serverTime, nil
+		return nil, serverTime, "The key's user is gone, removing the key from state", nil
 	}
 	if err != nil {
-		return nil, serverTime, err
+		return nil, serverTime, "", err
 	}
 	for i := range out.Credentials {
 		if out.Credentials[i].ServiceSpecificCredentialID == id {
-			return &out.Credentials[i], out.ServerTime, nil
+			return &out.Credentials[i], out.ServerTime, "", nil
 		}
 	}
-	return nil, out.ServerTime, nil
+	return nil, out.ServerTime, "Key is gone, removing it from state", nil
 }
 
 // privateSetter is the part of the framework's private state that Read

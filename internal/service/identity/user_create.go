@@ -30,11 +30,11 @@ const createUserSummary = "Unable to Create Identity User"
 // userCreate is one create of a user, as createWithRecord runs it.
 type userCreate struct {
 	idc *identityclient.Client
-	// window is how long after it starts a create can be applied; late,
-	// how long after a lost answer.
-	window, late time.Duration
-	in           identityclient.CreateUserInput
-	diags        *diag.Diagnostics
+	// window is how long after it starts a create can be applied;
+	// lostAnswerWait, how long after a lost answer.
+	window, lostAnswerWait time.Duration
+	in                     identityclient.CreateUserInput
+	diags                  *diag.Diagnostics
 	// nonce names this create in the record it writes.
 	nonce string
 }
@@ -43,7 +43,7 @@ var _ recordedCreate[identityclient.User] = (*userCreate)(nil)
 
 // newUserCreate is one create of the user in.
 func newUserCreate(clients *conns.Clients, in identityclient.CreateUserInput, diags *diag.Diagnostics) *userCreate {
-	return &userCreate{idc: clients.Identity, window: createWindow(clients), late: lateWindow(clients), in: in, diags: diags, nonce: newNonce()}
+	return &userCreate{idc: clients.Identity, window: createWindow(clients), lostAnswerWait: lateWindow(clients), in: in, diags: diags, nonce: newNonce()}
 }
 
 // run sends CreateUser with its record and returns the user: the new one,
@@ -78,7 +78,7 @@ func (c *userCreate) settle(ctx context.Context, made *identityclient.User) {
 
 // refused adopts the orphan of an interrupted create when the name is
 // taken by one; the refused create left no record.
-func (c *userCreate) refused(ctx context.Context, err error, _ bool) *identityclient.User {
+func (c *userCreate) refused(ctx context.Context, err error) *identityclient.User {
 	if errors.Is(err, client.ErrAlreadyExists) {
 		return c.exists(ctx, err)
 	}
@@ -89,9 +89,9 @@ func (c *userCreate) refused(ctx context.Context, err error, _ bool) *identitycl
 // lost reads the user to learn the outcome: one carrying this create's
 // record is its; another was there before (the lost answer was
 // EntityAlreadyExists).
-func (c *userCreate) lost(ctx context.Context, createErr error, _ bool) *identityclient.User {
-	tflog.Info(ctx, "CreateUser answer lost, reading the user to learn the outcome", map[string]any{"user_name": c.in.UserName, "wait_up_to": c.late.String()})
-	u, err := findUserAfterLostCreate(ctx, c.idc, c.in, createErr, c.late)
+func (c *userCreate) lost(ctx context.Context, createErr error) *identityclient.User {
+	tflog.Info(ctx, "CreateUser answer lost, reading the user to learn the outcome", map[string]any{"user_name": c.in.UserName, "wait_up_to": c.lostAnswerWait.String()})
+	u, err := findUserAfterLostCreate(ctx, c.idc, c.in, createErr, c.lostAnswerWait)
 	if err != nil {
 		c.diags.AddAttributeError(path.Root("user_name"), createUserSummary, fmt.Sprintf("Creating user %q failed: %s", c.in.UserName, err))
 		return nil
@@ -105,7 +105,7 @@ func (c *userCreate) lost(ctx context.Context, createErr error, _ bool) *identit
 
 // interrupted: a user the request made carries the record, and the next
 // apply adopts it.
-func (c *userCreate) interrupted(err error, _ bool) {
+func (c *userCreate) interrupted(err error) {
 	c.diags.AddAttributeError(path.Root("user_name"), createUserSummary, fmt.Sprintf("The create of user %q was interrupted before its answer arrived. "+
 		"If the service created the user, the user carries the record of this create (tag %s), and the next apply, on this machine or any other, adopts it once %s have passed since its creation.\n\n%s",
 		c.in.UserName, tagCreatingUser, c.window.Round(time.Second), err))
@@ -229,7 +229,7 @@ func (c *userCreate) claimUser(ctx context.Context, u *identityclient.User) (min
 		return mine, again, nil
 	}
 	if won {
-		untagLogged(ctx, c.idc, u.UserName, "a claim", mine)
+		untagLogged(ctx, c.idc, u.UserName, "Could not remove a claim from the user", mine)
 	}
 	return "", nil, err
 }

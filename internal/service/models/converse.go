@@ -134,7 +134,7 @@ func converse(ctx context.Context, c *conns.Clients, m *converseModel, action st
 	out, err := rc.Converse(ctx, key, m.ModelID.ValueString(), m.Prompt.ValueString())
 	if err != nil {
 		diags.AddError("Unable to "+action, fmt.Sprintf("The model runtime at %s refused or failed the call to model %q. %s Error: %s",
-			runtimeURL, m.ModelID.ValueString(), diagnostics.RuntimeRemedies.For(err).Text, client.Redact(err.Error())))
+			runtimeURL, m.ModelID.ValueString(), diagnostics.RuntimeRemedy(err).Text, client.Redact(err.Error())))
 		return diags
 	}
 	m.Region = types.StringValue(region)

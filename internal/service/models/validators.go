@@ -10,8 +10,9 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
-// runtimeURL validates runtime_url: an http(s) URL with a host and no query.
-var runtimeURL = validators.HTTPURL("Invalid Runtime URL", func(_ path.Path, value string, _ error) string {
+// runtimeURL validates runtime_url: an http(s) URL, the scheme in any case,
+// with a host and no query.
+var runtimeURL = validators.AnyCaseHTTPURL("Invalid Runtime URL", func(_ path.Path, value string, _ error) string {
 	return fmt.Sprintf("The runtime URL %q must be an http(s) URL with a host and no query, such as https://runtime.models.us-east-1.cloud.example.", value)
 })
 
@@ -22,6 +23,10 @@ var keyLifetime = validators.Duration{
 	Desc:         fmt.Sprintf("must be a duration such as 1h or 30m, from %s to %s", time.Minute, modelsclient.MaxTokenLifetime),
 	Summary:      "Invalid Duration",
 	RangeSummary: "Duration Out of Range",
-	NotDuration:  "%q is not a duration. Use a number with a unit, such as 1h, 90m or 12h.",
-	OutOfRange:   "%q is outside the allowed range: a short-term API key lives from " + time.Minute.String() + " to " + modelsclient.MaxTokenLifetime.String() + " (the service's limit is 12 hours).",
+	NotDuration: func(v string) string {
+		return fmt.Sprintf("%q is not a duration. Use a number with a unit, such as 1h, 90m or 12h.", v)
+	},
+	OutOfRange: func(v string) string {
+		return fmt.Sprintf("%q is outside the allowed range: a short-term API key lives from %s to %s (the service's limit is 12 hours).", v, time.Minute, modelsclient.MaxTokenLifetime)
+	},
 }

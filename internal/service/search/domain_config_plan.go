@@ -246,7 +246,7 @@ func (p *planning) stopIfChangedSinceRead(ctx context.Context, dr *dryRunResult)
 	if p.creating() {
 		return false
 	}
-	detail := p.r.changedSinceRead(ctx, p.req.Private, p.req.State.Raw, p.domain, p.ch, dr)
+	detail := p.changedSinceReadDetail(ctx, dr)
 	if detail == "" {
 		return false
 	}

@@ -80,18 +80,20 @@ func sectionDigests(secs map[string]tftypes.Value) map[string]string {
 	return out
 }
 
-// changedSinceRead reports, as the detail of the plan's error, a domain
-// that changed since Terraform last read it (prior) in a section that ch
-// sets: the dry run dr of ch then analysed another starting point than the
-// reviewed plan's did, so its verdict cannot be shown to be the reviewed
-// one. "" when the domain's latest change is the one read (no read is
-// made), when no section ch sets changed, or when nothing was recorded.
-func (r *domainConfigResource) changedSinceRead(ctx context.Context, p privateGetter, prior tftypes.Value, domain string, ch change, dr *dryRunResult) string {
-	rd := readDomainRead(ctx, p)
+// changedSinceReadDetail reports, as the detail of the plan's error, a
+// domain that changed since Terraform last read it (the prior state) in a
+// section that the plan's change p.ch sets: the dry run dr of p.ch then
+// analysed another starting point than the reviewed plan's did, so its
+// verdict cannot be shown to be the reviewed one. "" when the domain's
+// latest change is the one read (no read is made), when no section p.ch
+// sets changed, or when nothing was recorded.
+func (p *planning) changedSinceReadDetail(ctx context.Context, dr *dryRunResult) string {
+	domain, ch := p.domain, p.ch
+	rd := readDomainRead(ctx, p.req.Private)
 	if rd == nil || rd.Change == dr.after && rd.Running == dr.afterRunning {
 		return ""
 	}
-	live, err := findDomainConfig(ctx, r.clients.Search, domain, prior)
+	live, err := findDomainConfig(ctx, p.r.clients.Search, domain, p.req.State.Raw)
 	if err != nil {
 		// The dry run's verdict stands as today; apply re-checks it before
 		// sending anything (sendReviewed).
