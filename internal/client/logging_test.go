@@ -28,7 +28,7 @@ func TestHTTPLogFromEnv(t *testing.T) {
 		{"TF_LOG_PROVIDER over TF_LOG", map[string]string{"TF_LOG": "TRACE", "TF_LOG_PROVIDER": "INFO"}, hclog.Info},
 		{"the provider's level over Terraform's", map[string]string{"TF_LOG_PROVIDER": "TRACE", "TF_LOG_PROVIDER_CLOUD": "WARN"}, hclog.Warn},
 		{"the subsystem's over all", map[string]string{"TF_LOG_PROVIDER_CLOUD": "OFF", "TF_LOG_PROVIDER_CLOUD_HTTP": "TRACE"}, hclog.Trace},
-		{"quieted by main.go", map[string]string{"TF_LOG_PROVIDER_CLOUD": "OFF"}, hclog.Off},
+		{"quieted by internal/serve", map[string]string{"TF_LOG_PROVIDER_CLOUD": "OFF"}, hclog.Off},
 		{"the acceptance test log records all", map[string]string{"TF_ACC_LOG_PATH": "/tmp/acc.log"}, hclog.Trace},
 		{"Terraform's temporary log records all", map[string]string{"TF_TEMP_LOG_PATH": "/tmp/t.log", "TF_LOG_PROVIDER_CLOUD": "OFF"}, hclog.Trace},
 	} {

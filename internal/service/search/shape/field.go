@@ -7,7 +7,7 @@
 //
 // Each value kind is one codec (codec.go); a new kind is one new codec.
 // The package knows nothing of the Terraform resource that uses it: it
-// must not import internal/service/search (imports_test.go).
+// must not import internal/service/search (the shape rule of .golangci.yml).
 package shape
 
 import (
