@@ -333,68 +333,101 @@ func sortedKeys(m map[string]any) []string {
 // object of body (valid JSON), "" when there is none.
 func duplicateMember(body []byte) string {
 	dec := json.NewDecoder(bytes.NewReader(body))
-	type frame struct {
-		object bool
-		seen   map[string]bool
-		path   string
-		index  int
-		key    string // the member whose value comes next
-		hasKey bool
-	}
-	var stack []*frame
-	// at names the value about to be read in the innermost container.
-	at := func() string {
-		if len(stack) == 0 {
-			return ""
-		}
-		f := stack[len(stack)-1]
-		if f.object {
-			if f.path == "" {
-				return f.key
-			}
-			return f.path + "." + f.key
-		}
-		return fmt.Sprintf("%s[%d]", f.path, f.index)
-	}
-	// done marks the innermost container's current value as read.
-	done := func() {
-		if len(stack) == 0 {
-			return
-		}
-		f := stack[len(stack)-1]
-		if f.object {
-			f.hasKey = false
-		} else {
-			f.index++
-		}
-	}
+	var s memberScan
 	for {
 		tok, err := dec.Token()
 		if err != nil {
 			return ""
 		}
-		if len(stack) > 0 {
-			if f := stack[len(stack)-1]; f.object && !f.hasKey {
-				if k, ok := tok.(string); ok {
-					if f.seen[k] {
-						f.key = k
-						return at()
-					}
-					f.seen[k], f.key, f.hasKey = true, k, true
-					continue
-				}
+		if k, ok := s.expectsKey(tok); ok {
+			if at := s.key(k); at != "" {
+				return at
 			}
+			continue
 		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, &frame{object: true, seen: map[string]bool{}, path: at()})
-		case json.Delim('['):
-			stack = append(stack, &frame{path: at()})
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
-			done()
-		default:
-			done()
+		s.value(tok)
+	}
+}
+
+// memberScan follows a token stream's nesting, remembering the member
+// names each open object has had.
+type memberScan struct{ stack []*scanFrame }
+
+// scanFrame is one open object or array.
+type scanFrame struct {
+	object bool
+	seen   map[string]bool
+	path   string
+	index  int
+	key    string // the member whose value comes next
+	hasKey bool
+}
+
+// expectsKey reports whether tok is a member name: a string where the
+// innermost object expects one.
+func (s *memberScan) expectsKey(tok any) (string, bool) {
+	if len(s.stack) == 0 {
+		return "", false
+	}
+	f := s.stack[len(s.stack)-1]
+	if !f.object || f.hasKey {
+		return "", false
+	}
+	k, ok := tok.(string)
+	return k, ok
+}
+
+// key records the member name k in the innermost object; it returns the
+// member's path when the object has had it before, else "".
+func (s *memberScan) key(k string) string {
+	f := s.stack[len(s.stack)-1]
+	if f.seen[k] {
+		f.key = k
+		return s.at()
+	}
+	f.seen[k], f.key, f.hasKey = true, k, true
+	return ""
+}
+
+// value follows a token that is (or opens, or closes) a value.
+func (s *memberScan) value(tok any) {
+	switch tok {
+	case json.Delim('{'):
+		s.stack = append(s.stack, &scanFrame{object: true, seen: map[string]bool{}, path: s.at()})
+	case json.Delim('['):
+		s.stack = append(s.stack, &scanFrame{path: s.at()})
+	case json.Delim('}'), json.Delim(']'):
+		s.stack = s.stack[:len(s.stack)-1]
+		s.done()
+	default:
+		s.done()
+	}
+}
+
+// at names the value about to be read in the innermost container.
+func (s *memberScan) at() string {
+	if len(s.stack) == 0 {
+		return ""
+	}
+	f := s.stack[len(s.stack)-1]
+	if f.object {
+		if f.path == "" {
+			return f.key
 		}
+		return f.path + "." + f.key
+	}
+	return fmt.Sprintf("%s[%d]", f.path, f.index)
+}
+
+// done marks the innermost container's current value as read.
+func (s *memberScan) done() {
+	if len(s.stack) == 0 {
+		return
+	}
+	f := s.stack[len(s.stack)-1]
+	if f.object {
+		f.hasKey = false
+	} else {
+		f.index++
 	}
 }
