@@ -186,87 +186,109 @@ func (s *Service) DomainNames() []string {
 // Admin serves the admin routes (mounted at /_admin/search/, README.md).
 func (s *Service) Admin() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /domains", func(w http.ResponseWriter, _ *http.Request) {
-		core.WriteJSON(w, http.StatusOK, map[string]any{"domains": s.DomainNames()})
-	})
-	mux.HandleFunc("POST /domains", func(w http.ResponseWriter, r *http.Request) {
-		var spec DomainSpec
-		if err := json.NewDecoder(r.Body).Decode(&spec); err != nil {
-			adminError(w, http.StatusBadRequest, "the body must be a JSON domain spec: "+err.Error())
-			return
-		}
-		if err := s.AddDomain(spec); err != nil {
-			adminError(w, http.StatusBadRequest, err.Error())
-			return
-		}
-		d, _ := s.Domain(spec.DomainName)
-		core.WriteJSON(w, http.StatusCreated, map[string]any{"DomainStatus": d})
-	})
-	mux.HandleFunc("GET /domains/{name}", func(w http.ResponseWriter, r *http.Request) {
-		d, ok := s.Domain(r.PathValue("name"))
-		if !ok {
-			adminError(w, http.StatusNotFound, "no domain "+r.PathValue("name"))
-			return
-		}
-		core.WriteJSON(w, http.StatusOK, map[string]any{"DomainStatus": d})
-	})
-	mux.HandleFunc("DELETE /domains/{name}", func(w http.ResponseWriter, r *http.Request) {
-		if !s.RemoveDomain(r.PathValue("name")) {
-			adminError(w, http.StatusNotFound, "no domain "+r.PathValue("name"))
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
-	})
-	mux.HandleFunc("GET /pace", func(w http.ResponseWriter, _ *http.Request) {
-		core.WriteJSON(w, http.StatusOK, paceJSON(s.CurrentPace()))
-	})
-	mux.HandleFunc("POST /pace", func(w http.ResponseWriter, r *http.Request) {
-		var in map[string]string
-		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
-			adminError(w, http.StatusBadRequest, "the body must be JSON such as {\"blue_green_stage\": \"10m\"}")
-			return
-		}
-		p := s.CurrentPace()
-		for k, v := range in {
-			d, err := time.ParseDuration(v)
-			if err != nil {
-				adminError(w, http.StatusBadRequest, fmt.Sprintf("%s: %q is not a Go duration", k, v))
-				return
-			}
-			switch k {
-			case "dry_run":
-				p.DryRun = d
-			case "blue_green_stage":
-				p.BlueGreenStage = d
-			case "dynamic":
-				p.Dynamic = d
-			default:
-				adminError(w, http.StatusBadRequest, "unknown pace "+k+"; use dry_run, blue_green_stage or dynamic")
-				return
-			}
-		}
-		if err := s.SetPace(p); err != nil {
-			adminError(w, http.StatusBadRequest, err.Error())
-			return
-		}
-		core.WriteJSON(w, http.StatusOK, paceJSON(p))
-	})
-	mux.HandleFunc("POST /fail-next-change", func(w http.ResponseWriter, r *http.Request) {
-		var in struct {
-			Stage   string `json:"stage"`
-			Message string `json:"message"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
-			adminError(w, http.StatusBadRequest, "the body must be JSON such as {\"stage\": \"CopyingShards\"}")
-			return
-		}
-		if err := s.FailNextChangeAt(in.Stage, in.Message); err != nil {
-			adminError(w, http.StatusBadRequest, err.Error())
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
-	})
+	mux.HandleFunc("GET /domains", s.adminListDomains)
+	mux.HandleFunc("POST /domains", s.adminAddDomain)
+	mux.HandleFunc("GET /domains/{name}", s.adminGetDomain)
+	mux.HandleFunc("DELETE /domains/{name}", s.adminRemoveDomain)
+	mux.HandleFunc("GET /pace", s.adminGetPace)
+	mux.HandleFunc("POST /pace", s.adminSetPace)
+	mux.HandleFunc("POST /fail-next-change", s.adminFailNextChange)
 	return mux
+}
+
+func (s *Service) adminListDomains(w http.ResponseWriter, _ *http.Request) {
+	core.WriteJSON(w, http.StatusOK, map[string]any{"domains": s.DomainNames()})
+}
+
+func (s *Service) adminAddDomain(w http.ResponseWriter, r *http.Request) {
+	var spec DomainSpec
+	if err := json.NewDecoder(r.Body).Decode(&spec); err != nil {
+		adminError(w, http.StatusBadRequest, "the body must be a JSON domain spec: "+err.Error())
+		return
+	}
+	if err := s.AddDomain(spec); err != nil {
+		adminError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	d, _ := s.Domain(spec.DomainName)
+	core.WriteJSON(w, http.StatusCreated, map[string]any{"DomainStatus": d})
+}
+
+func (s *Service) adminGetDomain(w http.ResponseWriter, r *http.Request) {
+	d, ok := s.Domain(r.PathValue("name"))
+	if !ok {
+		adminError(w, http.StatusNotFound, "no domain "+r.PathValue("name"))
+		return
+	}
+	core.WriteJSON(w, http.StatusOK, map[string]any{"DomainStatus": d})
+}
+
+func (s *Service) adminRemoveDomain(w http.ResponseWriter, r *http.Request) {
+	if !s.RemoveDomain(r.PathValue("name")) {
+		adminError(w, http.StatusNotFound, "no domain "+r.PathValue("name"))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Service) adminGetPace(w http.ResponseWriter, _ *http.Request) {
+	core.WriteJSON(w, http.StatusOK, paceJSON(s.CurrentPace()))
+}
+
+func (s *Service) adminSetPace(w http.ResponseWriter, r *http.Request) {
+	var in map[string]string
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		adminError(w, http.StatusBadRequest, "the body must be JSON such as {\"blue_green_stage\": \"10m\"}")
+		return
+	}
+	p, msg := paceWith(s.CurrentPace(), in)
+	if msg != "" {
+		adminError(w, http.StatusBadRequest, msg)
+		return
+	}
+	if err := s.SetPace(p); err != nil {
+		adminError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	core.WriteJSON(w, http.StatusOK, paceJSON(p))
+}
+
+// paceWith is p with the durations in set (by paceJSON's names), or the
+// admin error message of a name or a duration refused.
+func paceWith(p Pace, set map[string]string) (Pace, string) {
+	for k, v := range set {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return p, fmt.Sprintf("%s: %q is not a Go duration", k, v)
+		}
+		switch k {
+		case "dry_run":
+			p.DryRun = d
+		case "blue_green_stage":
+			p.BlueGreenStage = d
+		case "dynamic":
+			p.Dynamic = d
+		default:
+			return p, "unknown pace " + k + "; use dry_run, blue_green_stage or dynamic"
+		}
+	}
+	return p, ""
+}
+
+func (s *Service) adminFailNextChange(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Stage   string `json:"stage"`
+		Message string `json:"message"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		adminError(w, http.StatusBadRequest, "the body must be JSON such as {\"stage\": \"CopyingShards\"}")
+		return
+	}
+	if err := s.FailNextChangeAt(in.Stage, in.Message); err != nil {
+		adminError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func paceJSON(p Pace) map[string]string {
