@@ -54,17 +54,9 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	if _, ok := s.domains[spec.DomainName]; ok {
 		return fmt.Errorf("domain %s already exists", spec.DomainName)
 	}
-	if spec.EngineMode == "" {
-		spec.EngineMode = engineModeGeneral
-	}
-	if spec.EngineVersion == "" {
-		spec.EngineVersion = "OpenSearch_2.19"
-	}
-	if spec.IPAddressType == "" {
-		spec.IPAddressType = ipv4
-	}
-	if !slices.Contains(engineModes, spec.EngineMode) || !slices.Contains(ipAddressTypes, spec.IPAddressType) {
-		return fmt.Errorf("EngineMode must be one of %v and IPAddressType one of %v", engineModes, ipAddressTypes)
+	spec, err := withSpecDefaults(spec)
+	if err != nil {
+		return err
 	}
 	req, aerr := parseRequest(spec.Config)
 	if aerr != nil {
@@ -72,21 +64,7 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	}
 	cfg := req.sections
 	cfg["EngineMode"], cfg["EngineVersion"], cfg["IPAddressType"] = spec.EngineMode, spec.EngineVersion, spec.IPAddressType
-	if _, ok := cfg["SnapshotOptions"]; !ok {
-		cfg["SnapshotOptions"] = map[string]any{"AutomatedSnapshotStartHour": 0.0} // the spec's default
-	}
-	// The spec's AdvancedOptions defaults: a domain reports each key it
-	// does not set at its default, so configuring a default is no change.
-	adv, _ := cfg["AdvancedOptions"].(map[string]any)
-	if adv == nil {
-		adv = map[string]any{}
-	}
-	for k, v := range rules.AdvancedOptionDefaults() {
-		if _, ok := adv[k]; !ok {
-			adv[k] = v
-		}
-	}
-	cfg["AdvancedOptions"] = adv
+	addConfigDefaults(cfg)
 	now := s.clock.Now()
 	d := &domain{
 		name: spec.DomainName, id: s.account + "/" + spec.DomainName, created: now,
@@ -97,6 +75,44 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	}
 	s.domains[d.name] = d
 	return nil
+}
+
+// withSpecDefaults fills in a spec's engine mode, engine version and IP
+// address type, and checks the mode and the address type.
+func withSpecDefaults(spec DomainSpec) (DomainSpec, error) {
+	if spec.EngineMode == "" {
+		spec.EngineMode = engineModeGeneral
+	}
+	if spec.EngineVersion == "" {
+		spec.EngineVersion = "OpenSearch_2.19"
+	}
+	if spec.IPAddressType == "" {
+		spec.IPAddressType = ipv4
+	}
+	if !slices.Contains(engineModes, spec.EngineMode) || !slices.Contains(ipAddressTypes, spec.IPAddressType) {
+		return spec, fmt.Errorf("EngineMode must be one of %v and IPAddressType one of %v", engineModes, ipAddressTypes)
+	}
+	return spec, nil
+}
+
+// addConfigDefaults sets the spec's defaults a new domain's configuration
+// does not set: the snapshot hour, and each AdvancedOptions key (a domain
+// reports each key it does not set at its default, so configuring a
+// default is no change).
+func addConfigDefaults(cfg map[string]any) {
+	if _, ok := cfg["SnapshotOptions"]; !ok {
+		cfg["SnapshotOptions"] = map[string]any{"AutomatedSnapshotStartHour": 0.0} // the spec's default
+	}
+	adv, _ := cfg["AdvancedOptions"].(map[string]any)
+	if adv == nil {
+		adv = map[string]any{}
+	}
+	for k, v := range rules.AdvancedOptionDefaults() {
+		if _, ok := adv[k]; !ok {
+			adv[k] = v
+		}
+	}
+	cfg["AdvancedOptions"] = adv
 }
 
 // RemoveDomain deletes a domain behind the provider's back.
