@@ -177,7 +177,7 @@ func (s *Service) Domain(name string) (*DomainStatus, bool) {
 	now := s.clock.Now()
 	s.settle(d, now)
 	// Decoding strictly keeps the rendering and the response types in step.
-	b, _ := json.Marshal(s.renderStatus(d, d.config, activeModifying(d), d.mostRecentChange(), now, now))
+	b, _ := json.Marshal(s.renderStatus(d, d.config, progressView{latest: d.mostRecentChange(), at: now, modifying: activeModifying(d)}, now))
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var out DomainStatus

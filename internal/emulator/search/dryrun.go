@@ -133,7 +133,7 @@ func (s *Service) describeDryRun(d *domain, r *http.Request, now time.Time) (any
 		if dr.mode != dryRunModeVerbose {
 			return nil, disabledOperation("loadDryRunConfig is supported for Verbose dry runs only; dry run %s was %s.", dr.id, dr.mode)
 		}
-		out["DryRunConfig"] = s.renderStatus(d, dr.planned, modifyingProperties(dr.props), dr.after, dr.created, now)
+		out["DryRunConfig"] = s.renderStatus(d, dr.planned, progressView{latest: dr.after, at: dr.created, modifying: modifyingProperties(dr.props)}, now)
 	}
 	return out, nil
 }
