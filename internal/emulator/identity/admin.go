@@ -56,13 +56,7 @@ func (s *Service) adminAttachPrincipalPolicy(w http.ResponseWriter, r *http.Requ
 		adminError(w, "the body must be JSON with principal and document: "+err.Error())
 		return
 	}
-	doc := []byte(in.Document)
-	// The document may also come as a JSON string holding the policy.
-	var str string
-	if json.Unmarshal(doc, &str) == nil {
-		doc = []byte(str)
-	}
-	id, err := s.AttachPrincipalPolicy(in.Principal, in.Name, doc)
+	id, err := s.AttachPrincipalPolicy(in.Principal, in.Name, adminDocument(in.Document))
 	if err != nil {
 		adminError(w, err.Error())
 		return
@@ -90,6 +84,17 @@ func (s *Service) adminDetachPrincipalPolicy(w http.ResponseWriter, r *http.Requ
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// adminDocument is a policy document sent to an admin route, which may
+// also come as a JSON string holding the policy.
+func adminDocument(raw json.RawMessage) []byte {
+	doc := []byte(raw)
+	var str string
+	if json.Unmarshal(doc, &str) == nil {
+		doc = []byte(str)
+	}
+	return doc
 }
 
 func adminError(w http.ResponseWriter, msg string) {
