@@ -135,24 +135,13 @@ var operators = func() map[string]string {
 // Parse reads and checks a policy document: the version, each statement's
 // Effect, Action and Resource, and the condition operators and their values.
 func Parse(doc []byte) (Document, error) {
+	doc, err := statementAsArray(doc)
+	if err != nil {
+		return Document{}, err
+	}
 	var d Document
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.DisallowUnknownFields()
-	// Statement may be a single object as well as an array.
-	var probe struct {
-		Statement json.RawMessage `json:"Statement"`
-	}
-	if err := json.Unmarshal(doc, &probe); err != nil {
-		return Document{}, fmt.Errorf("the policy document is not a JSON object: %w", err)
-	}
-	if t := bytes.TrimSpace(probe.Statement); len(t) > 0 && t[0] == '{' {
-		var m map[string]json.RawMessage
-		_ = json.Unmarshal(doc, &m)
-		m["Statement"] = json.RawMessage(append(append([]byte{'['}, t...), ']'))
-		doc, _ = json.Marshal(m)
-		dec = json.NewDecoder(bytes.NewReader(doc))
-		dec.DisallowUnknownFields()
-	}
 	if err := dec.Decode(&d); err != nil {
 		return Document{}, fmt.Errorf("the policy document is malformed: %w", err)
 	}
@@ -163,50 +152,87 @@ func Parse(doc []byte) (Document, error) {
 		return Document{}, fmt.Errorf("the policy document has no Statement")
 	}
 	for i, s := range d.Statement {
-		at := fmt.Sprintf("Statement[%d]", i)
-		if s.Sid != "" {
-			at = fmt.Sprintf("Statement %q", s.Sid)
+		if err := checkStatement(i, s); err != nil {
+			return Document{}, err
 		}
-		if s.Effect != "Allow" && s.Effect != "Deny" {
-			return Document{}, fmt.Errorf("%s: Effect must be Allow or Deny, got %q", at, s.Effect)
+	}
+	return d, nil
+}
+
+// statementAsArray is doc with a Statement given as a single object
+// wrapped in an array (it may be either); doc itself when it is not.
+func statementAsArray(doc []byte) ([]byte, error) {
+	var probe struct {
+		Statement json.RawMessage `json:"Statement"`
+	}
+	if err := json.Unmarshal(doc, &probe); err != nil {
+		return nil, fmt.Errorf("the policy document is not a JSON object: %w", err)
+	}
+	if t := bytes.TrimSpace(probe.Statement); len(t) > 0 && t[0] == '{' {
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal(doc, &m)
+		m["Statement"] = json.RawMessage(append(append([]byte{'['}, t...), ']'))
+		doc, _ = json.Marshal(m)
+	}
+	return doc, nil
+}
+
+// checkStatement checks statement i's Effect, Action, Resource and
+// conditions; errors name it by its Sid when it has one.
+func checkStatement(i int, s Statement) error {
+	at := fmt.Sprintf("Statement[%d]", i)
+	if s.Sid != "" {
+		at = fmt.Sprintf("Statement %q", s.Sid)
+	}
+	if s.Effect != "Allow" && s.Effect != "Deny" {
+		return fmt.Errorf("%s: Effect must be Allow or Deny, got %q", at, s.Effect)
+	}
+	if len(s.Action) == 0 {
+		return fmt.Errorf("%s: Action is required", at)
+	}
+	for _, a := range s.Action {
+		if a != "*" && !strings.Contains(a, ":") {
+			return fmt.Errorf("%s: Action %q must be * or service:action", at, a)
 		}
-		if len(s.Action) == 0 {
-			return Document{}, fmt.Errorf("%s: Action is required", at)
+	}
+	if len(s.Resource) == 0 {
+		return fmt.Errorf("%s: Resource is required", at)
+	}
+	for op, keys := range s.Condition {
+		if err := checkCondition(at, op, keys); err != nil {
+			return err
 		}
-		for _, a := range s.Action {
-			if a != "*" && !strings.Contains(a, ":") {
-				return Document{}, fmt.Errorf("%s: Action %q must be * or service:action", at, a)
-			}
+	}
+	return nil
+}
+
+// checkCondition checks one condition operator of the statement at and the
+// values of each of its keys: numbers for Numeric operators, true or false
+// for Bool and Null.
+func checkCondition(at, op string, keys map[string]StringList) error {
+	name, ok := operators[strings.ToLower(op)]
+	if !ok {
+		return fmt.Errorf("%s: unknown condition operator %q", at, op)
+	}
+	base := strings.TrimSuffix(name, "IfExists")
+	for k, vals := range keys {
+		if len(vals) == 0 {
+			return fmt.Errorf("%s: %s %s has no value", at, op, k)
 		}
-		if len(s.Resource) == 0 {
-			return Document{}, fmt.Errorf("%s: Resource is required", at)
-		}
-		for op, keys := range s.Condition {
-			name, ok := operators[strings.ToLower(op)]
-			if !ok {
-				return Document{}, fmt.Errorf("%s: unknown condition operator %q", at, op)
-			}
-			base := strings.TrimSuffix(name, "IfExists")
-			for k, vals := range keys {
-				if len(vals) == 0 {
-					return Document{}, fmt.Errorf("%s: %s %s has no value", at, op, k)
+		for _, v := range vals {
+			switch {
+			case strings.HasPrefix(base, "Numeric"):
+				if _, err := strconv.ParseFloat(v, 64); err != nil {
+					return fmt.Errorf("%s: %s %s: %q is not a number", at, op, k, v)
 				}
-				for _, v := range vals {
-					switch {
-					case strings.HasPrefix(base, "Numeric"):
-						if _, err := strconv.ParseFloat(v, 64); err != nil {
-							return Document{}, fmt.Errorf("%s: %s %s: %q is not a number", at, op, k, v)
-						}
-					case base == "Bool" || base == "Null":
-						if _, err := strconv.ParseBool(v); err != nil {
-							return Document{}, fmt.Errorf("%s: %s %s: %q is not true or false", at, op, k, v)
-						}
-					}
+			case base == "Bool" || base == "Null":
+				if _, err := strconv.ParseBool(v); err != nil {
+					return fmt.Errorf("%s: %s %s: %q is not true or false", at, op, k, v)
 				}
 			}
 		}
 	}
-	return d, nil
+	return nil
 }
 
 // MustParse is Parse for documents known to be valid; it panics otherwise.
