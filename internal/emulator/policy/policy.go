@@ -383,42 +383,70 @@ func conditionMet(op, v string, present bool, vals []string) bool {
 	if !present {
 		return ifExists || negated
 	}
-	any := func(f func(want string) bool) bool {
-		for _, w := range vals {
-			if f(w) {
-				return true
-			}
+	switch {
+	case strings.HasPrefix(name, "String"):
+		return stringConditionMet(name, v, vals)
+	case strings.HasPrefix(name, "Numeric"):
+		return numericConditionMet(name, v, vals)
+	case name == "Bool":
+		got, err := strconv.ParseBool(v)
+		return err == nil && anyValue(vals, func(w string) bool { b, err := strconv.ParseBool(w); return err == nil && b == got })
+	}
+	return false
+}
+
+// anyValue reports whether f holds for any of a condition's values.
+func anyValue(vals []string, f func(want string) bool) bool {
+	for _, w := range vals {
+		if f(w) {
+			return true
 		}
+	}
+	return false
+}
+
+// stringConditionMet applies a String operator (its IfExists suffix cut)
+// to the present value v.
+func stringConditionMet(name, v string, vals []string) bool {
+	equal := func(w string) bool { return v == w }
+	equalFold := func(w string) bool { return strings.EqualFold(v, w) }
+	like := func(w string) bool { return glob(w, v) }
+	switch name {
+	case "StringEquals":
+		return anyValue(vals, equal)
+	case "StringNotEquals":
+		return !anyValue(vals, equal)
+	case "StringEqualsIgnoreCase":
+		return anyValue(vals, equalFold)
+	case "StringNotEqualsIgnoreCase":
+		return !anyValue(vals, equalFold)
+	case "StringLike":
+		return anyValue(vals, like)
+	case "StringNotLike":
+		return !anyValue(vals, like)
+	}
+	return false
+}
+
+// numericConditionMet applies a Numeric operator (its IfExists suffix cut)
+// to the present value v; a v that is not a number meets none, not even
+// NumericNotEquals.
+func numericConditionMet(name, v string, vals []string) bool {
+	a, err := strconv.ParseFloat(v, 64)
+	if err != nil {
 		return false
 	}
 	num := func(cmp func(a, b float64) bool) bool {
-		a, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return false
-		}
-		return any(func(w string) bool {
+		return anyValue(vals, func(w string) bool {
 			b, err := strconv.ParseFloat(w, 64)
 			return err == nil && cmp(a, b)
 		})
 	}
 	switch name {
-	case "StringEquals":
-		return any(func(w string) bool { return v == w })
-	case "StringNotEquals":
-		return !any(func(w string) bool { return v == w })
-	case "StringEqualsIgnoreCase":
-		return any(func(w string) bool { return strings.EqualFold(v, w) })
-	case "StringNotEqualsIgnoreCase":
-		return !any(func(w string) bool { return strings.EqualFold(v, w) })
-	case "StringLike":
-		return any(func(w string) bool { return glob(w, v) })
-	case "StringNotLike":
-		return !any(func(w string) bool { return glob(w, v) })
 	case "NumericEquals":
 		return num(func(a, b float64) bool { return a == b })
 	case "NumericNotEquals":
-		_, err := strconv.ParseFloat(v, 64)
-		return err == nil && !num(func(a, b float64) bool { return a == b })
+		return !num(func(a, b float64) bool { return a == b })
 	case "NumericLessThan":
 		return num(func(a, b float64) bool { return a < b })
 	case "NumericLessThanEquals":
@@ -427,9 +455,6 @@ func conditionMet(op, v string, present bool, vals []string) bool {
 		return num(func(a, b float64) bool { return a > b })
 	case "NumericGreaterThanEquals":
 		return num(func(a, b float64) bool { return a >= b })
-	case "Bool":
-		got, err := strconv.ParseBool(v)
-		return err == nil && any(func(w string) bool { b, err := strconv.ParseBool(w); return err == nil && b == got })
 	}
 	return false
 }
