@@ -20,14 +20,64 @@ type message struct {
 // converse answers deterministically: the model echoes the last user text.
 // Token counts are word counts.
 func converse(r *http.Request) ([]byte, *apiError) {
-	msgs, aerr := readMessages(r)
-	if aerr != nil {
-		return nil, aerr
+	// The spec's request carries Content-Type: application/json.
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return nil, &apiError{http.StatusBadRequest, "ValidationException", fmt.Sprintf("The request needs the header Content-Type: application/json, not %q.", r.Header.Get("Content-Type"))}
 	}
-	last, inputTokens, aerr := lastUserText(msgs)
-	if aerr != nil {
-		return nil, aerr
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, &apiError{http.StatusBadRequest, "ValidationException", "The request body could not be read."}
 	}
+	var in struct {
+		Messages *[]message `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return nil, &apiError{http.StatusBadRequest, "ValidationException", "The request body is not valid JSON: " + err.Error()}
+	}
+	if in.Messages == nil || len(*in.Messages) == 0 {
+		return nil, &apiError{http.StatusBadRequest, "ValidationException", "The request body needs a non-empty messages array."}
+	}
+	// The messages are checked in order: a user or assistant role, text
+	// blocks; the last user text is the answer.
+	var last string
+	inputTokens := 0
+	for i, m := range *in.Messages {
+		if aerr := checkMessage(i, m); aerr != nil {
+			return nil, aerr
+		}
+		for _, c := range m.Content {
+			inputTokens += len(strings.Fields(*c.Text))
+			if m.Role == "user" {
+				last = *c.Text
+			}
+		}
+	}
+	if (*in.Messages)[len(*in.Messages)-1].Role != "user" {
+		return nil, &apiError{http.StatusBadRequest, "ValidationException", "The last message must have the role user."}
+	}
+	return converseAnswer(last, inputTokens), nil
+}
+
+// checkMessage checks message i: a user or assistant role, and at least
+// one block, each with text.
+func checkMessage(i int, m message) *apiError {
+	if m.Role != "user" && m.Role != "assistant" {
+		return &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].role must be user or assistant."}
+	}
+	if len(m.Content) == 0 {
+		return &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].content must hold at least one block."}
+	}
+	for j, c := range m.Content {
+		if c.Text == nil {
+			return &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].content[" + strconv.Itoa(j) + "] needs text."}
+		}
+	}
+	return nil
+}
+
+// converseAnswer is the model's answer: the text last, as many output
+// tokens as it has words.
+func converseAnswer(last string, inputTokens int) []byte {
 	outputTokens := len(strings.Fields(last))
 	out := map[string]any{
 		"output": map[string]any{
@@ -38,59 +88,5 @@ func converse(r *http.Request) ([]byte, *apiError) {
 		"metrics":    map[string]int{"latencyMs": 1},
 	}
 	b, _ := json.Marshal(out)
-	return b, nil
-}
-
-// converseInvalid is the ValidationException of a Converse request.
-func converseInvalid(msg string) *apiError {
-	return &apiError{http.StatusBadRequest, "ValidationException", msg}
-}
-
-// readMessages reads a Converse request's non-empty messages array.
-func readMessages(r *http.Request) ([]message, *apiError) {
-	// The spec's request carries Content-Type: application/json.
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return nil, converseInvalid(fmt.Sprintf("The request needs the header Content-Type: application/json, not %q.", r.Header.Get("Content-Type")))
-	}
-	raw, err := io.ReadAll(r.Body)
-	if err != nil {
-		return nil, converseInvalid("The request body could not be read.")
-	}
-	var in struct {
-		Messages *[]message `json:"messages"`
-	}
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return nil, converseInvalid("The request body is not valid JSON: " + err.Error())
-	}
-	if in.Messages == nil || len(*in.Messages) == 0 {
-		return nil, converseInvalid("The request body needs a non-empty messages array.")
-	}
-	return *in.Messages, nil
-}
-
-// lastUserText checks each message (a user or assistant role, text
-// blocks) and the last one's role (user); it returns the last user text
-// and the input's word count.
-func lastUserText(msgs []message) (last string, inputTokens int, _ *apiError) {
-	for i, m := range msgs {
-		if m.Role != "user" && m.Role != "assistant" {
-			return "", 0, converseInvalid("messages[" + strconv.Itoa(i) + "].role must be user or assistant.")
-		}
-		if len(m.Content) == 0 {
-			return "", 0, converseInvalid("messages[" + strconv.Itoa(i) + "].content must hold at least one block.")
-		}
-		for j, c := range m.Content {
-			if c.Text == nil {
-				return "", 0, converseInvalid("messages[" + strconv.Itoa(i) + "].content[" + strconv.Itoa(j) + "] needs text.")
-			}
-			inputTokens += len(strings.Fields(*c.Text))
-			if m.Role == "user" {
-				last = *c.Text
-			}
-		}
-	}
-	if msgs[len(msgs)-1].Role != "user" {
-		return "", 0, converseInvalid("The last message must have the role user.")
-	}
-	return last, inputTokens, nil
+	return b
 }
