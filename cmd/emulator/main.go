@@ -103,7 +103,8 @@ func serve(ctx context.Context, ln net.Listener, emu *emulator.Emulator) {
 	emulator.ConfigureServer(srv) // the other timeouts
 	go func() {
 		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// The shutdown has its own time: ctx has ended.
+		shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(shutdown)
 	}()
