@@ -99,9 +99,7 @@ func (w *walker) check(path []string, v any, req, resp reflect.Type, wo bool) (a
 		return checkKind[string](path, v, req)
 	case reflect.Bool:
 		return checkKind[bool](path, v, req)
-	case reflect.Int64:
-		return checkWholeNumber(path, v, req)
-	case reflect.Float64:
+	case reflect.Int64, reflect.Float64:
 		return checkNumber(path, v, req)
 	}
 	panic("search emulator: no JSON rule for " + req.String())
@@ -199,12 +197,24 @@ func checkKind[T string | bool](path []string, v any, req reflect.Type) (any, *a
 	return v, nil
 }
 
-// checkWholeNumber accepts a whole number that float64 holds exactly.
-func checkWholeNumber(path []string, v any, req reflect.Type) (any, *apiError) {
+// checkNumber accepts a number: for an Int64 member a whole one that
+// float64 holds exactly, else any a float64 holds.
+func checkNumber(path []string, v any, req reflect.Type) (any, *apiError) {
 	n, ok := v.(json.Number)
 	if !ok {
 		return nil, mismatch(path, req, v)
 	}
+	if req.Kind() == reflect.Int64 {
+		return wholeNumber(path, n)
+	}
+	f, err := n.Float64()
+	if err != nil {
+		return nil, validationError("%s: %s is out of range", pathName(path), n)
+	}
+	return f, nil
+}
+
+func wholeNumber(path []string, n json.Number) (any, *apiError) {
 	i, err := n.Int64()
 	if err != nil {
 		return nil, validationError("%s: expected a whole number, not %s", pathName(path), n)
@@ -216,19 +226,6 @@ func checkWholeNumber(path []string, v any, req reflect.Type) (any, *apiError) {
 		return nil, validationError("%s: %s is out of range", pathName(path), n)
 	}
 	return float64(i), nil
-}
-
-// checkNumber accepts any number a float64 holds.
-func checkNumber(path []string, v any, req reflect.Type) (any, *apiError) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return nil, mismatch(path, req, v)
-	}
-	f, err := n.Float64()
-	if err != nil {
-		return nil, validationError("%s: %s is out of range", pathName(path), n)
-	}
-	return f, nil
 }
 
 // notAMember explains why a member is refused: the response shape has it,
