@@ -18,53 +18,93 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
-func main() {
-	listen := flag.String("listen", "127.0.0.1:0", "loopback address to listen on (port 0 picks a free port)")
-	urlFile := flag.String("url-file", "", "write the emulator's URL to this file once it listens")
-	region := flag.String("region", emulator.DefaultRegion, "the emulator's home region")
-	quiet := flag.Bool("quiet", false, "do not print one line per request")
-	timeOfDay := flag.String("time-of-day", "", "move the emulated clock forward to the next HH:MM UTC, so that what depends on the hour (the demo domain's off-peak window) is the same at any real time")
-	flag.Parse()
+// config is the command line.
+type config struct {
+	listen, urlFile, region, timeOfDay string
+	quiet                              bool
+}
 
-	host, _, err := net.SplitHostPort(*listen)
-	if err != nil {
-		log.Fatalf("-listen %q: %v", *listen, err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		log.Fatalf("-listen %q: the emulator serves loopback addresses only", *listen)
-	}
-	opts := emulator.Options{Region: *region}
-	if !*quiet {
-		opts.Log = os.Stdout
-	}
-	emu := emulator.New(opts)
-	if *timeOfDay != "" {
-		d, err := untilTimeOfDay(emu.Clock().Now(), *timeOfDay)
-		if err != nil {
-			log.Fatalf("-time-of-day %q: %v", *timeOfDay, err)
-		}
-		emu.Clock().Advance(d)
-	}
+func main() {
+	cfg := parseFlags()
+	checkLoopback(cfg.listen)
+	emu := newEmulator(cfg)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ln := listen(ctx, cfg.listen)
+	announce(ln, emu, cfg.urlFile)
+	serve(ctx, ln, emu)
+}
+
+func parseFlags() config {
+	var cfg config
+	flag.StringVar(&cfg.listen, "listen", "127.0.0.1:0", "loopback address to listen on (port 0 picks a free port)")
+	flag.StringVar(&cfg.urlFile, "url-file", "", "write the emulator's URL to this file once it listens")
+	flag.StringVar(&cfg.region, "region", emulator.DefaultRegion, "the emulator's home region")
+	flag.BoolVar(&cfg.quiet, "quiet", false, "do not print one line per request")
+	flag.StringVar(&cfg.timeOfDay, "time-of-day", "", "move the emulated clock forward to the next HH:MM UTC, so that what depends on the hour (the demo domain's off-peak window) is the same at any real time")
+	flag.Parse()
+	return cfg
+}
+
+// checkLoopback exits unless listen is a loopback address.
+func checkLoopback(listen string) {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		log.Fatalf("-listen %q: %v", listen, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		log.Fatalf("-listen %q: the emulator serves loopback addresses only", listen)
+	}
+}
+
+// newEmulator is the emulator cfg asks for, its clock moved to the time of
+// day asked for.
+func newEmulator(cfg config) *emulator.Emulator {
+	opts := emulator.Options{Region: cfg.region}
+	if !cfg.quiet {
+		opts.Log = os.Stdout
+	}
+	emu := emulator.New(opts)
+	if cfg.timeOfDay != "" {
+		d, err := untilTimeOfDay(emu.Clock().Now(), cfg.timeOfDay)
+		if err != nil {
+			log.Fatalf("-time-of-day %q: %v", cfg.timeOfDay, err)
+		}
+		emu.Clock().Advance(d)
+	}
+	return emu
+}
+
+func listen(ctx context.Context, addr string) net.Listener {
 	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", *listen)
+	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
 		log.Fatalf("listen: %v", err)
 	}
+	return ln
+}
+
+// announce prints the emulator's URL, and writes it to urlFile if set.
+func announce(ln net.Listener, emu *emulator.Emulator, urlFile string) {
 	url := "http://" + ln.Addr().String()
 	fmt.Printf("emulator listening on %s (region %s, access key %s)\n", url, emu.Region(), emu.AccessKeyID())
-	if *urlFile != "" {
-		if err := os.WriteFile(*urlFile, []byte(url+"\n"), 0o600); err != nil {
-			log.Fatalf("writing %s: %v", *urlFile, err)
+	if urlFile != "" {
+		if err := os.WriteFile(urlFile, []byte(url+"\n"), 0o600); err != nil {
+			log.Fatalf("writing %s: %v", urlFile, err)
 		}
 	}
+}
+
+// serve serves emu on ln until ctx ends (an interrupt or SIGTERM), then
+// shuts down, giving requests under way 5 seconds.
+func serve(ctx context.Context, ln net.Listener, emu *emulator.Emulator) {
 	srv := &http.Server{Handler: emu, ReadHeaderTimeout: emulator.ReadHeaderTimeout}
 	emulator.ConfigureServer(srv) // the other timeouts
 	go func() {
 		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// The shutdown has its own time: ctx has ended.
+		shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(shutdown)
 	}()

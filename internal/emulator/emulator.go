@@ -163,26 +163,41 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if strings.HasPrefix(r.URL.Path, "/_admin/") {
-		// A page a browser shows may not reset the emulator or add keys to it.
-		if o := r.Header.Get("Origin"); o != "" && !loopbackOrigin(o) {
-			core.WriteJSONError(w, http.StatusForbidden, "ForbiddenOrigin", fmt.Sprintf("The admin API refuses requests from the web origin %q.", o))
-			return
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, maxAdminBody)
-		e.admin.ServeHTTP(w, r)
+		e.serveAdmin(w, r)
 		return
 	}
-	var svc core.Service
-	for _, s := range e.services {
-		if s.Match(r) {
-			svc = s
-			break
-		}
-	}
+	svc := e.serviceFor(r)
 	if svc == nil {
 		core.WriteJSONError(w, http.StatusNotFound, "UnknownOperationException", fmt.Sprintf("No service answers %s %s.", r.Method, r.URL.Path))
 		return
 	}
+	e.serveService(w, r, svc)
+}
+
+func (e *Emulator) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	// A page a browser shows may not reset the emulator or add keys to it.
+	if o := r.Header.Get("Origin"); o != "" && !loopbackOrigin(o) {
+		core.WriteJSONError(w, http.StatusForbidden, "ForbiddenOrigin", fmt.Sprintf("The admin API refuses requests from the web origin %q.", o))
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxAdminBody)
+	e.admin.ServeHTTP(w, r)
+}
+
+// serviceFor is the first service that answers r, or nil.
+func (e *Emulator) serviceFor(r *http.Request) core.Service {
+	for _, s := range e.services {
+		if s.Match(r) {
+			return s
+		}
+	}
+	return nil
+}
+
+// serveService reads the body (bounded), verifies the signature, acts out
+// any fault injected for the operation, then lets svc answer. Every
+// request that reaches a service is logged with the status it got.
+func (e *Emulator) serveService(w http.ResponseWriter, r *http.Request, svc core.Service) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil || len(body) > maxBody {
 		core.WriteError(w, svc.Protocol(), http.StatusRequestEntityTooLarge, "RequestEntityTooLarge", "The request body is too large or could not be read.")
@@ -201,14 +216,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if name := svc.SigningName(); name != "" && !op.Unsigned {
 		caller, verr := e.creds.Verify(r, body, name, e.clock.Now())
 		if verr != nil {
-			status := http.StatusForbidden
-			if verr.Condition == "missing" || verr.Condition == "malformed" {
-				status = http.StatusBadRequest
-				if svc.Protocol() == core.JSON && verr.Condition == "missing" {
-					status = http.StatusForbidden
-				}
-			}
-			core.WriteError(rw, svc.Protocol(), status, core.Code(svc.Protocol(), verr.Condition), verr.Message)
+			core.WriteError(rw, svc.Protocol(), authStatus(svc.Protocol(), verr.Condition), core.Code(svc.Protocol(), verr.Condition), verr.Message)
 			return
 		}
 		call.AccessKeyID, call.Region = caller.AccessKeyID, caller.Region
@@ -222,6 +230,19 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	svc.ServeHTTP(rw, r)
+}
+
+// authStatus is the HTTP status of a refused signature: 400 for a missing
+// or malformed one (but 403 for a missing one in the JSON protocol), else
+// 403.
+func authStatus(p core.Protocol, condition string) int {
+	if condition != "missing" && condition != "malformed" {
+		return http.StatusForbidden
+	}
+	if p == core.JSON && condition == "missing" {
+		return http.StatusForbidden
+	}
+	return http.StatusBadRequest
 }
 
 // applyFault acts out a fault; it reports whether the request should still

@@ -18,67 +18,83 @@ var _ core.AdminService = (*Service)(nil)
 // at /_admin/identity/ (see README.md).
 func (s *Service) Admin() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /state", func(w http.ResponseWriter, _ *http.Request) {
-		core.WriteJSON(w, http.StatusOK, s.State())
-	})
-	mux.HandleFunc("GET /policies", func(w http.ResponseWriter, _ *http.Request) {
-		type item struct {
-			Arn         string          `json:"arn"`
-			Name        string          `json:"name"`
-			Description string          `json:"description"`
-			Document    policy.Document `json:"document"`
-		}
-		var out []item
-		for _, m := range policy.Catalogue() {
-			out = append(out, item{m.Arn, m.Name, m.Description, m.Document})
-		}
-		core.WriteJSON(w, http.StatusOK, map[string]any{"policies": out})
-	})
-	mux.HandleFunc("POST /principal-policies", func(w http.ResponseWriter, r *http.Request) {
-		var in struct {
-			Principal string          `json:"principal"`
-			Name      string          `json:"name"`
-			Document  json.RawMessage `json:"document"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
-			adminError(w, "the body must be JSON with principal and document: "+err.Error())
-			return
-		}
-		doc := []byte(in.Document)
-		// The document may also come as a JSON string holding the policy.
-		var str string
-		if json.Unmarshal(doc, &str) == nil {
-			doc = []byte(str)
-		}
-		id, err := s.AttachPrincipalPolicy(in.Principal, in.Name, doc)
-		if err != nil {
-			adminError(w, err.Error())
-			return
-		}
-		core.WriteJSON(w, http.StatusCreated, map[string]any{"id": id, "principal": in.Principal})
-	})
-	mux.HandleFunc("GET /principal-policies", func(w http.ResponseWriter, r *http.Request) {
-		p := r.URL.Query().Get("principal")
-		if p == "" {
-			adminError(w, "the query needs principal=<ARN>")
-			return
-		}
-		core.WriteJSON(w, http.StatusOK, map[string]any{"principal": p, "policies": s.PrincipalPolicies(p)})
-	})
-	mux.HandleFunc("DELETE /principal-policies", func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		if q.Get("principal") == "" {
-			adminError(w, "the query needs principal=<ARN> (and id=<policy id> to remove only one)")
-			return
-		}
-		if !s.DetachPrincipalPolicy(q.Get("principal"), q.Get("id")) {
-			core.WriteJSON(w, http.StatusNotFound, map[string]string{"message": "no such principal policy"})
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
-	})
+	mux.HandleFunc("GET /state", s.adminState)
+	mux.HandleFunc("GET /policies", adminPolicyCatalogue)
+	mux.HandleFunc("POST /principal-policies", s.adminAttachPrincipalPolicy)
+	mux.HandleFunc("GET /principal-policies", s.adminListPrincipalPolicies)
+	mux.HandleFunc("DELETE /principal-policies", s.adminDetachPrincipalPolicy)
 	s.adminRoles(mux)
 	return mux
+}
+
+func (s *Service) adminState(w http.ResponseWriter, _ *http.Request) {
+	core.WriteJSON(w, http.StatusOK, s.State())
+}
+
+// adminPolicyCatalogue lists the managed policies the emulator knows.
+func adminPolicyCatalogue(w http.ResponseWriter, _ *http.Request) {
+	type item struct {
+		Arn         string          `json:"arn"`
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Document    policy.Document `json:"document"`
+	}
+	var out []item
+	for _, m := range policy.Catalogue() {
+		out = append(out, item{m.Arn, m.Name, m.Description, m.Document})
+	}
+	core.WriteJSON(w, http.StatusOK, map[string]any{"policies": out})
+}
+
+func (s *Service) adminAttachPrincipalPolicy(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Principal string          `json:"principal"`
+		Name      string          `json:"name"`
+		Document  json.RawMessage `json:"document"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		adminError(w, "the body must be JSON with principal and document: "+err.Error())
+		return
+	}
+	id, err := s.AttachPrincipalPolicy(in.Principal, in.Name, adminDocument(in.Document))
+	if err != nil {
+		adminError(w, err.Error())
+		return
+	}
+	core.WriteJSON(w, http.StatusCreated, map[string]any{"id": id, "principal": in.Principal})
+}
+
+func (s *Service) adminListPrincipalPolicies(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.Query().Get("principal")
+	if p == "" {
+		adminError(w, "the query needs principal=<ARN>")
+		return
+	}
+	core.WriteJSON(w, http.StatusOK, map[string]any{"principal": p, "policies": s.PrincipalPolicies(p)})
+}
+
+func (s *Service) adminDetachPrincipalPolicy(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if q.Get("principal") == "" {
+		adminError(w, "the query needs principal=<ARN> (and id=<policy id> to remove only one)")
+		return
+	}
+	if !s.DetachPrincipalPolicy(q.Get("principal"), q.Get("id")) {
+		core.WriteJSON(w, http.StatusNotFound, map[string]string{"message": "no such principal policy"})
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// adminDocument is a policy document sent to an admin route, which may
+// also come as a JSON string holding the policy.
+func adminDocument(raw json.RawMessage) []byte {
+	doc := []byte(raw)
+	var str string
+	if json.Unmarshal(doc, &str) == nil {
+		doc = []byte(str)
+	}
+	return doc
 }
 
 func adminError(w http.ResponseWriter, msg string) {

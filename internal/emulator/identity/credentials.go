@@ -106,26 +106,53 @@ func (s *Service) createServiceSpecificCredential(c *core.Caller, form url.Value
 	if err := checkServiceName(svc); err != nil {
 		return nil, err
 	}
-	days := 0
-	if v := form.Get("CredentialAgeDays"); v != "" {
-		n, perr := strconv.Atoi(v)
-		if perr != nil || n < MinCredentialAgeDays || n > MaxCredentialAgeDays {
-			return nil, invalidInput("CredentialAgeDays %q must be an integer from %d to %d.", v, MinCredentialAgeDays, MaxCredentialAgeDays)
-		}
-		days = n
+	days, err := credentialAgeDays(form.Get("CredentialAgeDays"))
+	if err != nil {
+		return nil, err
 	}
+	if err := s.authorizeCreateCredential(c, u, svc, days); err != nil {
+		return nil, err
+	}
+	if err := checkCredentialQuota(u, svc); err != nil {
+		return nil, err
+	}
+	k := s.newCredential(c, svc, days)
+	u.Credentials = append(u.Credentials, k)
+	return struct {
+		Credential credentialXML `xml:"ServiceSpecificCredential"`
+	}{k.xml(u, true)}, nil
+}
+
+// credentialAgeDays parses CredentialAgeDays; 0 when absent (the key never
+// expires).
+func credentialAgeDays(v string) (int, *apiError) {
+	if v == "" {
+		return 0, nil
+	}
+	n, perr := strconv.Atoi(v)
+	if perr != nil || n < MinCredentialAgeDays || n > MaxCredentialAgeDays {
+		return 0, invalidInput("CredentialAgeDays %q must be an integer from %d to %d.", v, MinCredentialAgeDays, MaxCredentialAgeDays)
+	}
+	return n, nil
+}
+
+// authorizeCreateCredential checks the caller may create a key for svc on
+// the user, with the service name and age as condition keys.
+func (s *Service) authorizeCreateCredential(c *core.Caller, u *user, svc string, days int) *apiError {
 	keys := map[string]string{"identity:ServiceSpecificCredentialServiceName": svc}
 	if days > 0 {
 		keys["identity:ServiceSpecificCredentialAgeDays"] = strconv.Itoa(days)
 	}
-	if aerr := s.authorizeCall(c, "CreateServiceSpecificCredential", u.Arn, keys, func() string {
+	return s.authorizeCall(c, "CreateServiceSpecificCredential", u.Arn, keys, func() string {
 		if days == 0 {
 			return fmt.Sprintf("a key for %s that never expires (no CredentialAgeDays)", svc)
 		}
 		return fmt.Sprintf("a key for %s with CredentialAgeDays %d", svc, days)
-	}); aerr != nil {
-		return nil, aerr
-	}
+	})
+}
+
+// checkCredentialQuota refuses a key past the per-user, per-service quota.
+func checkCredentialQuota(u *user, svc string) *apiError {
 	n := 0
 	for _, k := range u.Credentials {
 		if k.ServiceName == svc {
@@ -133,9 +160,15 @@ func (s *Service) createServiceSpecificCredential(c *core.Caller, form url.Value
 		}
 	}
 	if n >= MaxCredentialsPerService {
-		return nil, &apiError{http.StatusConflict, "LimitExceeded",
+		return &apiError{http.StatusConflict, "LimitExceeded",
 			fmt.Sprintf("Cannot exceed quota for ServiceSpecificCredentialsPerUserPerService: %d. User %s already has %d credentials for %s.", MaxCredentialsPerService, u.Name, n, svc)}
 	}
+	return nil
+}
+
+// newCredential is a new active key for svc, created now (to the second),
+// in the caller's region, expiring after days when days > 0.
+func (s *Service) newCredential(c *core.Caller, svc string, days int) *credential {
 	now := s.clock.Now().Truncate(time.Second)
 	k := &credential{
 		ID:          randomID("ACCA", 17),
@@ -150,10 +183,7 @@ func (s *Service) createServiceSpecificCredential(c *core.Caller, form url.Value
 	if days > 0 {
 		k.Expiration = now.Add(time.Duration(days) * 24 * time.Hour)
 	}
-	u.Credentials = append(u.Credentials, k)
-	return struct {
-		Credential credentialXML `xml:"ServiceSpecificCredential"`
-	}{k.xml(u, true)}, nil
+	return k
 }
 
 // findCredential returns the user and the credential named by the form.

@@ -240,70 +240,74 @@ func (s *Service) OIDCProviderFor(issuer string) (OIDCProvider, bool) {
 
 // adminRoles adds the admin routes of roles and OIDC providers.
 func (s *Service) adminRoles(mux *http.ServeMux) {
-	mux.HandleFunc("POST /roles", func(w http.ResponseWriter, r *http.Request) {
-		var in struct {
-			Name               string          `json:"name"`
-			TrustPolicy        json.RawMessage `json:"trust_policy"`
-			Policies           []string        `json:"policies"`
-			MaxSessionDuration string          `json:"max_session_duration"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
-			adminError(w, "the body must be JSON with name and trust_policy: "+err.Error())
-			return
-		}
-		trust := []byte(in.TrustPolicy)
-		var str string
-		if json.Unmarshal(trust, &str) == nil {
-			trust = []byte(str)
-		}
-		var maxSession time.Duration
-		if in.MaxSessionDuration != "" {
-			d, err := time.ParseDuration(in.MaxSessionDuration)
-			if err != nil {
-				adminError(w, "max_session_duration must be a duration such as 12h")
-				return
-			}
-			maxSession = d
-		}
-		role, err := s.PutRole(in.Name, trust, in.Policies, maxSession)
+	mux.HandleFunc("POST /roles", s.adminPutRole)
+	mux.HandleFunc("GET /roles", s.adminListRoles)
+	mux.HandleFunc("DELETE /roles", s.adminDeleteRole)
+	mux.HandleFunc("POST /oidc-providers", s.adminAddOIDCProvider)
+}
+
+func (s *Service) adminPutRole(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Name               string          `json:"name"`
+		TrustPolicy        json.RawMessage `json:"trust_policy"`
+		Policies           []string        `json:"policies"`
+		MaxSessionDuration string          `json:"max_session_duration"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		adminError(w, "the body must be JSON with name and trust_policy: "+err.Error())
+		return
+	}
+	var maxSession time.Duration
+	if in.MaxSessionDuration != "" {
+		d, err := time.ParseDuration(in.MaxSessionDuration)
 		if err != nil {
-			adminError(w, err.Error())
+			adminError(w, "max_session_duration must be a duration such as 12h")
 			return
 		}
-		core.WriteJSON(w, http.StatusCreated, role)
-	})
-	mux.HandleFunc("GET /roles", func(w http.ResponseWriter, _ *http.Request) {
-		s.mu.Lock()
-		out := make([]Role, 0, len(s.roles))
-		for _, r := range s.roles {
-			out = append(out, *r)
-		}
-		s.mu.Unlock()
-		sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-		core.WriteJSON(w, http.StatusOK, map[string]any{"roles": out})
-	})
-	mux.HandleFunc("DELETE /roles", func(w http.ResponseWriter, r *http.Request) {
-		if !s.DeleteRole(r.URL.Query().Get("name")) {
-			core.WriteJSON(w, http.StatusNotFound, map[string]string{"message": "no such role"})
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
-	})
-	mux.HandleFunc("POST /oidc-providers", func(w http.ResponseWriter, r *http.Request) {
-		var in struct {
-			URL       string             `json:"url"`
-			Audiences []string           `json:"audiences"`
-			JWKS      jose.JSONWebKeySet `json:"jwks"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
-			adminError(w, "the body must be JSON with url, audiences and jwks: "+err.Error())
-			return
-		}
-		arn, err := s.AddOIDCProvider(in.URL, in.Audiences, in.JWKS)
-		if err != nil {
-			adminError(w, err.Error())
-			return
-		}
-		core.WriteJSON(w, http.StatusCreated, map[string]string{"arn": arn})
-	})
+		maxSession = d
+	}
+	role, err := s.PutRole(in.Name, adminDocument(in.TrustPolicy), in.Policies, maxSession)
+	if err != nil {
+		adminError(w, err.Error())
+		return
+	}
+	core.WriteJSON(w, http.StatusCreated, role)
+}
+
+// adminListRoles lists the roles by name.
+func (s *Service) adminListRoles(w http.ResponseWriter, _ *http.Request) {
+	s.mu.Lock()
+	out := make([]Role, 0, len(s.roles))
+	for _, r := range s.roles {
+		out = append(out, *r)
+	}
+	s.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	core.WriteJSON(w, http.StatusOK, map[string]any{"roles": out})
+}
+
+func (s *Service) adminDeleteRole(w http.ResponseWriter, r *http.Request) {
+	if !s.DeleteRole(r.URL.Query().Get("name")) {
+		core.WriteJSON(w, http.StatusNotFound, map[string]string{"message": "no such role"})
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Service) adminAddOIDCProvider(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		URL       string             `json:"url"`
+		Audiences []string           `json:"audiences"`
+		JWKS      jose.JSONWebKeySet `json:"jwks"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		adminError(w, "the body must be JSON with url, audiences and jwks: "+err.Error())
+		return
+	}
+	arn, err := s.AddOIDCProvider(in.URL, in.Audiences, in.JWKS)
+	if err != nil {
+		adminError(w, err.Error())
+		return
+	}
+	core.WriteJSON(w, http.StatusCreated, map[string]string{"arn": arn})
 }

@@ -70,18 +70,9 @@ func (s *Service) simulatePrincipalPolicy(_ *core.Caller, form url.Values) (any,
 	if len(resources) == 0 {
 		resources = []string{"*"}
 	}
-	keys := map[string]string{}
-	for i := 1; ; i++ {
-		p := fmt.Sprintf("ContextEntries.member.%d.", i)
-		name := form.Get(p + "ContextKeyName")
-		if name == "" {
-			break
-		}
-		values := listMembers(form, p+"ContextKeyValues")
-		if len(values) == 0 {
-			return nil, invalidInput("ContextEntries.member.%d.ContextKeyValues is required.", i)
-		}
-		keys[name] = values[0]
+	keys, aerr := contextKeys(form)
+	if aerr != nil {
+		return nil, aerr
 	}
 	var out []evaluationResultXML
 	for _, a := range actions {
@@ -89,27 +80,50 @@ func (s *Service) simulatePrincipalPolicy(_ *core.Caller, form url.Values) (any,
 			return nil, invalidInput("ActionNames member %q must be <service>:<action>.", a)
 		}
 		for _, res := range resources {
-			ok, r := s.decide(principal, a, res, keys)
-			e := evaluationResultXML{EvalActionName: a, EvalResourceName: res, EvalDecision: "implicitDeny"}
-			switch {
-			case r.Decision == policy.ExplicitDeny:
-				e.EvalDecision = "explicitDeny"
-			case ok:
-				e.EvalDecision = "allowed"
-			}
-			if r.Statement != "" {
-				e.MatchedStatements = []matchedStatementXML{{SourcePolicyID: r.Statement, SourcePolicyType: "user"}}
-			}
-			if !ok {
-				e.EvalDecisionReason = r.Reason()
-			}
-			out = append(out, e)
+			out = append(out, s.evaluate(principal, a, res, keys))
 		}
 	}
 	return struct {
 		EvaluationResults []evaluationResultXML `xml:"EvaluationResults>member"`
 		IsTruncated       bool                  `xml:"IsTruncated"`
 	}{out, false}, nil
+}
+
+// contextKeys reads ContextEntries.member.N (N from 1): each key's first
+// value.
+func contextKeys(form url.Values) (map[string]string, *apiError) {
+	keys := map[string]string{}
+	for i := 1; ; i++ {
+		p := fmt.Sprintf("ContextEntries.member.%d.", i)
+		name := form.Get(p + "ContextKeyName")
+		if name == "" {
+			return keys, nil
+		}
+		values := listMembers(form, p+"ContextKeyValues")
+		if len(values) == 0 {
+			return nil, invalidInput("ContextEntries.member.%d.ContextKeyValues is required.", i)
+		}
+		keys[name] = values[0]
+	}
+}
+
+// evaluate is the simulation's result for one action on one resource.
+func (s *Service) evaluate(principal, action, resource string, keys map[string]string) evaluationResultXML {
+	ok, r := s.decide(principal, action, resource, keys)
+	e := evaluationResultXML{EvalActionName: action, EvalResourceName: resource, EvalDecision: "implicitDeny"}
+	switch {
+	case r.Decision == policy.ExplicitDeny:
+		e.EvalDecision = "explicitDeny"
+	case ok:
+		e.EvalDecision = "allowed"
+	}
+	if r.Statement != "" {
+		e.MatchedStatements = []matchedStatementXML{{SourcePolicyID: r.Statement, SourcePolicyType: "user"}}
+	}
+	if !ok {
+		e.EvalDecisionReason = r.Reason()
+	}
+	return e
 }
 
 // listMembers reads prefix.member.N (N from 1).

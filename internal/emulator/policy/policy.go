@@ -135,24 +135,13 @@ var operators = func() map[string]string {
 // Parse reads and checks a policy document: the version, each statement's
 // Effect, Action and Resource, and the condition operators and their values.
 func Parse(doc []byte) (Document, error) {
+	doc, err := statementAsArray(doc)
+	if err != nil {
+		return Document{}, err
+	}
 	var d Document
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.DisallowUnknownFields()
-	// Statement may be a single object as well as an array.
-	var probe struct {
-		Statement json.RawMessage `json:"Statement"`
-	}
-	if err := json.Unmarshal(doc, &probe); err != nil {
-		return Document{}, fmt.Errorf("the policy document is not a JSON object: %w", err)
-	}
-	if t := bytes.TrimSpace(probe.Statement); len(t) > 0 && t[0] == '{' {
-		var m map[string]json.RawMessage
-		_ = json.Unmarshal(doc, &m)
-		m["Statement"] = json.RawMessage(append(append([]byte{'['}, t...), ']'))
-		doc, _ = json.Marshal(m)
-		dec = json.NewDecoder(bytes.NewReader(doc))
-		dec.DisallowUnknownFields()
-	}
 	if err := dec.Decode(&d); err != nil {
 		return Document{}, fmt.Errorf("the policy document is malformed: %w", err)
 	}
@@ -163,50 +152,87 @@ func Parse(doc []byte) (Document, error) {
 		return Document{}, fmt.Errorf("the policy document has no Statement")
 	}
 	for i, s := range d.Statement {
-		at := fmt.Sprintf("Statement[%d]", i)
-		if s.Sid != "" {
-			at = fmt.Sprintf("Statement %q", s.Sid)
+		if err := checkStatement(i, s); err != nil {
+			return Document{}, err
 		}
-		if s.Effect != "Allow" && s.Effect != "Deny" {
-			return Document{}, fmt.Errorf("%s: Effect must be Allow or Deny, got %q", at, s.Effect)
+	}
+	return d, nil
+}
+
+// statementAsArray is doc with a Statement given as a single object
+// wrapped in an array (it may be either); doc itself when it is not.
+func statementAsArray(doc []byte) ([]byte, error) {
+	var probe struct {
+		Statement json.RawMessage `json:"Statement"`
+	}
+	if err := json.Unmarshal(doc, &probe); err != nil {
+		return nil, fmt.Errorf("the policy document is not a JSON object: %w", err)
+	}
+	if t := bytes.TrimSpace(probe.Statement); len(t) > 0 && t[0] == '{' {
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal(doc, &m)
+		m["Statement"] = json.RawMessage(append(append([]byte{'['}, t...), ']'))
+		doc, _ = json.Marshal(m)
+	}
+	return doc, nil
+}
+
+// checkStatement checks statement i's Effect, Action, Resource and
+// conditions; errors name it by its Sid when it has one.
+func checkStatement(i int, s Statement) error {
+	at := fmt.Sprintf("Statement[%d]", i)
+	if s.Sid != "" {
+		at = fmt.Sprintf("Statement %q", s.Sid)
+	}
+	if s.Effect != "Allow" && s.Effect != "Deny" {
+		return fmt.Errorf("%s: Effect must be Allow or Deny, got %q", at, s.Effect)
+	}
+	if len(s.Action) == 0 {
+		return fmt.Errorf("%s: Action is required", at)
+	}
+	for _, a := range s.Action {
+		if a != "*" && !strings.Contains(a, ":") {
+			return fmt.Errorf("%s: Action %q must be * or service:action", at, a)
 		}
-		if len(s.Action) == 0 {
-			return Document{}, fmt.Errorf("%s: Action is required", at)
+	}
+	if len(s.Resource) == 0 {
+		return fmt.Errorf("%s: Resource is required", at)
+	}
+	for op, keys := range s.Condition {
+		if err := checkCondition(at, op, keys); err != nil {
+			return err
 		}
-		for _, a := range s.Action {
-			if a != "*" && !strings.Contains(a, ":") {
-				return Document{}, fmt.Errorf("%s: Action %q must be * or service:action", at, a)
-			}
+	}
+	return nil
+}
+
+// checkCondition checks one condition operator of the statement at and the
+// values of each of its keys: numbers for Numeric operators, true or false
+// for Bool and Null.
+func checkCondition(at, op string, keys map[string]StringList) error {
+	name, ok := operators[strings.ToLower(op)]
+	if !ok {
+		return fmt.Errorf("%s: unknown condition operator %q", at, op)
+	}
+	base := strings.TrimSuffix(name, "IfExists")
+	for k, vals := range keys {
+		if len(vals) == 0 {
+			return fmt.Errorf("%s: %s %s has no value", at, op, k)
 		}
-		if len(s.Resource) == 0 {
-			return Document{}, fmt.Errorf("%s: Resource is required", at)
-		}
-		for op, keys := range s.Condition {
-			name, ok := operators[strings.ToLower(op)]
-			if !ok {
-				return Document{}, fmt.Errorf("%s: unknown condition operator %q", at, op)
-			}
-			base := strings.TrimSuffix(name, "IfExists")
-			for k, vals := range keys {
-				if len(vals) == 0 {
-					return Document{}, fmt.Errorf("%s: %s %s has no value", at, op, k)
+		for _, v := range vals {
+			switch {
+			case strings.HasPrefix(base, "Numeric"):
+				if _, err := strconv.ParseFloat(v, 64); err != nil {
+					return fmt.Errorf("%s: %s %s: %q is not a number", at, op, k, v)
 				}
-				for _, v := range vals {
-					switch {
-					case strings.HasPrefix(base, "Numeric"):
-						if _, err := strconv.ParseFloat(v, 64); err != nil {
-							return Document{}, fmt.Errorf("%s: %s %s: %q is not a number", at, op, k, v)
-						}
-					case base == "Bool" || base == "Null":
-						if _, err := strconv.ParseBool(v); err != nil {
-							return Document{}, fmt.Errorf("%s: %s %s: %q is not true or false", at, op, k, v)
-						}
-					}
+			case base == "Bool" || base == "Null":
+				if _, err := strconv.ParseBool(v); err != nil {
+					return fmt.Errorf("%s: %s %s: %q is not true or false", at, op, k, v)
 				}
 			}
 		}
 	}
-	return d, nil
+	return nil
 }
 
 // MustParse is Parse for documents known to be valid; it panics otherwise.
@@ -357,42 +383,70 @@ func conditionMet(op, v string, present bool, vals []string) bool {
 	if !present {
 		return ifExists || negated
 	}
-	any := func(f func(want string) bool) bool {
-		for _, w := range vals {
-			if f(w) {
-				return true
-			}
+	switch {
+	case strings.HasPrefix(name, "String"):
+		return stringConditionMet(name, v, vals)
+	case strings.HasPrefix(name, "Numeric"):
+		return numericConditionMet(name, v, vals)
+	case name == "Bool":
+		got, err := strconv.ParseBool(v)
+		return err == nil && anyValue(vals, func(w string) bool { b, err := strconv.ParseBool(w); return err == nil && b == got })
+	}
+	return false
+}
+
+// anyValue reports whether f holds for any of a condition's values.
+func anyValue(vals []string, f func(want string) bool) bool {
+	for _, w := range vals {
+		if f(w) {
+			return true
 		}
+	}
+	return false
+}
+
+// stringConditionMet applies a String operator (its IfExists suffix cut)
+// to the present value v.
+func stringConditionMet(name, v string, vals []string) bool {
+	equal := func(w string) bool { return v == w }
+	equalFold := func(w string) bool { return strings.EqualFold(v, w) }
+	like := func(w string) bool { return glob(w, v) }
+	switch name {
+	case "StringEquals":
+		return anyValue(vals, equal)
+	case "StringNotEquals":
+		return !anyValue(vals, equal)
+	case "StringEqualsIgnoreCase":
+		return anyValue(vals, equalFold)
+	case "StringNotEqualsIgnoreCase":
+		return !anyValue(vals, equalFold)
+	case "StringLike":
+		return anyValue(vals, like)
+	case "StringNotLike":
+		return !anyValue(vals, like)
+	}
+	return false
+}
+
+// numericConditionMet applies a Numeric operator (its IfExists suffix cut)
+// to the present value v; a v that is not a number meets none, not even
+// NumericNotEquals.
+func numericConditionMet(name, v string, vals []string) bool {
+	a, err := strconv.ParseFloat(v, 64)
+	if err != nil {
 		return false
 	}
 	num := func(cmp func(a, b float64) bool) bool {
-		a, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return false
-		}
-		return any(func(w string) bool {
+		return anyValue(vals, func(w string) bool {
 			b, err := strconv.ParseFloat(w, 64)
 			return err == nil && cmp(a, b)
 		})
 	}
 	switch name {
-	case "StringEquals":
-		return any(func(w string) bool { return v == w })
-	case "StringNotEquals":
-		return !any(func(w string) bool { return v == w })
-	case "StringEqualsIgnoreCase":
-		return any(func(w string) bool { return strings.EqualFold(v, w) })
-	case "StringNotEqualsIgnoreCase":
-		return !any(func(w string) bool { return strings.EqualFold(v, w) })
-	case "StringLike":
-		return any(func(w string) bool { return glob(w, v) })
-	case "StringNotLike":
-		return !any(func(w string) bool { return glob(w, v) })
 	case "NumericEquals":
 		return num(func(a, b float64) bool { return a == b })
 	case "NumericNotEquals":
-		_, err := strconv.ParseFloat(v, 64)
-		return err == nil && !num(func(a, b float64) bool { return a == b })
+		return !num(func(a, b float64) bool { return a == b })
 	case "NumericLessThan":
 		return num(func(a, b float64) bool { return a < b })
 	case "NumericLessThanEquals":
@@ -401,9 +455,6 @@ func conditionMet(op, v string, present bool, vals []string) bool {
 		return num(func(a, b float64) bool { return a > b })
 	case "NumericGreaterThanEquals":
 		return num(func(a, b float64) bool { return a >= b })
-	case "Bool":
-		got, err := strconv.ParseBool(v)
-		return err == nil && any(func(w string) bool { b, err := strconv.ParseBool(w); return err == nil && b == got })
 	}
 	return false
 }

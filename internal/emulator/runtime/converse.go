@@ -37,19 +37,15 @@ func converse(r *http.Request) ([]byte, *apiError) {
 	if in.Messages == nil || len(*in.Messages) == 0 {
 		return nil, &apiError{http.StatusBadRequest, "ValidationException", "The request body needs a non-empty messages array."}
 	}
+	// The messages are checked in order: a user or assistant role, text
+	// blocks; the last user text is the answer.
 	var last string
 	inputTokens := 0
 	for i, m := range *in.Messages {
-		if m.Role != "user" && m.Role != "assistant" {
-			return nil, &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].role must be user or assistant."}
+		if aerr := checkMessage(i, m); aerr != nil {
+			return nil, aerr
 		}
-		if len(m.Content) == 0 {
-			return nil, &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].content must hold at least one block."}
-		}
-		for j, c := range m.Content {
-			if c.Text == nil {
-				return nil, &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].content[" + strconv.Itoa(j) + "] needs text."}
-			}
+		for _, c := range m.Content {
 			inputTokens += len(strings.Fields(*c.Text))
 			if m.Role == "user" {
 				last = *c.Text
@@ -59,6 +55,29 @@ func converse(r *http.Request) ([]byte, *apiError) {
 	if (*in.Messages)[len(*in.Messages)-1].Role != "user" {
 		return nil, &apiError{http.StatusBadRequest, "ValidationException", "The last message must have the role user."}
 	}
+	return converseAnswer(last, inputTokens), nil
+}
+
+// checkMessage checks message i: a user or assistant role, and at least
+// one block, each with text.
+func checkMessage(i int, m message) *apiError {
+	if m.Role != "user" && m.Role != "assistant" {
+		return &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].role must be user or assistant."}
+	}
+	if len(m.Content) == 0 {
+		return &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].content must hold at least one block."}
+	}
+	for j, c := range m.Content {
+		if c.Text == nil {
+			return &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].content[" + strconv.Itoa(j) + "] needs text."}
+		}
+	}
+	return nil
+}
+
+// converseAnswer is the model's answer: the text last, as many output
+// tokens as it has words.
+func converseAnswer(last string, inputTokens int) []byte {
 	outputTokens := len(strings.Fields(last))
 	out := map[string]any{
 		"output": map[string]any{
@@ -69,5 +88,5 @@ func converse(r *http.Request) ([]byte, *apiError) {
 		"metrics":    map[string]int{"latencyMs": 1},
 	}
 	b, _ := json.Marshal(out)
-	return b, nil
+	return b
 }

@@ -54,17 +54,9 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	if _, ok := s.domains[spec.DomainName]; ok {
 		return fmt.Errorf("domain %s already exists", spec.DomainName)
 	}
-	if spec.EngineMode == "" {
-		spec.EngineMode = engineModeGeneral
-	}
-	if spec.EngineVersion == "" {
-		spec.EngineVersion = "OpenSearch_2.19"
-	}
-	if spec.IPAddressType == "" {
-		spec.IPAddressType = ipv4
-	}
-	if !slices.Contains(engineModes, spec.EngineMode) || !slices.Contains(ipAddressTypes, spec.IPAddressType) {
-		return fmt.Errorf("EngineMode must be one of %v and IPAddressType one of %v", engineModes, ipAddressTypes)
+	spec, err := withSpecDefaults(spec)
+	if err != nil {
+		return err
 	}
 	req, aerr := parseRequest(spec.Config)
 	if aerr != nil {
@@ -72,21 +64,7 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	}
 	cfg := req.sections
 	cfg["EngineMode"], cfg["EngineVersion"], cfg["IPAddressType"] = spec.EngineMode, spec.EngineVersion, spec.IPAddressType
-	if _, ok := cfg["SnapshotOptions"]; !ok {
-		cfg["SnapshotOptions"] = map[string]any{"AutomatedSnapshotStartHour": 0.0} // the spec's default
-	}
-	// The spec's AdvancedOptions defaults: a domain reports each key it
-	// does not set at its default, so configuring a default is no change.
-	adv, _ := cfg["AdvancedOptions"].(map[string]any)
-	if adv == nil {
-		adv = map[string]any{}
-	}
-	for k, v := range rules.AdvancedOptionDefaults() {
-		if _, ok := adv[k]; !ok {
-			adv[k] = v
-		}
-	}
-	cfg["AdvancedOptions"] = adv
+	addConfigDefaults(cfg)
 	now := s.clock.Now()
 	d := &domain{
 		name: spec.DomainName, id: s.account + "/" + spec.DomainName, created: now,
@@ -97,6 +75,44 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	}
 	s.domains[d.name] = d
 	return nil
+}
+
+// withSpecDefaults fills in a spec's engine mode, engine version and IP
+// address type, and checks the mode and the address type.
+func withSpecDefaults(spec DomainSpec) (DomainSpec, error) {
+	if spec.EngineMode == "" {
+		spec.EngineMode = engineModeGeneral
+	}
+	if spec.EngineVersion == "" {
+		spec.EngineVersion = "OpenSearch_2.19"
+	}
+	if spec.IPAddressType == "" {
+		spec.IPAddressType = ipv4
+	}
+	if !slices.Contains(engineModes, spec.EngineMode) || !slices.Contains(ipAddressTypes, spec.IPAddressType) {
+		return spec, fmt.Errorf("EngineMode must be one of %v and IPAddressType one of %v", engineModes, ipAddressTypes)
+	}
+	return spec, nil
+}
+
+// addConfigDefaults sets the spec's defaults a new domain's configuration
+// does not set: the snapshot hour, and each AdvancedOptions key (a domain
+// reports each key it does not set at its default, so configuring a
+// default is no change).
+func addConfigDefaults(cfg map[string]any) {
+	if _, ok := cfg["SnapshotOptions"]; !ok {
+		cfg["SnapshotOptions"] = map[string]any{"AutomatedSnapshotStartHour": 0.0} // the spec's default
+	}
+	adv, _ := cfg["AdvancedOptions"].(map[string]any)
+	if adv == nil {
+		adv = map[string]any{}
+	}
+	for k, v := range rules.AdvancedOptionDefaults() {
+		if _, ok := adv[k]; !ok {
+			adv[k] = v
+		}
+	}
+	cfg["AdvancedOptions"] = adv
 }
 
 // RemoveDomain deletes a domain behind the provider's back.
@@ -161,7 +177,7 @@ func (s *Service) Domain(name string) (*DomainStatus, bool) {
 	now := s.clock.Now()
 	s.settle(d, now)
 	// Decoding strictly keeps the rendering and the response types in step.
-	b, _ := json.Marshal(s.renderStatus(d, d.config, activeModifying(d), d.mostRecentChange(), now, now))
+	b, _ := json.Marshal(s.renderStatus(d, d.config, progressView{latest: d.mostRecentChange(), at: now, modifying: activeModifying(d)}, now))
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var out DomainStatus
@@ -186,87 +202,109 @@ func (s *Service) DomainNames() []string {
 // Admin serves the admin routes (mounted at /_admin/search/, README.md).
 func (s *Service) Admin() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /domains", func(w http.ResponseWriter, _ *http.Request) {
-		core.WriteJSON(w, http.StatusOK, map[string]any{"domains": s.DomainNames()})
-	})
-	mux.HandleFunc("POST /domains", func(w http.ResponseWriter, r *http.Request) {
-		var spec DomainSpec
-		if err := json.NewDecoder(r.Body).Decode(&spec); err != nil {
-			adminError(w, http.StatusBadRequest, "the body must be a JSON domain spec: "+err.Error())
-			return
-		}
-		if err := s.AddDomain(spec); err != nil {
-			adminError(w, http.StatusBadRequest, err.Error())
-			return
-		}
-		d, _ := s.Domain(spec.DomainName)
-		core.WriteJSON(w, http.StatusCreated, map[string]any{"DomainStatus": d})
-	})
-	mux.HandleFunc("GET /domains/{name}", func(w http.ResponseWriter, r *http.Request) {
-		d, ok := s.Domain(r.PathValue("name"))
-		if !ok {
-			adminError(w, http.StatusNotFound, "no domain "+r.PathValue("name"))
-			return
-		}
-		core.WriteJSON(w, http.StatusOK, map[string]any{"DomainStatus": d})
-	})
-	mux.HandleFunc("DELETE /domains/{name}", func(w http.ResponseWriter, r *http.Request) {
-		if !s.RemoveDomain(r.PathValue("name")) {
-			adminError(w, http.StatusNotFound, "no domain "+r.PathValue("name"))
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
-	})
-	mux.HandleFunc("GET /pace", func(w http.ResponseWriter, _ *http.Request) {
-		core.WriteJSON(w, http.StatusOK, paceJSON(s.CurrentPace()))
-	})
-	mux.HandleFunc("POST /pace", func(w http.ResponseWriter, r *http.Request) {
-		var in map[string]string
-		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
-			adminError(w, http.StatusBadRequest, "the body must be JSON such as {\"blue_green_stage\": \"10m\"}")
-			return
-		}
-		p := s.CurrentPace()
-		for k, v := range in {
-			d, err := time.ParseDuration(v)
-			if err != nil {
-				adminError(w, http.StatusBadRequest, fmt.Sprintf("%s: %q is not a Go duration", k, v))
-				return
-			}
-			switch k {
-			case "dry_run":
-				p.DryRun = d
-			case "blue_green_stage":
-				p.BlueGreenStage = d
-			case "dynamic":
-				p.Dynamic = d
-			default:
-				adminError(w, http.StatusBadRequest, "unknown pace "+k+"; use dry_run, blue_green_stage or dynamic")
-				return
-			}
-		}
-		if err := s.SetPace(p); err != nil {
-			adminError(w, http.StatusBadRequest, err.Error())
-			return
-		}
-		core.WriteJSON(w, http.StatusOK, paceJSON(p))
-	})
-	mux.HandleFunc("POST /fail-next-change", func(w http.ResponseWriter, r *http.Request) {
-		var in struct {
-			Stage   string `json:"stage"`
-			Message string `json:"message"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
-			adminError(w, http.StatusBadRequest, "the body must be JSON such as {\"stage\": \"CopyingShards\"}")
-			return
-		}
-		if err := s.FailNextChangeAt(in.Stage, in.Message); err != nil {
-			adminError(w, http.StatusBadRequest, err.Error())
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
-	})
+	mux.HandleFunc("GET /domains", s.adminListDomains)
+	mux.HandleFunc("POST /domains", s.adminAddDomain)
+	mux.HandleFunc("GET /domains/{name}", s.adminGetDomain)
+	mux.HandleFunc("DELETE /domains/{name}", s.adminRemoveDomain)
+	mux.HandleFunc("GET /pace", s.adminGetPace)
+	mux.HandleFunc("POST /pace", s.adminSetPace)
+	mux.HandleFunc("POST /fail-next-change", s.adminFailNextChange)
 	return mux
+}
+
+func (s *Service) adminListDomains(w http.ResponseWriter, _ *http.Request) {
+	core.WriteJSON(w, http.StatusOK, map[string]any{"domains": s.DomainNames()})
+}
+
+func (s *Service) adminAddDomain(w http.ResponseWriter, r *http.Request) {
+	var spec DomainSpec
+	if err := json.NewDecoder(r.Body).Decode(&spec); err != nil {
+		adminError(w, http.StatusBadRequest, "the body must be a JSON domain spec: "+err.Error())
+		return
+	}
+	if err := s.AddDomain(spec); err != nil {
+		adminError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	d, _ := s.Domain(spec.DomainName)
+	core.WriteJSON(w, http.StatusCreated, map[string]any{"DomainStatus": d})
+}
+
+func (s *Service) adminGetDomain(w http.ResponseWriter, r *http.Request) {
+	d, ok := s.Domain(r.PathValue("name"))
+	if !ok {
+		adminError(w, http.StatusNotFound, "no domain "+r.PathValue("name"))
+		return
+	}
+	core.WriteJSON(w, http.StatusOK, map[string]any{"DomainStatus": d})
+}
+
+func (s *Service) adminRemoveDomain(w http.ResponseWriter, r *http.Request) {
+	if !s.RemoveDomain(r.PathValue("name")) {
+		adminError(w, http.StatusNotFound, "no domain "+r.PathValue("name"))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Service) adminGetPace(w http.ResponseWriter, _ *http.Request) {
+	core.WriteJSON(w, http.StatusOK, paceJSON(s.CurrentPace()))
+}
+
+func (s *Service) adminSetPace(w http.ResponseWriter, r *http.Request) {
+	var in map[string]string
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		adminError(w, http.StatusBadRequest, "the body must be JSON such as {\"blue_green_stage\": \"10m\"}")
+		return
+	}
+	p, msg := paceWith(s.CurrentPace(), in)
+	if msg != "" {
+		adminError(w, http.StatusBadRequest, msg)
+		return
+	}
+	if err := s.SetPace(p); err != nil {
+		adminError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	core.WriteJSON(w, http.StatusOK, paceJSON(p))
+}
+
+// paceWith is p with the durations in set (by paceJSON's names), or the
+// admin error message of a name or a duration refused.
+func paceWith(p Pace, set map[string]string) (Pace, string) {
+	for k, v := range set {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return p, fmt.Sprintf("%s: %q is not a Go duration", k, v)
+		}
+		switch k {
+		case "dry_run":
+			p.DryRun = d
+		case "blue_green_stage":
+			p.BlueGreenStage = d
+		case "dynamic":
+			p.Dynamic = d
+		default:
+			return p, "unknown pace " + k + "; use dry_run, blue_green_stage or dynamic"
+		}
+	}
+	return p, ""
+}
+
+func (s *Service) adminFailNextChange(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Stage   string `json:"stage"`
+		Message string `json:"message"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		adminError(w, http.StatusBadRequest, "the body must be JSON such as {\"stage\": \"CopyingShards\"}")
+		return
+	}
+	if err := s.FailNextChangeAt(in.Stage, in.Message); err != nil {
+		adminError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func paceJSON(p Pace) map[string]string {

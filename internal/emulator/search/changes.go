@@ -56,12 +56,14 @@ type change struct {
 	next     map[string]any
 }
 
-func (s *Service) startChange(d *domain, req *request, next map[string]any, props []propChange, kind string, fs []finding, now time.Time) *change {
+// startChange starts u on the domain as its active change, with the
+// findings fs it was accepted with.
+func (s *Service) startChange(d *domain, u *update, fs []finding, now time.Time) *change {
 	c := &change{
-		id: core.UUID(), start: now, kind: kind, props: props, sections: sectionsOf(props),
-		accepted: slices.Clone(req.typed.AcceptedWarnings), findings: fs, next: next, failAt: -1,
+		id: core.UUID(), start: now, kind: u.kind, props: u.props, sections: sectionsOf(u.props),
+		accepted: slices.Clone(u.req.typed.AcceptedWarnings), findings: fs, next: u.next, failAt: -1,
 	}
-	if kind == deploymentBlueGreen {
+	if c.kind == deploymentBlueGreen {
 		c.stages, c.stageDur = blueGreenStages, s.pace.BlueGreenStage
 	} else {
 		c.stages, c.stageDur = dynamicStages, s.pace.Dynamic/time.Duration(len(dynamicStages))

@@ -186,12 +186,36 @@ func (s *Service) renderConfigOf(d *domain, config map[string]any, modifying []m
 	return out
 }
 
+// progressView is what a domain status reports in progress: latest is the
+// change its ChangeProgressDetails names, as of at; modifying, when not
+// nil, is its ModifyingProperties.
+type progressView struct {
+	latest    *change
+	at        time.Time
+	modifying []map[string]any
+}
+
 // renderStatus is the domain status object (plain sections) of a
-// configuration: the domain itself, or a dry run's planned domain.
-// latest is the change its ChangeProgressDetails names, as of at: the
-// domain's most recent change now, or for a dry run the one it was made
-// after, as it stood then.
-func (s *Service) renderStatus(d *domain, config map[string]any, modifying []map[string]any, latest *change, at, now time.Time) map[string]any {
+// configuration: the domain itself, or a dry run's planned domain. p is,
+// for the domain, its most recent change now; for a dry run, the change it
+// was made after, as it stood then.
+func (s *Service) renderStatus(d *domain, config map[string]any, p progressView, now time.Time) map[string]any {
+	out := s.renderPlainSections(d, config, now)
+	s.addEndpoints(out, d, config)
+	s.addDomainFields(out, d)
+	if p.latest != nil {
+		out["ChangeProgressDetails"] = p.latest.details(p.at)
+	}
+	if p.modifying != nil {
+		out["ModifyingProperties"] = p.modifying
+	}
+	return out
+}
+
+// renderPlainSections renders each section of config without its
+// {Options, Status} wrapper; AutoTuneOptions shows its state, not its
+// request shape.
+func (s *Service) renderPlainSections(d *domain, config map[string]any, now time.Time) map[string]any {
 	out := map[string]any{}
 	for name, v := range config {
 		out[name] = s.renderSection(name, v, d.statusOf(name).updated, now)
@@ -203,6 +227,12 @@ func (s *Service) renderStatus(d *domain, config map[string]any, modifying []map
 		}
 		out["AutoTuneOptions"] = map[string]any{"ErrorMessage": "", "State": state, "UseOffPeakWindow": at["UseOffPeakWindow"] == true}
 	}
+	return out
+}
+
+// addEndpoints: a VPC domain has a vpc endpoint, a public one an Endpoint;
+// a dualstack domain has an EndpointV2 as well.
+func (s *Service) addEndpoints(out map[string]any, d *domain, config map[string]any) {
 	host := fmt.Sprintf("search-%s-%s.%s.search.cloud.example", d.name, shortHash(d.id), s.region)
 	if subnets, ok := lookup(config, "VPCOptions", "SubnetIds").([]any); ok && len(subnets) > 0 {
 		out["Endpoints"] = map[string]any{"vpc": "vpc-" + host}
@@ -213,6 +243,11 @@ func (s *Service) renderStatus(d *domain, config map[string]any, modifying []map
 		out["EndpointV2"] = fmt.Sprintf("search-%s-%s.%s.on.search.cloud.example", d.name, shortHash(d.id), s.region)
 		out["DomainEndpointV2HostedZoneId"] = "Z" + shortHash(s.region)
 	}
+}
+
+// addDomainFields sets the members that describe the domain rather than a
+// configuration: its names, its processing state, its software.
+func (s *Service) addDomainFields(out map[string]any, d *domain) {
 	processing := d.active != nil
 	out["ARN"] = s.arn(d)
 	out["DomainId"] = d.id
@@ -230,13 +265,6 @@ func (s *Service) renderStatus(d *domain, config map[string]any, modifying []map
 		"Description": "There is no software update available for this domain.", "NewVersion": "",
 		"OptionalDeployment": true, "UpdateAvailable": false, "UpdateStatus": "COMPLETED",
 	}
-	if latest != nil {
-		out["ChangeProgressDetails"] = latest.details(at)
-	}
-	if modifying != nil {
-		out["ModifyingProperties"] = modifying
-	}
-	return out
 }
 
 // sectionsOf lists the sections of a change, sorted.

@@ -31,21 +31,21 @@ type dryRun struct {
 	after *change
 }
 
-// startDryRun analyses applying req to base without applying it. base is
-// the domain's configuration, or the one the running change (after) will
-// leave.
-func (s *Service) startDryRun(d *domain, req *request, base, next map[string]any, props []propChange, kind string, after *change, now time.Time) any {
+// startDryRun analyses applying u to its base without applying it. The
+// base is the domain's configuration, or the one the running change
+// (u.after) will leave.
+func (s *Service) startDryRun(d *domain, u *update, now time.Time) any {
 	dr := &dryRun{
-		id: core.UUID(), mode: req.mode, created: now, accepted: slices.Clone(req.typed.AcceptedWarnings),
-		kind: kind, message: deploymentMessage(kind, props), props: props, planned: next,
+		id: core.UUID(), mode: u.req.mode, created: now, accepted: slices.Clone(u.req.typed.AcceptedWarnings),
+		kind: u.kind, message: deploymentMessage(u.kind, u.props), props: u.props, planned: u.next,
 		after: d.mostRecentChange(),
 	}
-	if after != nil {
-		dr.message += " Change " + after.id + " is in progress; this analysis starts from the configuration it will leave."
+	if u.after != nil {
+		dr.message += " Change " + u.after.id + " is in progress; this analysis starts from the configuration it will leave."
 	}
 	if dr.mode == dryRunModeVerbose {
 		dr.duration = s.pace.DryRun
-		dr.findings = analyse(base, next, req, kind, now)
+		dr.findings = analyse(u.base, u.next, u.req, u.kind, now)
 	}
 	d.dryRuns = append(d.dryRuns, dr)
 	if n := len(d.dryRuns) - maxDryRuns; n > 0 {
@@ -133,7 +133,7 @@ func (s *Service) describeDryRun(d *domain, r *http.Request, now time.Time) (any
 		if dr.mode != dryRunModeVerbose {
 			return nil, disabledOperation("loadDryRunConfig is supported for Verbose dry runs only; dry run %s was %s.", dr.id, dr.mode)
 		}
-		out["DryRunConfig"] = s.renderStatus(d, dr.planned, modifyingProperties(dr.props), dr.after, dr.created, now)
+		out["DryRunConfig"] = s.renderStatus(d, dr.planned, progressView{latest: dr.after, at: dr.created, modifying: modifyingProperties(dr.props)}, now)
 	}
 	return out, nil
 }

@@ -119,82 +119,115 @@ const offPeakLength = 10 * time.Hour
 // analyse finds every Critical and Advisory validation failure of applying
 // req to the current configuration, sorted by code.
 func analyse(cur, next map[string]any, req *request, kind string, now time.Time) []finding {
-	var out []finding
-	crit := func(code, format string, args ...any) {
-		out = append(out, finding{code, fmt.Sprintf(format, args...), severityCritical})
-	}
-	adv := func(code, format string, args ...any) {
-		out = append(out, finding{code, fmt.Sprintf(format, args...), severityAdvisory})
-	}
+	var f findingList
 	in := &req.typed
+	f.engineAndAddressType(cur, in)
+	if in.ClusterConfig != nil {
+		f.cluster(next)
+	}
+	f.snapshotPause(in)
+	f.encryption(cur, next)
+	f.advancedOptions(next, in)
+	if kind == deploymentBlueGreen && !inOffPeak(cur, now) {
+		// The message names the window, not the time of the request: a
+		// repeat dry run of the same change a minute later must give the
+		// same findings (Terraform plans the same change again at apply).
+		f.adv(AdvBlueGreenOutsideOffPeak, "This blue/green deployment would start outside the domain's off-peak window (%s).", offPeakWindow(cur))
+	}
+	out := f.list
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
 
+// findingList collects findings; each code is found at most once, so the
+// order the rules run in does not show once the list is sorted.
+type findingList struct{ list []finding }
+
+func (f *findingList) crit(code, format string, args ...any) {
+	f.list = append(f.list, finding{code, fmt.Sprintf(format, args...), severityCritical})
+}
+
+func (f *findingList) adv(code, format string, args ...any) {
+	f.list = append(f.list, finding{code, fmt.Sprintf(format, args...), severityAdvisory})
+}
+
+// engineAndAddressType: the engine mode is fixed at creation, and dualstack
+// cannot go back to ipv4.
+func (f *findingList) engineAndAddressType(cur map[string]any, in *UpdateDomainConfigRequest) {
 	if in.EngineMode != nil && *in.EngineMode != lookupString(cur, "EngineMode") {
-		crit(CritEngineModeImmutable, "EngineMode cannot be changed after the domain is created (it is %s, the change asks for %s).", lookupString(cur, "EngineMode"), *in.EngineMode)
+		f.crit(CritEngineModeImmutable, "EngineMode cannot be changed after the domain is created (it is %s, the change asks for %s).", lookupString(cur, "EngineMode"), *in.EngineMode)
 	}
 	if in.IPAddressType != nil {
 		if *in.IPAddressType == ipv4 && lookupString(cur, "IPAddressType") == dualstack {
-			crit(CritDualstackIrreversible, "IPAddressType cannot go back from dualstack to ipv4.")
+			f.crit(CritDualstackIrreversible, "IPAddressType cannot go back from dualstack to ipv4.")
 		}
 		if *in.IPAddressType == ipv4 {
-			adv(AdvDualstackRecommended, "IPAddressType dualstack is recommended over ipv4.")
+			f.adv(AdvDualstackRecommended, "IPAddressType dualstack is recommended over ipv4.")
 		}
 	}
-	if in.ClusterConfig != nil {
-		count, _ := lookupNumber(next, "ClusterConfig", "InstanceCount")
-		if lookupBool(next, "ClusterConfig", "ZoneAwarenessEnabled") {
-			zones, ok := lookupNumber(next, "ClusterConfig", "ZoneAwarenessConfig", "AvailabilityZoneCount")
-			if !ok {
-				zones = 2
-			}
-			// The zone count itself is a value rule (2 or 3, internal/rules),
-			// refused before any analysis.
-			if int64(count)%int64(zones) != 0 {
-				crit(CritInstanceCountZoneMismatch, "ClusterConfig.InstanceCount (%g) must be a multiple of the availability zone count (%g).", count, zones)
-			}
+}
+
+// cluster checks the next cluster shape: instances spread evenly over the
+// zones, and a valid dedicated master count (or advice to have masters).
+func (f *findingList) cluster(next map[string]any) {
+	count, _ := lookupNumber(next, "ClusterConfig", "InstanceCount")
+	if lookupBool(next, "ClusterConfig", "ZoneAwarenessEnabled") {
+		zones, ok := lookupNumber(next, "ClusterConfig", "ZoneAwarenessConfig", "AvailabilityZoneCount")
+		if !ok {
+			zones = 2
 		}
-		if lookupBool(next, "ClusterConfig", "DedicatedMasterEnabled") {
-			if n, _ := lookupNumber(next, "ClusterConfig", "DedicatedMasterCount"); n != math.Trunc(n) || !rules.DedicatedMasterCountAllowed(true, int64(n)) {
-				crit(CritDedicatedMasterCount, "ClusterConfig.DedicatedMasterCount must be %s when dedicated master nodes are enabled, not %g.", rules.Alternatives(rules.DedicatedMasterCountsEnabled), n)
-			}
-		} else if count > 1 {
-			adv(AdvNoDedicatedMasters, "A domain of %g data nodes without dedicated master nodes is less stable; enable ClusterConfig.DedicatedMasterEnabled.", count)
+		// The zone count itself is a value rule (2 or 3, internal/rules),
+		// refused before any analysis.
+		if int64(count)%int64(zones) != 0 {
+			f.crit(CritInstanceCountZoneMismatch, "ClusterConfig.InstanceCount (%g) must be a multiple of the availability zone count (%g).", count, zones)
 		}
 	}
+	if lookupBool(next, "ClusterConfig", "DedicatedMasterEnabled") {
+		if n, _ := lookupNumber(next, "ClusterConfig", "DedicatedMasterCount"); n != math.Trunc(n) || !rules.DedicatedMasterCountAllowed(true, int64(n)) {
+			f.crit(CritDedicatedMasterCount, "ClusterConfig.DedicatedMasterCount must be %s when dedicated master nodes are enabled, not %g.", rules.Alternatives(rules.DedicatedMasterCountsEnabled), n)
+		}
+	} else if count > 1 {
+		f.adv(AdvNoDedicatedMasters, "A domain of %g data nodes without dedicated master nodes is less stable; enable ClusterConfig.DedicatedMasterEnabled.", count)
+	}
+}
+
+func (f *findingList) snapshotPause(in *UpdateDomainConfigRequest) {
 	if d, long := snapshotPauseTooLong(in.AutomatedSnapshotPauseOptions); long {
-		crit(CritSnapshotPauseTooLong, "AutomatedSnapshotPauseOptions may suspend snapshots for at most 3 days, not %s.", fmtDuration(d))
+		f.crit(CritSnapshotPauseTooLong, "AutomatedSnapshotPauseOptions may suspend snapshots for at most 3 days, not %s.", fmtDuration(d))
 	}
 	if p := in.AutomatedSnapshotPauseOptions; p != nil && p.Enabled != nil && *p.Enabled {
-		adv(AdvSnapshotPauseNoRestore, "While automated snapshots are suspended the domain cannot be restored to points in time in that span.")
+		f.adv(AdvSnapshotPauseNoRestore, "While automated snapshots are suspended the domain cannot be restored to points in time in that span.")
 	}
+}
+
+// encryption: encryption at rest and node-to-node, once enabled, stay so.
+func (f *findingList) encryption(cur, next map[string]any) {
 	if lookupBool(cur, "EncryptionAtRestOptions", "Enabled") && !lookupBool(next, "EncryptionAtRestOptions", "Enabled") {
-		crit(CritEncryptionAtRestDisable, "EncryptionAtRestOptions cannot be disabled once enabled.")
+		f.crit(CritEncryptionAtRestDisable, "EncryptionAtRestOptions cannot be disabled once enabled.")
 	}
 	if lookupBool(cur, "NodeToNodeEncryptionOptions", "Enabled") && !lookupBool(next, "NodeToNodeEncryptionOptions", "Enabled") {
-		crit(CritNodeToNodeDisable, "NodeToNodeEncryptionOptions cannot be disabled once enabled.")
+		f.crit(CritNodeToNodeDisable, "NodeToNodeEncryptionOptions cannot be disabled once enabled.")
 	}
+}
+
+// advancedOptions checks the access policies against allow_explicit_index,
+// and advises bounding the field data cache.
+func (f *findingList) advancedOptions(next map[string]any, in *UpdateDomainConfigRequest) {
 	if in.AccessPolicies != nil || in.AdvancedOptions != nil {
 		// The spec: allow_explicit_index "must be false to set access
 		// policies on sub-resources such as specific indexes and domain
 		// APIs" (a key left out is at its default, true).
 		if sub := subResources(lookupString(next, "AccessPolicies")); len(sub) > 0 && lookupString(next, "AdvancedOptions", advancedOptionAllowExplicitIndex) != "false" {
-			crit(CritExplicitIndexSubresource, "AccessPolicies names sub-resources of the domain (%s) while AdvancedOptions[%q] is \"true\"; set it to \"false\" in the same change, or grant the whole domain (domain/<name>/*).",
+			f.crit(CritExplicitIndexSubresource, "AccessPolicies names sub-resources of the domain (%s) while AdvancedOptions[%q] is \"true\"; set it to \"false\" in the same change, or grant the whole domain (domain/<name>/*).",
 				strings.Join(sub, ", "), advancedOptionAllowExplicitIndex)
 		}
 	}
 	if in.AdvancedOptions != nil {
 		switch v := lookupString(next, "AdvancedOptions", advancedOptionFielddataCacheSize); v {
 		case "", "unbounded", "100", "100%":
-			adv(AdvFielddataCacheUnbounded, "AdvancedOptions[%q] is unbounded; set it (for example \"40\") so field data cannot exhaust the heap.", advancedOptionFielddataCacheSize)
+			f.adv(AdvFielddataCacheUnbounded, "AdvancedOptions[%q] is unbounded; set it (for example \"40\") so field data cannot exhaust the heap.", advancedOptionFielddataCacheSize)
 		}
 	}
-	if kind == deploymentBlueGreen && !inOffPeak(cur, now) {
-		// The message names the window, not the time of the request: a
-		// repeat dry run of the same change a minute later must give the
-		// same findings (Terraform plans the same change again at apply).
-		adv(AdvBlueGreenOutsideOffPeak, "This blue/green deployment would start outside the domain's off-peak window (%s).", offPeakWindow(cur))
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
-	return out
 }
 
 // subResourceRe matches a domain ARN's path below the domain:

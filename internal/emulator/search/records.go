@@ -43,15 +43,16 @@ func (s *Service) UpdateRecords() []UpdateRecord {
 	return slices.Clone(s.records)
 }
 
-// record adds an accepted request to the records.
-func (s *Service) record(d *domain, who string, req *request, kind string, fs []finding, changeID string) {
+// record adds an accepted update to the records: who sent it, the findings
+// it was accepted with, and the change it started ("" when none).
+func (s *Service) record(d *domain, who string, u *update, fs []finding, changeID string) {
 	s.seq++
 	r := UpdateRecord{
-		Seq: s.seq, Domain: d.name, AccessKeyID: who, DryRun: req.dryRun, Request: requestDigest(req),
-		DeploymentType: kind, Findings: []string{}, ChangeID: changeID,
+		Seq: s.seq, Domain: d.name, AccessKeyID: who, DryRun: u.req.dryRun, Request: requestDigest(u.req),
+		DeploymentType: u.kind, Findings: []string{}, ChangeID: changeID,
 	}
-	if req.dryRun {
-		r.Mode = req.mode
+	if u.req.dryRun {
+		r.Mode = u.req.mode
 	}
 	for _, f := range fs {
 		r.Findings = append(r.Findings, fmt.Sprintf("%s (%s)", f.Code, f.Severity))

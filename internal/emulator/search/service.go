@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 )
@@ -148,54 +149,67 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Answers carry the emulator's clock in Date, as the identity service's
 	// do: clients judge the age of a dry run by the service's clock.
 	w.Header().Set("Date", s.clock.Now().UTC().Format(http.TimeFormat))
-	name, op := route(r)
-	if op == "Unknown" {
-		core.WriteJSONError(w, http.StatusNotFound, "UnknownOperationException", fmt.Sprintf("No operation answers %s %s.", r.Method, r.URL.Path))
+	name, op, body, aerr := readRequest(r)
+	if aerr != nil {
+		core.WriteJSONError(w, aerr.status, aerr.code, aerr.message)
 		return
+	}
+	// The lock is held until the answer is written: it may share maps
+	// with the domain's state.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out, aerr := s.answer(name, op, r, body)
+	if aerr != nil {
+		core.WriteJSONError(w, aerr.status, aerr.code, aerr.message)
+		return
+	}
+	core.WriteJSON(w, http.StatusOK, out)
+}
+
+// answer runs operation op on the domain name, brought up to the clock's
+// time first. The caller holds s.mu.
+func (s *Service) answer(name, op string, r *http.Request, body []byte) (any, *apiError) {
+	d, ok := s.domains[name]
+	if !ok {
+		return nil, notFound("Domain not found: %s", name)
+	}
+	now := s.clock.Now()
+	s.settle(d, now)
+	return s.operate(op, d, r, body, now)
+}
+
+// readRequest is the domain name, operation and body of a request, checked
+// before any domain is looked up.
+func readRequest(r *http.Request) (name, op string, body []byte, _ *apiError) {
+	name, op = route(r)
+	if op == "Unknown" {
+		return name, op, nil, errorf(http.StatusNotFound, "UnknownOperationException", "No operation answers %s %s.", r.Method, r.URL.Path)
 	}
 	if err := validDomainName(name); err != nil {
-		core.WriteJSONError(w, http.StatusBadRequest, "ValidationException", "DomainName: "+err.Error())
-		return
+		return name, op, nil, validationError("DomainName: %s", err.Error())
 	}
-	var body []byte
 	if r.Body != nil {
 		// The emulator has already read and bounded the body.
 		body, _ = io.ReadAll(r.Body)
 	}
-	if aerr := checkReadRequest(op, body); aerr != nil {
-		core.WriteJSONError(w, aerr.status, aerr.code, aerr.message)
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d, ok := s.domains[name]
-	if !ok {
-		core.WriteJSONError(w, http.StatusConflict, "ResourceNotFoundException", fmt.Sprintf("Domain not found: %s", name))
-		return
-	}
-	now := s.clock.Now()
-	s.settle(d, now)
-	var (
-		out  any
-		aerr *apiError
-	)
+	return name, op, body, checkReadRequest(op, body)
+}
+
+// operate runs operation op on the domain d.
+func (s *Service) operate(op string, d *domain, r *http.Request, body []byte, now time.Time) (any, *apiError) {
 	switch op {
 	case "UpdateDomainConfig":
 		who := ""
 		if c := core.CallerFrom(r.Context()); c != nil {
 			who = c.AccessKeyID
 		}
-		out, aerr = s.updateDomainConfig(d, who, body, now)
+		return s.updateDomainConfig(d, who, body, now)
 	case "DescribeDomainConfig":
-		out = map[string]any{"DomainConfig": s.renderDomainConfig(d, now)}
+		return map[string]any{"DomainConfig": s.renderDomainConfig(d, now)}, nil
 	case "DescribeDryRunProgress":
-		out, aerr = s.describeDryRun(d, r, now)
+		return s.describeDryRun(d, r, now)
 	case "DescribeDomainChangeProgress":
-		out, aerr = s.describeChange(d, r, now)
+		return s.describeChange(d, r, now)
 	}
-	if aerr != nil {
-		core.WriteJSONError(w, aerr.status, aerr.code, aerr.message)
-		return
-	}
-	core.WriteJSON(w, http.StatusOK, out)
+	return nil, nil
 }

@@ -90,115 +90,142 @@ func (w *walker) check(path []string, v any, req, resp reflect.Type, wo bool) (a
 	}
 	switch req.Kind() {
 	case reflect.Struct:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, mismatch(path, req, v)
-		}
-		out := map[string]any{}
-		for _, k := range sortedKeys(m) {
-			p := append(slices.Clone(path), k)
-			f, ok := jsonField(req, k)
-			if !ok {
-				return nil, notAMember(p, resp)
-			}
-			if m[k] == nil {
-				continue // null is the same as absent
-			}
-			var rt reflect.Type
-			if rf, ok := jsonField(resp, k); ok {
-				rt = rf.Type
-			}
-			isWO := wo || slices.ContainsFunc(writeOnlyMembers, func(m []string) bool { return slices.Equal(m, p) })
-			x, aerr := w.check(p, m[k], f.Type, rt, isWO)
-			if aerr != nil {
-				return nil, aerr
-			}
-			out[k] = x
-		}
-		return out, nil
+		return w.checkObject(path, v, req, resp, wo)
 	case reflect.Map:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, mismatch(path, req, v)
-		}
-		var rt reflect.Type
-		if resp != nil && resp.Kind() == reflect.Map {
-			rt = resp.Elem()
-		}
-		out := map[string]any{}
-		for _, k := range sortedKeys(m) {
-			if m[k] == nil {
-				continue
-			}
-			x, aerr := w.check(append(slices.Clone(path), k), m[k], req.Elem(), rt, wo)
-			if aerr != nil {
-				return nil, aerr
-			}
-			out[k] = x
-		}
-		return out, nil
+		return w.checkMap(path, v, req, resp, wo)
 	case reflect.Slice:
-		a, ok := v.([]any)
-		if !ok {
-			return nil, mismatch(path, req, v)
-		}
-		var rt reflect.Type
-		if resp != nil && resp.Kind() == reflect.Slice {
-			rt = resp.Elem()
-		}
-		out := make([]any, len(a))
-		for i, x := range a {
-			p := slices.Clone(path)
-			p[len(p)-1] += fmt.Sprintf("[%d]", i)
-			if x == nil {
-				return nil, mismatch(p, req.Elem(), x)
-			}
-			// An element is part of its array's value: never a leaf of its own.
-			y, aerr := w.check(p, x, req.Elem(), rt, false)
-			if aerr != nil {
-				return nil, aerr
-			}
-			out[i] = y
-		}
-		return out, nil
+		return w.checkArray(path, v, req, resp)
 	case reflect.String:
-		if _, ok := v.(string); !ok {
-			return nil, mismatch(path, req, v)
-		}
-		return v, nil
+		return checkKind[string](path, v, req)
 	case reflect.Bool:
-		if _, ok := v.(bool); !ok {
-			return nil, mismatch(path, req, v)
-		}
-		return v, nil
-	case reflect.Int64:
-		n, ok := v.(json.Number)
-		if !ok {
-			return nil, mismatch(path, req, v)
-		}
-		i, err := n.Int64()
-		if err != nil {
-			return nil, validationError("%s: expected a whole number, not %s", pathName(path), n)
-		}
-		// The value is kept as float64 (plain JSON), which holds whole
-		// numbers exactly up to 2^53; beyond, it would round, or fail to
-		// decode into the typed view (a 500 instead of a 400).
-		if i > 1<<53 || i < -(1<<53) {
-			return nil, validationError("%s: %s is out of range", pathName(path), n)
-		}
-		return float64(i), nil
-	case reflect.Float64:
-		n, ok := v.(json.Number)
-		if !ok {
-			return nil, mismatch(path, req, v)
-		}
-		f, err := n.Float64()
-		if err != nil {
-			return nil, validationError("%s: %s is out of range", pathName(path), n)
-		}
-		return f, nil
+		return checkKind[bool](path, v, req)
+	case reflect.Int64, reflect.Float64:
+		return checkNumber(path, v, req)
 	}
 	panic("search emulator: no JSON rule for " + req.String())
+}
+
+// checkObject checks an object against the struct req member by member, in
+// key order (so the first refusal is always the same one).
+func (w *walker) checkObject(path []string, v any, req, resp reflect.Type, wo bool) (any, *apiError) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, mismatch(path, req, v)
+	}
+	out := map[string]any{}
+	for _, k := range sortedKeys(m) {
+		p := append(slices.Clone(path), k)
+		f, ok := jsonField(req, k)
+		if !ok {
+			return nil, notAMember(p, resp)
+		}
+		if m[k] == nil {
+			continue // null is the same as absent
+		}
+		var rt reflect.Type
+		if rf, ok := jsonField(resp, k); ok {
+			rt = rf.Type
+		}
+		isWO := wo || slices.ContainsFunc(writeOnlyMembers, func(m []string) bool { return slices.Equal(m, p) })
+		x, aerr := w.check(p, m[k], f.Type, rt, isWO)
+		if aerr != nil {
+			return nil, aerr
+		}
+		out[k] = x
+	}
+	return out, nil
+}
+
+// checkMap checks each value of an object against the map req's element
+// type, in key order; null values are dropped.
+func (w *walker) checkMap(path []string, v any, req, resp reflect.Type, wo bool) (any, *apiError) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, mismatch(path, req, v)
+	}
+	var rt reflect.Type
+	if resp != nil && resp.Kind() == reflect.Map {
+		rt = resp.Elem()
+	}
+	out := map[string]any{}
+	for _, k := range sortedKeys(m) {
+		if m[k] == nil {
+			continue
+		}
+		x, aerr := w.check(append(slices.Clone(path), k), m[k], req.Elem(), rt, wo)
+		if aerr != nil {
+			return nil, aerr
+		}
+		out[k] = x
+	}
+	return out, nil
+}
+
+// checkArray checks each element of an array against the slice req's
+// element type; a null element is refused.
+func (w *walker) checkArray(path []string, v any, req, resp reflect.Type) (any, *apiError) {
+	a, ok := v.([]any)
+	if !ok {
+		return nil, mismatch(path, req, v)
+	}
+	var rt reflect.Type
+	if resp != nil && resp.Kind() == reflect.Slice {
+		rt = resp.Elem()
+	}
+	out := make([]any, len(a))
+	for i, x := range a {
+		p := slices.Clone(path)
+		p[len(p)-1] += fmt.Sprintf("[%d]", i)
+		if x == nil {
+			return nil, mismatch(p, req.Elem(), x)
+		}
+		// An element is part of its array's value: never a leaf of its own.
+		y, aerr := w.check(p, x, req.Elem(), rt, false)
+		if aerr != nil {
+			return nil, aerr
+		}
+		out[i] = y
+	}
+	return out, nil
+}
+
+// checkKind accepts v when it is a T (a string or a boolean).
+func checkKind[T string | bool](path []string, v any, req reflect.Type) (any, *apiError) {
+	if _, ok := v.(T); !ok {
+		return nil, mismatch(path, req, v)
+	}
+	return v, nil
+}
+
+// checkNumber accepts a number: for an Int64 member a whole one that
+// float64 holds exactly, else any a float64 holds.
+func checkNumber(path []string, v any, req reflect.Type) (any, *apiError) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return nil, mismatch(path, req, v)
+	}
+	if req.Kind() == reflect.Int64 {
+		return wholeNumber(path, n)
+	}
+	f, err := n.Float64()
+	if err != nil {
+		return nil, validationError("%s: %s is out of range", pathName(path), n)
+	}
+	return f, nil
+}
+
+func wholeNumber(path []string, n json.Number) (any, *apiError) {
+	i, err := n.Int64()
+	if err != nil {
+		return nil, validationError("%s: expected a whole number, not %s", pathName(path), n)
+	}
+	// The value is kept as float64 (plain JSON), which holds whole
+	// numbers exactly up to 2^53; beyond, it would round, or fail to
+	// decode into the typed view (a 500 instead of a 400).
+	if i > 1<<53 || i < -(1<<53) {
+		return nil, validationError("%s: %s is out of range", pathName(path), n)
+	}
+	return float64(i), nil
 }
 
 // notAMember explains why a member is refused: the response shape has it,
@@ -303,68 +330,101 @@ func sortedKeys(m map[string]any) []string {
 // object of body (valid JSON), "" when there is none.
 func duplicateMember(body []byte) string {
 	dec := json.NewDecoder(bytes.NewReader(body))
-	type frame struct {
-		object bool
-		seen   map[string]bool
-		path   string
-		index  int
-		key    string // the member whose value comes next
-		hasKey bool
-	}
-	var stack []*frame
-	// at names the value about to be read in the innermost container.
-	at := func() string {
-		if len(stack) == 0 {
-			return ""
-		}
-		f := stack[len(stack)-1]
-		if f.object {
-			if f.path == "" {
-				return f.key
-			}
-			return f.path + "." + f.key
-		}
-		return fmt.Sprintf("%s[%d]", f.path, f.index)
-	}
-	// done marks the innermost container's current value as read.
-	done := func() {
-		if len(stack) == 0 {
-			return
-		}
-		f := stack[len(stack)-1]
-		if f.object {
-			f.hasKey = false
-		} else {
-			f.index++
-		}
-	}
+	var s memberScan
 	for {
 		tok, err := dec.Token()
 		if err != nil {
 			return ""
 		}
-		if len(stack) > 0 {
-			if f := stack[len(stack)-1]; f.object && !f.hasKey {
-				if k, ok := tok.(string); ok {
-					if f.seen[k] {
-						f.key = k
-						return at()
-					}
-					f.seen[k], f.key, f.hasKey = true, k, true
-					continue
-				}
+		if k, ok := s.expectsKey(tok); ok {
+			if at := s.key(k); at != "" {
+				return at
 			}
+			continue
 		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, &frame{object: true, seen: map[string]bool{}, path: at()})
-		case json.Delim('['):
-			stack = append(stack, &frame{path: at()})
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
-			done()
-		default:
-			done()
+		s.value(tok)
+	}
+}
+
+// memberScan follows a token stream's nesting, remembering the member
+// names each open object has had.
+type memberScan struct{ stack []*scanFrame }
+
+// scanFrame is one open object or array.
+type scanFrame struct {
+	object bool
+	seen   map[string]bool
+	path   string
+	index  int
+	key    string // the member whose value comes next
+	hasKey bool
+}
+
+// expectsKey reports whether tok is a member name: a string where the
+// innermost object expects one.
+func (s *memberScan) expectsKey(tok any) (string, bool) {
+	if len(s.stack) == 0 {
+		return "", false
+	}
+	f := s.stack[len(s.stack)-1]
+	if !f.object || f.hasKey {
+		return "", false
+	}
+	k, ok := tok.(string)
+	return k, ok
+}
+
+// key records the member name k in the innermost object; it returns the
+// member's path when the object has had it before, else "".
+func (s *memberScan) key(k string) string {
+	f := s.stack[len(s.stack)-1]
+	if f.seen[k] {
+		f.key = k
+		return s.at()
+	}
+	f.seen[k], f.key, f.hasKey = true, k, true
+	return ""
+}
+
+// value follows a token that is (or opens, or closes) a value.
+func (s *memberScan) value(tok any) {
+	switch tok {
+	case json.Delim('{'):
+		s.stack = append(s.stack, &scanFrame{object: true, seen: map[string]bool{}, path: s.at()})
+	case json.Delim('['):
+		s.stack = append(s.stack, &scanFrame{path: s.at()})
+	case json.Delim('}'), json.Delim(']'):
+		s.stack = s.stack[:len(s.stack)-1]
+		s.done()
+	default:
+		s.done()
+	}
+}
+
+// at names the value about to be read in the innermost container.
+func (s *memberScan) at() string {
+	if len(s.stack) == 0 {
+		return ""
+	}
+	f := s.stack[len(s.stack)-1]
+	if f.object {
+		if f.path == "" {
+			return f.key
 		}
+		return f.path + "." + f.key
+	}
+	return fmt.Sprintf("%s[%d]", f.path, f.index)
+}
+
+// done marks the innermost container's current value as read.
+func (s *memberScan) done() {
+	if len(s.stack) == 0 {
+		return
+	}
+	f := s.stack[len(s.stack)-1]
+	if f.object {
+		f.hasKey = false
+	} else {
+		f.index++
 	}
 }

@@ -87,64 +87,104 @@ func checkReadRequest(op string, body []byte) *apiError {
 	return nil
 }
 
-// checkLimits applies the spec's limits, enumerations and ranges.
+// checkLimits applies the spec's limits, enumerations and ranges. The
+// first refusal, in the order below, is the one returned.
 func checkLimits(in *UpdateDomainConfigRequest) *apiError {
-	var errs []*apiError
-	add := func(e *apiError) {
+	if e := firstError(
+		checkAcceptedWarnings(in.AcceptedWarnings),
+		checkAccessPolicies(in.AccessPolicies),
+		checkAdvancedOptions(in.AdvancedOptions),
+		checkEnumerations(in),
+		checkRanges(in),
+	); e != nil {
+		return e
+	}
+	return checkLogTypes(in.LogPublishingOptions)
+}
+
+// firstError is the first of errs that is not nil.
+func firstError(errs ...*apiError) *apiError {
+	for _, e := range errs {
 		if e != nil {
-			errs = append(errs, e)
+			return e
 		}
 	}
-	if n := len(in.AcceptedWarnings); n > rules.MaxAcceptedWarnings {
-		add(validationError("AcceptedWarnings may list at most %d codes, not %d.", rules.MaxAcceptedWarnings, n))
+	return nil
+}
+
+func checkAcceptedWarnings(codes []string) *apiError {
+	if n := len(codes); n > rules.MaxAcceptedWarnings {
+		return validationError("AcceptedWarnings may list at most %d codes, not %d.", rules.MaxAcceptedWarnings, n)
 	}
-	if p := in.AccessPolicies; p != nil {
-		if n := rules.AccessPoliciesLength(*p); n > rules.MaxAccessPoliciesChars {
-			add(validationError("AccessPolicies must be at most %d characters, not %d.", rules.MaxAccessPoliciesChars, n))
-		} else if *p != "" {
-			var doc map[string]any
-			if err := json.Unmarshal([]byte(*p), &doc); err != nil {
-				add(validationError("AccessPolicies must be a JSON policy document (a JSON object): %v.", err))
-			}
+	return nil
+}
+
+// checkAccessPolicies: at most the spec's length, and a JSON object.
+func checkAccessPolicies(p *string) *apiError {
+	if p == nil {
+		return nil
+	}
+	if n := rules.AccessPoliciesLength(*p); n > rules.MaxAccessPoliciesChars {
+		return validationError("AccessPolicies must be at most %d characters, not %d.", rules.MaxAccessPoliciesChars, n)
+	}
+	if *p != "" {
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(*p), &doc); err != nil {
+			return validationError("AccessPolicies must be a JSON policy document (a JSON object): %v.", err)
 		}
 	}
-	add(checkAdvancedOptions(in.AdvancedOptions))
+	return nil
+}
+
+func checkEnumerations(in *UpdateDomainConfigRequest) *apiError {
+	var errs []*apiError
 	if in.EngineMode != nil {
-		add(oneOf("EngineMode", *in.EngineMode, engineModes))
+		errs = append(errs, oneOf("EngineMode", *in.EngineMode, engineModes))
 	}
 	if in.IPAddressType != nil {
-		add(oneOf("IPAddressType", *in.IPAddressType, ipAddressTypes))
+		errs = append(errs, oneOf("IPAddressType", *in.IPAddressType, ipAddressTypes))
 	}
 	if in.UseCase != nil {
-		add(oneOf("UseCase", *in.UseCase, useCases))
+		errs = append(errs, oneOf("UseCase", *in.UseCase, useCases))
 	}
 	if in.DryRunMode != nil {
-		add(oneOf("DryRunMode", *in.DryRunMode, dryRunModes))
+		errs = append(errs, oneOf("DryRunMode", *in.DryRunMode, dryRunModes))
 	}
+	return firstError(errs...)
+}
+
+// checkRanges checks the numbers of the snapshot, off-peak window, snapshot
+// pause and cluster sections.
+func checkRanges(in *UpdateDomainConfigRequest) *apiError {
+	var errs []*apiError
 	if so := in.SnapshotOptions; so != nil {
-		add(inRange("SnapshotOptions.AutomatedSnapshotStartHour", so.AutomatedSnapshotStartHour, rules.Hour))
+		errs = append(errs, inRange("SnapshotOptions.AutomatedSnapshotStartHour", so.AutomatedSnapshotStartHour, rules.Hour))
 	}
 	if o := in.OffPeakWindowOptions; o != nil && o.OffPeakWindow != nil && o.OffPeakWindow.WindowStartTime != nil {
 		ws := o.OffPeakWindow.WindowStartTime
-		add(inRange("OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Hours", ws.Hours, rules.Hour))
-		add(inRange("OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Minutes", ws.Minutes, rules.Minute))
+		errs = append(errs,
+			inRange("OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Hours", ws.Hours, rules.Hour),
+			inRange("OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Minutes", ws.Minutes, rules.Minute))
 	}
 	if p := in.AutomatedSnapshotPauseOptions; p != nil {
-		add(checkSnapshotPause(p))
+		errs = append(errs, checkSnapshotPause(p))
 	}
 	if c := in.ClusterConfig; c != nil {
-		add(inRange("ClusterConfig.InstanceCount", c.InstanceCount, rules.InstanceCount))
-		add(inRange("ClusterConfig.DedicatedMasterCount", c.DedicatedMasterCount, rules.DedicatedMasterCount))
-		add(inRange("ClusterConfig.WarmCount", c.WarmCount, rules.WarmCount))
+		errs = append(errs,
+			inRange("ClusterConfig.InstanceCount", c.InstanceCount, rules.InstanceCount),
+			inRange("ClusterConfig.DedicatedMasterCount", c.DedicatedMasterCount, rules.DedicatedMasterCount),
+			inRange("ClusterConfig.WarmCount", c.WarmCount, rules.WarmCount))
 		if c.ZoneAwarenessConfig != nil {
-			add(inRange("ClusterConfig.ZoneAwarenessConfig.AvailabilityZoneCount", c.ZoneAwarenessConfig.AvailabilityZoneCount, rules.AvailabilityZoneCount))
+			errs = append(errs, inRange("ClusterConfig.ZoneAwarenessConfig.AvailabilityZoneCount", c.ZoneAwarenessConfig.AvailabilityZoneCount, rules.AvailabilityZoneCount))
 		}
 	}
-	if len(errs) > 0 {
-		return errs[0]
-	}
-	// An unknown log type is an unsupported sub-resource, not a bad value.
-	for k := range in.LogPublishingOptions {
+	return firstError(errs...)
+}
+
+// checkLogTypes: an unknown log type is an unsupported sub-resource, not a
+// bad value.
+func checkLogTypes(opts map[string]LogPublishingOption) *apiError {
+	for k := range opts {
 		if !slices.Contains(logTypes, k) {
 			return invalidType("LogPublishingOptions has an unsupported log type %q; supported: %s.", k, strings.Join(logTypes, ", "))
 		}

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-
-	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // Short-term bearer keys of the model runtime (the design guide,
@@ -65,48 +63,77 @@ func (s *Store) VerifyBearer(token string, now time.Time) (*BearerToken, *Error)
 	if len(scope) != 5 || scope[4] != "aws4_request" {
 		return nil, &Error{"malformed", "The short-term API key's credential scope is malformed."}
 	}
-	keyID, day, region, svc := scope[0], scope[1], scope[2], scope[3]
-	if svc != BearerService {
-		return nil, &Error{"signature", fmt.Sprintf("Credential should be scoped to correct service: '%s'.", BearerService)}
+	keyID, day, region := scope[0], scope[1], scope[2]
+	if err := checkScope(scope[3], BearerService, region); err != nil {
+		return nil, err
 	}
-	if !rules.Region.MatchString(region) {
-		return nil, &Error{"signature", "Credential should be scoped to a valid region."}
-	}
-	signedAt, perr := time.Parse("20060102T150405Z", q.Get("X-Amz-Date"))
-	if perr != nil || signedAt.Format("20060102") != day {
-		return nil, &Error{"malformed", "The short-term API key's X-Amz-Date is missing or does not match its credential scope."}
-	}
-	secs, perr := strconv.Atoi(q.Get("X-Amz-Expires"))
-	switch {
-	case perr != nil || secs < 1:
-		return nil, &Error{"malformed", "The short-term API key's X-Amz-Expires is not a positive number of seconds."}
-	case secs > MaxBearerLifetime:
-		return nil, &Error{"signature", fmt.Sprintf("The short-term API key claims a lifetime of %d seconds; the most is %d (12 hours).", secs, MaxBearerLifetime)}
-	}
-	expires := signedAt.Add(time.Duration(secs) * time.Second)
-	if signedAt.After(now.Add(MaxSkew)) {
-		return nil, &Error{"signature", "The short-term API key was signed in the future: " + signedAt.Format(time.RFC3339) + "."}
-	}
-	if !now.Before(expires) {
-		return nil, &Error{"expired", "The short-term API key expired at " + expires.Format(time.RFC3339) + "."}
+	signedAt, expires, err := bearerLifetime(q, day, now)
+	if err != nil {
+		return nil, err
 	}
 	cred, ok := s.Get(keyID)
 	if !ok {
 		return nil, &Error{"unknown", "The security token included in the short-term API key is invalid."}
 	}
-	if cred.SessionToken != "" {
-		if subtle.ConstantTimeCompare([]byte(q.Get("X-Amz-Security-Token")), []byte(cred.SessionToken)) != 1 {
-			return nil, &Error{"unknown", "The security token included in the short-term API key is invalid."}
-		}
-		if !cred.Expires.IsZero() && !now.Before(cred.Expires) {
-			return nil, &Error{"expired", "The session that generated the short-term API key has expired."}
-		}
-		if cred.Revoked {
-			return nil, &Error{"expired", "The session that generated the short-term API key has been invalidated."}
-		}
+	if err := checkBearerSession(q.Get("X-Amz-Security-Token"), cred, now); err != nil {
+		return nil, err
 	}
+	if err := checkBearerSignature(u, q, cred, region, signedAt); err != nil {
+		return nil, err
+	}
+	return &BearerToken{
+		AccessKeyID: keyID, Principal: cred.Principal, Account: cred.Account, Region: region,
+		Host: u.Host, SignedAt: signedAt, ExpiresAt: expires,
+	}, nil
+}
 
-	// Presign the same request again, at the same time, and compare.
+// bearerLifetime is when the key was signed (on the scope's day) and when
+// it expires (X-Amz-Expires later, at most MaxBearerLifetime); a key signed
+// in the future (beyond MaxSkew) or expired by now is refused.
+func bearerLifetime(q url.Values, day string, now time.Time) (signedAt, expires time.Time, _ *Error) {
+	signedAt, perr := time.Parse("20060102T150405Z", q.Get("X-Amz-Date"))
+	if perr != nil || signedAt.Format("20060102") != day {
+		return signedAt, expires, &Error{"malformed", "The short-term API key's X-Amz-Date is missing or does not match its credential scope."}
+	}
+	secs, perr := strconv.Atoi(q.Get("X-Amz-Expires"))
+	switch {
+	case perr != nil || secs < 1:
+		return signedAt, expires, &Error{"malformed", "The short-term API key's X-Amz-Expires is not a positive number of seconds."}
+	case secs > MaxBearerLifetime:
+		return signedAt, expires, &Error{"signature", fmt.Sprintf("The short-term API key claims a lifetime of %d seconds; the most is %d (12 hours).", secs, MaxBearerLifetime)}
+	}
+	expires = signedAt.Add(time.Duration(secs) * time.Second)
+	if signedAt.After(now.Add(MaxSkew)) {
+		return signedAt, expires, &Error{"signature", "The short-term API key was signed in the future: " + signedAt.Format(time.RFC3339) + "."}
+	}
+	if !now.Before(expires) {
+		return signedAt, expires, &Error{"expired", "The short-term API key expired at " + expires.Format(time.RFC3339) + "."}
+	}
+	return signedAt, expires, nil
+}
+
+// checkBearerSession checks the temporary credentials a key was signed
+// with: the key carries their session token, and the session has neither
+// expired nor been revoked.
+func checkBearerSession(token string, cred Credential, now time.Time) *Error {
+	if cred.SessionToken == "" {
+		return nil
+	}
+	if subtle.ConstantTimeCompare([]byte(token), []byte(cred.SessionToken)) != 1 {
+		return &Error{"unknown", "The security token included in the short-term API key is invalid."}
+	}
+	if !cred.Expires.IsZero() && !now.Before(cred.Expires) {
+		return &Error{"expired", "The session that generated the short-term API key has expired."}
+	}
+	if cred.Revoked {
+		return &Error{"expired", "The session that generated the short-term API key has been invalidated."}
+	}
+	return nil
+}
+
+// checkBearerSignature presigns the same request again, at the same time,
+// with each payload hash a key may have been signed with, and compares.
+func checkBearerSignature(u *url.URL, q url.Values, cred Credential, region string, signedAt time.Time) *Error {
 	sig := q.Get("X-Amz-Signature")
 	bare := url.Values{"Action": {BearerAction}, "X-Amz-Expires": q["X-Amz-Expires"]}
 	for k, v := range q {
@@ -118,14 +145,14 @@ func (s *Store) VerifyBearer(token string, now time.Time) (*BearerToken, *Error)
 	// The request only feeds the presigner; it is never sent.
 	req, rerr := http.NewRequestWithContext(context.Background(), http.MethodPost, ru.String(), nil)
 	if rerr != nil {
-		return nil, &Error{"malformed", "The short-term API key's URL cannot be parsed."}
+		return &Error{"malformed", "The short-term API key's URL cannot be parsed."}
 	}
 	creds := aws.Credentials{AccessKeyID: cred.AccessKeyID, SecretAccessKey: cred.SecretAccessKey, SessionToken: cred.SessionToken}
 	matched := false
 	for _, payload := range bearerPayloadHashes {
-		signed, _, serr := newSigner().PresignHTTP(context.Background(), creds, req, payload, svc, region, signedAt)
+		signed, _, serr := newSigner().PresignHTTP(context.Background(), creds, req, payload, BearerService, region, signedAt)
 		if serr != nil {
-			return nil, &Error{"signature", "The short-term API key cannot be signed again for verification."}
+			return &Error{"signature", "The short-term API key cannot be signed again for verification."}
 		}
 		if su, err := url.Parse(signed); err == nil {
 			want := su.Query().Get("X-Amz-Signature")
@@ -133,12 +160,9 @@ func (s *Store) VerifyBearer(token string, now time.Time) (*BearerToken, *Error)
 		}
 	}
 	if !matched {
-		return nil, &Error{"signature", "The signature of the short-term API key does not match the one we calculated."}
+		return &Error{"signature", "The signature of the short-term API key does not match the one we calculated."}
 	}
-	return &BearerToken{
-		AccessKeyID: keyID, Principal: cred.Principal, Account: cred.Account, Region: region,
-		Host: u.Host, SignedAt: signedAt, ExpiresAt: expires,
-	}, nil
+	return nil
 }
 
 func decodeBearer(token string) (*url.URL, url.Values, *Error) {

@@ -113,9 +113,55 @@ var (
 func newSigner() *v4.Signer { return v4.NewSigner() }
 
 // Verify checks the request's SigV4 signature for service. now is the
-// emulator's clock, against which temporary credentials expire.
+// emulator's clock, against which temporary credentials expire. The checks
+// run in the order their refusals take precedence.
 func (s *Store) Verify(r *http.Request, body []byte, service string, now time.Time) (*core.Caller, *Error) {
-	auth := r.Header.Get("Authorization")
+	a, aerr := parseAuthorization(r.Header.Get("Authorization"))
+	if aerr != nil {
+		return nil, aerr
+	}
+	cred, ok := s.Get(a.keyID)
+	if !ok {
+		return nil, &Error{"unknown", "The security token included in the request is invalid."}
+	}
+	if aerr := checkScope(a.service, service, a.region); aerr != nil {
+		return nil, aerr
+	}
+	if aerr := checkSession(r.Header.Get("X-Amz-Security-Token"), cred, now); aerr != nil {
+		return nil, aerr
+	}
+	t, aerr := signingTime(r.Header.Get("X-Amz-Date"), a.day)
+	if aerr != nil {
+		return nil, aerr
+	}
+	sum := sha256.Sum256(body)
+	hash := hex.EncodeToString(sum[:])
+	if h := r.Header.Get("X-Amz-Content-Sha256"); h != "" && h != hash {
+		return nil, &Error{"signature", "The provided X-Amz-Content-Sha256 header does not match what was computed."}
+	}
+	cp, aerr := signingCopy(r, body, a.signedHeaders)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if aerr := checkSignature(cp, cred, a, hash, t); aerr != nil {
+		return nil, aerr
+	}
+	return &core.Caller{
+		AccessKeyID: a.keyID,
+		Principal:   cred.Principal,
+		Account:     cred.Account,
+		Region:      a.region,
+		Session:     cred.SessionToken != "",
+	}, nil
+}
+
+// authorization is a parsed SigV4 Authorization header.
+type authorization struct {
+	keyID, day, region, service string
+	signedHeaders, signature    string
+}
+
+func parseAuthorization(auth string) (*authorization, *Error) {
 	if auth == "" {
 		return nil, &Error{"missing", "Request is missing Authentication Token"}
 	}
@@ -123,45 +169,57 @@ func (s *Store) Verify(r *http.Request, body []byte, service string, now time.Ti
 	if m == nil {
 		return nil, &Error{"malformed", "Authorization header requires a SigV4 Credential, SignedHeaders and Signature."}
 	}
-	keyID, day, region, svc, signedHeaders, signature := m[1], m[2], m[3], m[4], m[5], m[6]
-	cred, ok := s.Get(keyID)
-	if !ok {
-		return nil, &Error{"unknown", "The security token included in the request is invalid."}
-	}
-	if svc != service {
-		return nil, &Error{"signature", fmt.Sprintf("Credential should be scoped to correct service: '%s'.", service)}
+	return &authorization{keyID: m[1], day: m[2], region: m[3], service: m[4], signedHeaders: m[5], signature: m[6]}, nil
+}
+
+// checkScope checks a credential scope's service (which must be want) and
+// region.
+func checkScope(svc, want, region string) *Error {
+	if svc != want {
+		return &Error{"signature", fmt.Sprintf("Credential should be scoped to correct service: '%s'.", want)}
 	}
 	if !rules.Region.MatchString(region) {
-		return nil, &Error{"signature", "Credential should be scoped to a valid region."}
+		return &Error{"signature", "Credential should be scoped to a valid region."}
 	}
-	if cred.SessionToken != "" {
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("X-Amz-Security-Token")), []byte(cred.SessionToken)) != 1 {
-			return nil, &Error{"unknown", "The security token included in the request is invalid."}
-		}
-		if !cred.Expires.IsZero() && now.After(cred.Expires) {
-			return nil, &Error{"expired", "The security token included in the request is expired"}
-		}
-		if cred.Revoked {
-			return nil, &Error{"expired", "The security token included in the request has been invalidated."}
-		}
+	return nil
+}
+
+// checkSession checks temporary credentials: the request carries their
+// session token, and they are neither expired nor revoked.
+func checkSession(token string, cred Credential, now time.Time) *Error {
+	if cred.SessionToken == "" {
+		return nil
 	}
-	t, err := time.Parse("20060102T150405Z", r.Header.Get("X-Amz-Date"))
+	if subtle.ConstantTimeCompare([]byte(token), []byte(cred.SessionToken)) != 1 {
+		return &Error{"unknown", "The security token included in the request is invalid."}
+	}
+	if !cred.Expires.IsZero() && now.After(cred.Expires) {
+		return &Error{"expired", "The security token included in the request is expired"}
+	}
+	if cred.Revoked {
+		return &Error{"expired", "The security token included in the request has been invalidated."}
+	}
+	return nil
+}
+
+// signingTime parses X-Amz-Date, which must fall on the scope's day and
+// within MaxSkew of real time.
+func signingTime(date, day string) (time.Time, *Error) {
+	t, err := time.Parse("20060102T150405Z", date)
 	if err != nil || t.Format("20060102") != day {
-		return nil, &Error{"malformed", "X-Amz-Date is missing or does not match the credential scope date."}
+		return t, &Error{"malformed", "X-Amz-Date is missing or does not match the credential scope date."}
 	}
 	if d := time.Since(t); d > MaxSkew || d < -MaxSkew {
-		return nil, &Error{"signature", "Signature expired: " + t.Format("20060102T150405Z") + " is not within 15 minutes of the server's time."}
+		return t, &Error{"signature", "Signature expired: " + t.Format("20060102T150405Z") + " is not within 15 minutes of the server's time."}
 	}
-	sum := sha256.Sum256(body)
-	hash := hex.EncodeToString(sum[:])
-	if h := r.Header.Get("X-Amz-Content-Sha256"); h != "" && h != hash {
-		return nil, &Error{"signature", "The provided X-Amz-Content-Sha256 header does not match what was computed."}
-	}
+	return t, nil
+}
 
-	// Sign a copy holding exactly the headers the client signed, at the
-	// same time. Clients differ in what they sign: this provider signs
-	// content-length, botocore and the AWS CLI do not, and send no
-	// X-Amz-Content-Sha256 (the body is hashed here either way).
+// signingCopy is a copy of r holding exactly the headers the client signed.
+// Clients differ in what they sign: this provider signs content-length,
+// botocore and the AWS CLI do not, and send no X-Amz-Content-Sha256 (the
+// body is hashed here either way).
+func signingCopy(r *http.Request, body []byte, signedHeaders string) (*http.Request, *Error) {
 	listed := strings.Split(signedHeaders, ";")
 	if !slices.Contains(listed, "host") {
 		return nil, &Error{"signature", "SignedHeaders must include host."}
@@ -186,24 +244,24 @@ func (s *Store) Verify(r *http.Request, body []byte, service string, now time.Ti
 			}
 		}
 	}
+	return cp, nil
+}
+
+// checkSignature signs cp with cred at the client's signing time t and
+// compares the result with the client's signed headers and signature.
+func checkSignature(cp *http.Request, cred Credential, a *authorization, hash string, t time.Time) *Error {
 	creds := aws.Credentials{AccessKeyID: cred.AccessKeyID, SecretAccessKey: cred.SecretAccessKey, SessionToken: cred.SessionToken}
-	if err := newSigner().SignHTTP(context.Background(), creds, cp, hash, svc, region, t); err != nil {
-		return nil, &Error{"signature", "The request cannot be signed again for verification."}
+	if err := newSigner().SignHTTP(context.Background(), creds, cp, hash, a.service, a.region, t); err != nil {
+		return &Error{"signature", "The request cannot be signed again for verification."}
 	}
 	want := authRe.FindStringSubmatch(cp.Header.Get("Authorization"))
-	if want != nil && want[5] != signedHeaders {
+	if want != nil && want[5] != a.signedHeaders {
 		// A header the library never signs (user-agent, expect), or one
 		// listed but not sent, cannot be verified.
-		return nil, &Error{"signature", fmt.Sprintf("SignedHeaders %s cannot be verified: the headers the request carries sign as %s.", signedHeaders, want[5])}
+		return &Error{"signature", fmt.Sprintf("SignedHeaders %s cannot be verified: the headers the request carries sign as %s.", a.signedHeaders, want[5])}
 	}
-	if want == nil || subtle.ConstantTimeCompare([]byte(want[6]), []byte(signature)) != 1 {
-		return nil, &Error{"signature", "The request signature we calculated does not match the signature you provided. Check your Secret Access Key and signing method."}
+	if want == nil || subtle.ConstantTimeCompare([]byte(want[6]), []byte(a.signature)) != 1 {
+		return &Error{"signature", "The request signature we calculated does not match the signature you provided. Check your Secret Access Key and signing method."}
 	}
-	return &core.Caller{
-		AccessKeyID: keyID,
-		Principal:   cred.Principal,
-		Account:     cred.Account,
-		Region:      region,
-		Session:     cred.SessionToken != "",
-	}, nil
+	return nil
 }
