@@ -31,7 +31,7 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ln := listen(ctx, cfg.listen)
+	ln := mustListen(ctx, cfg.listen)
 	announce(ln, emu, cfg.urlFile)
 	serve(ctx, ln, emu)
 }
@@ -47,14 +47,14 @@ func parseFlags() config {
 	return cfg
 }
 
-// checkLoopback exits unless listen is a loopback address.
-func checkLoopback(listen string) {
-	host, _, err := net.SplitHostPort(listen)
+// checkLoopback exits unless addr is a loopback address.
+func checkLoopback(addr string) {
+	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		log.Fatalf("-listen %q: %v", listen, err)
+		log.Fatalf("-listen %q: %v", addr, err)
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		log.Fatalf("-listen %q: the emulator serves loopback addresses only", listen)
+		log.Fatalf("-listen %q: the emulator serves loopback addresses only", addr)
 	}
 }
 
@@ -76,7 +76,8 @@ func newEmulator(cfg config) *emulator.Emulator {
 	return emu
 }
 
-func listen(ctx context.Context, addr string) net.Listener {
+// mustListen listens on addr (TCP), or exits.
+func mustListen(ctx context.Context, addr string) net.Listener {
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {

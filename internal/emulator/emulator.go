@@ -196,7 +196,7 @@ func (e *Emulator) serviceFor(r *http.Request) core.Service {
 
 // serveService reads the body (bounded), verifies the signature, acts out
 // any fault injected for the operation, then lets svc answer. Every
-// request that reaches a service is logged with the status it got.
+// request whose body was read is logged with the status it got.
 func (e *Emulator) serveService(w http.ResponseWriter, r *http.Request, svc core.Service) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil || len(body) > maxBody {

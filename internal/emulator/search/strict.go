@@ -337,7 +337,10 @@ func duplicateMember(body []byte) string {
 			return ""
 		}
 		if k, ok := s.expectsKey(tok); ok {
-			if at := s.key(k); at != "" {
+			// The first member named twice ends the scan, even when its
+			// path is "" (an empty name at the top): the caller then reads
+			// the body as having none, as it always has.
+			if at, dup := s.key(k); dup {
 				return at
 			}
 			continue
@@ -374,16 +377,16 @@ func (s *memberScan) expectsKey(tok any) (string, bool) {
 	return k, ok
 }
 
-// key records the member name k in the innermost object; it returns the
-// member's path when the object has had it before, else "".
-func (s *memberScan) key(k string) string {
+// key records the member name k in the innermost object; dup reports
+// that the object has had it before, and at is then the member's path.
+func (s *memberScan) key(k string) (at string, dup bool) {
 	f := s.stack[len(s.stack)-1]
 	if f.seen[k] {
 		f.key = k
-		return s.at()
+		return s.at(), true
 	}
 	f.seen[k], f.key, f.hasKey = true, k, true
-	return ""
+	return "", false
 }
 
 // value follows a token that is (or opens, or closes) a value.

@@ -30,6 +30,7 @@ func TestUpdateDomainConfigStrictDecoding(t *testing.T) {
 		{"duplicate nested member", `{"ClusterConfig":{"InstanceCount":3,"InstanceType":"r6g.large.search","InstanceCount":4}}`, "ClusterConfig.InstanceCount: a member may appear only once in an object"},
 		{"duplicate member of an array element", `{"ClusterConfig":{"NodeOptions":[{"NodeType":"coordinator"},{"NodeType":"coordinator","NodeType":"x"}]}}`, "ClusterConfig.NodeOptions[1].NodeType: a member may appear only once in an object"},
 		{"duplicate map key", `{"AdvancedOptions":{"override_main_response_version":"true","override_main_response_version":"false"}}`, "AdvancedOptions.override_main_response_version: a member may appear only once in an object"},
+		{"an empty name twice, then another member twice", `{"":1,"":2,"DryRun":true,"DryRun":false}`, ": not a member of the UpdateDomainConfig request"},
 
 		// Wrong JSON types.
 		{"number as a string", `{"ClusterConfig":{"InstanceCount":"3"}}`, "ClusterConfig.InstanceCount: expected a number, not a string"},
