@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -182,18 +183,28 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 	if req.Plan.Raw.IsNull() || r.clients == nil {
 		return
 	}
-	var plan, state serviceSpecificCredentialModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	if req.State.Raw.IsNull() {
+		var plan serviceSpecificCredentialModel
+		resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
 		plan.Region = types.StringValue(r.clients.Region)
 		r.checkCreateAllowed(ctx, &plan, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		return
 	}
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	// An existing key is planned on every refresh: the models hold only
+	// the attributes read here, and only what the planning below changed
+	// is written back (a whole-model Get or Set costs per attribute).
+	var plan, state serviceSpecificCredentialModel
+	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, map[string]any{
+		"reset_triggers": &plan.ResetTriggers, "renew_before_days": &plan.RenewBeforeDays,
+	})...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.State, map[string]any{
+		"user_name": &state.UserName, "service_specific_credential_id": &state.ServiceSpecificCredentialID,
+		"reset_triggers": &state.ResetTriggers, "expiration_date": &state.ExpirationDate, "region": &state.Region,
+	})...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -202,7 +213,25 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 		plan.ServiceAPIKeyValue = types.StringUnknown()
 	}
 	planRenewal(time.Now().Add(clockOffset(ctx, req.Private)), &plan, &state, resp)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	for name, planned := range map[string]attr.Value{"region": plan.Region, "service_api_key_value": plan.ServiceAPIKeyValue, "expiration_date": plan.ExpirationDate} {
+		if !planned.IsNull() { // left null unless planned above
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), planned)...)
+		}
+	}
+}
+
+// attributeGetter is the GetAttribute of tfsdk.Plan, State and Config.
+type attributeGetter interface {
+	GetAttribute(ctx context.Context, p path.Path, target any) diag.Diagnostics
+}
+
+// getAttributes reads each named top-level attribute of d into its target.
+func getAttributes(ctx context.Context, d attributeGetter, targets map[string]any) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for name, target := range targets {
+		diags.Append(d.GetAttribute(ctx, path.Root(name), target)...)
+	}
+	return diags
 }
 
 // keyAddress names the key in plan diagnostics, as its import id.
