@@ -163,7 +163,7 @@ func (r *serviceSpecificCredentialResource) Configure(_ context.Context, req res
 // ValidateConfig checks that renew_before_days fits inside the key's life.
 func (r *serviceSpecificCredentialResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg serviceSpecificCredentialModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Config, &cfg)...)
 	// credential_age_days is required: Terraform reports it missing.
 	if resp.Diagnostics.HasError() || cfg.RenewBeforeDays.IsNull() || cfg.RenewBeforeDays.IsUnknown() || cfg.CredentialAgeDays.IsNull() || cfg.CredentialAgeDays.IsUnknown() {
 		return
@@ -183,55 +183,38 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 	if req.Plan.Raw.IsNull() || r.clients == nil {
 		return
 	}
+	var plan, state serviceSpecificCredentialModel
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	if req.State.Raw.IsNull() {
-		var plan serviceSpecificCredentialModel
-		resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
 		plan.Region = types.StringValue(r.clients.Region)
 		r.checkCreateAllowed(ctx, &plan, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		return
 	}
-	// An existing key is planned on every refresh: the models hold only
-	// the attributes read here, and only what the planning below changed
-	// is written back (a whole-model Get or Set costs per attribute).
-	var plan, state serviceSpecificCredentialModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, map[string]any{
-		"reset_triggers": &plan.ResetTriggers, "renew_before_days": &plan.RenewBeforeDays,
-	})...)
-	resp.Diagnostics.Append(getAttributes(ctx, req.State, map[string]any{
-		"user_name": &state.UserName, "service_specific_credential_id": &state.ServiceSpecificCredentialID,
-		"reset_triggers": &state.ResetTriggers, "expiration_date": &state.ExpirationDate, "region": &state.Region,
-	})...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	proposed := plan
 	r.planRegionChange(&plan, &state, resp)
 	if plan.ResetTriggers.IsUnknown() || !sameTriggers(plan.ResetTriggers, state.ResetTriggers) {
 		plan.ServiceAPIKeyValue = types.StringUnknown()
 	}
 	planRenewal(time.Now().Add(clockOffset(ctx, req.Private)), &plan, &state, resp)
-	for name, planned := range map[string]attr.Value{"region": plan.Region, "service_api_key_value": plan.ServiceAPIKeyValue, "expiration_date": plan.ExpirationDate} {
-		if !planned.IsNull() { // left null unless planned above
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), planned)...)
+	// An existing key is planned on every refresh, mostly without a change:
+	// only what the planning above changed is written back.
+	for name, v := range map[string][2]attr.Value{
+		"region":                {proposed.Region, plan.Region},
+		"service_api_key_value": {proposed.ServiceAPIKeyValue, plan.ServiceAPIKeyValue},
+		"expiration_date":       {proposed.ExpirationDate, plan.ExpirationDate},
+	} {
+		if !v[1].Equal(v[0]) {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), v[1])...)
 		}
 	}
-}
-
-// attributeGetter is the GetAttribute of tfsdk.Plan, State and Config.
-type attributeGetter interface {
-	GetAttribute(ctx context.Context, p path.Path, target any) diag.Diagnostics
-}
-
-// getAttributes reads each named top-level attribute of d into its target.
-func getAttributes(ctx context.Context, d attributeGetter, targets map[string]any) diag.Diagnostics {
-	var diags diag.Diagnostics
-	for name, target := range targets {
-		diags.Append(d.GetAttribute(ctx, path.Root(name), target)...)
-	}
-	return diags
 }
 
 // keyAddress names the key in plan diagnostics, as its import id.
@@ -354,7 +337,7 @@ func (r *serviceSpecificCredentialResource) setCreatedStatus(ctx context.Context
 
 func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state serviceSpecificCredentialModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -383,7 +366,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		resp.Diagnostics.Append(r.holdImported(ctx, user, id, req.Private, resp.Private)...)
 	}
 	resp.Diagnostics.Append(recordClockOffset(ctx, serverTime, req.Private, resp.Private)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
 // findCredential reads key id of user; nil when it or the user is gone.
