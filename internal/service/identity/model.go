@@ -51,12 +51,23 @@ func getModel(ctx context.Context, d objectGetter, model any) diag.Diagnostics {
 
 // setState is s.Set(ctx, model) for a model of this package.
 func setState(ctx context.Context, s *tfsdk.State, model any) diag.Diagnostics {
+	var diags diag.Diagnostics
+	typ, ok := s.Schema.Type().(attr.TypeWithAttributeTypes)
+	if !ok {
+		diags.AddError("Value Conversion Error", fmt.Sprintf("The schema's type %T has no attributes. This is always a bug in the provider.", s.Schema.Type()))
+		return diags
+	}
 	v := reflect.ValueOf(model).Elem()
 	attrs := make(map[string]attr.Value, v.NumField())
 	for i := range v.NumField() {
-		attrs[v.Type().Field(i).Tag.Get("tfsdk")] = v.Field(i).Interface().(attr.Value)
+		a, ok := v.Field(i).Interface().(attr.Value)
+		if !ok {
+			diags.AddError("Value Conversion Error", fmt.Sprintf("Field %s of the model %s is no attribute value. This is always a bug in the provider.", v.Type().Field(i).Name, v.Type()))
+			return diags
+		}
+		attrs[v.Type().Field(i).Tag.Get("tfsdk")] = a
 	}
-	obj, diags := types.ObjectValue(s.Schema.Type().(attr.TypeWithAttributeTypes).AttributeTypes(), attrs)
+	obj, diags := types.ObjectValue(typ.AttributeTypes(), attrs)
 	if diags.HasError() {
 		return diags
 	}

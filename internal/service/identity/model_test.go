@@ -41,23 +41,23 @@ func benchKey() serviceSpecificCredentialModel {
 // write the models exactly as the framework's Get and Set do.
 func TestModelHelpersMatchFramework(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name     string
+	// Each resource, a model of it and a new empty one.
+	tests := map[string]struct {
 		resource resource.Resource
 		model    any
 		empty    func() any
 	}{
-		{"key", NewServiceSpecificCredentialResource(), ptr(benchKey()), func() any { return &serviceSpecificCredentialModel{} }},
-		{"user", NewUserResource(), &userModel{
+		"key": {NewServiceSpecificCredentialResource(), ptr(benchKey()), func() any { return &serviceSpecificCredentialModel{} }},
+		"user": {NewUserResource(), &userModel{
 			ID: types.StringValue("alice"), UserName: types.StringValue("alice"), Path: types.StringValue("/"), Arn: types.StringNull(),
 			UserID: types.StringUnknown(), CreateDate: types.StringValue("2026-01-02T03:04:05Z"), ForceDestroy: types.BoolValue(true),
 		}, func() any { return &userModel{} }},
-		{"attachment", NewUserPolicyAttachmentResource(), &userPolicyAttachmentModel{
+		"attachment": {NewUserPolicyAttachmentResource(), &userPolicyAttachmentModel{
 			ID: types.StringNull(), UserName: types.StringValue("alice"), PolicyArn: types.StringValue("arn:cloud:identity::cloud:policy/ModelsLimitedAccess"),
 		}, func() any { return &userPolicyAttachmentModel{} }},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			ours, theirs := emptyState(t, tt.resource), emptyState(t, tt.resource)
