@@ -135,7 +135,7 @@ func (r *serviceSpecificCredentialResource) Configure(_ context.Context, req res
 // ValidateConfig checks that renew_before_days fits inside the key's life.
 func (r *serviceSpecificCredentialResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg serviceSpecificCredentialModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Config, &cfg)...)
 	// credential_age_days is required: Terraform reports it missing.
 	if resp.Diagnostics.HasError() || cfg.RenewBeforeDays.IsNull() || cfg.RenewBeforeDays.IsUnknown() || cfg.CredentialAgeDays.IsNull() || cfg.CredentialAgeDays.IsUnknown() {
 		return
@@ -156,7 +156,7 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 		return
 	}
 	var plan, state serviceSpecificCredentialModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -166,16 +166,19 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		return
 	}
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	proposed := plan
 	r.planRegionChange(&plan, &state, resp)
 	if plan.ResetTriggers.IsUnknown() || !sameTriggers(plan.ResetTriggers, state.ResetTriggers) {
 		plan.ServiceAPIKeyValue = types.StringUnknown()
 	}
 	planRenewal(time.Now().Add(clockOffset(ctx, req.Private)), &plan, &state, resp)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	// An existing key is planned on every refresh, mostly without a change:
+	// only what the planning above changed is written back.
+	resp.Diagnostics.Append(setChanged(ctx, &resp.Plan, &proposed, &plan)...)
 }
 
 // keyAddress names the key in plan diagnostics, as its import id.
@@ -299,7 +302,7 @@ func (r *serviceSpecificCredentialResource) setCreatedStatus(ctx context.Context
 
 func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state serviceSpecificCredentialModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -328,7 +331,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		resp.Diagnostics.Append(r.holdImported(ctx, user, id, req.Private, resp.Private)...)
 	}
 	resp.Diagnostics.Append(recordClockOffset(ctx, serverTime, req.Private, resp.Private)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
 // findCredential reads key id of user; nil when it or the user is gone,

@@ -97,7 +97,7 @@ func (r *userPolicyAttachmentResource) Create(ctx context.Context, req resource.
 
 func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state userPolicyAttachmentModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -115,7 +115,7 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 	}
 	state.PolicyArn = types.StringValue(found)
 	state.ID = types.StringValue(user + "/" + found)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
 // findUserPolicyAttachment returns the attached policy's ARN as the service

@@ -106,7 +106,7 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 
 func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state userModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -125,7 +125,7 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	if state.ForceDestroy.IsNull() {
 		state.ForceDestroy = types.BoolValue(false) // after import
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
 // Update changes only force_destroy, which lives in state alone; every

@@ -1,0 +1,152 @@
+package identity
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+)
+
+// emptyState is a null state of r's schema.
+func emptyState(t testing.TB, r resource.Resource) tfsdk.State {
+	t.Helper()
+	var sr resource.SchemaResponse
+	r.Schema(context.Background(), resource.SchemaRequest{}, &sr)
+	if sr.Diagnostics.HasError() {
+		t.Fatal(sr.Diagnostics)
+	}
+	return tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(sr.Schema.Type().TerraformType(context.Background()), nil)}
+}
+
+// benchKey is a key as a refresh finds it.
+func benchKey() serviceSpecificCredentialModel {
+	return serviceSpecificCredentialModel{
+		ID: types.StringValue("bench-1/ACCAABCDEFGHIJKLMNOPQ"), UserName: types.StringValue("bench-1"), ServiceName: types.StringValue(DefaultServiceName),
+		CredentialAgeDays: customtypes.NewInt64Value(90), Status: types.StringValue("Active"),
+		ResetTriggers:   types.MapValueMust(types.StringType, map[string]attr.Value{"rotation": types.StringValue("1")}),
+		RenewBeforeDays: customtypes.NewInt64Null(), ServiceSpecificCredentialID: types.StringValue("ACCAABCDEFGHIJKLMNOPQ"),
+		ServiceAPIKeyValue: types.StringUnknown(), CreateDate: types.StringValue("2026-01-02T03:04:05Z"),
+		ExpirationDate: types.StringValue("2099-04-02T03:04:05Z"), Region: types.StringValue("us-east-1"),
+	}
+}
+
+// TestModelHelpersMatchFramework checks that getModel and setState read and
+// write the models exactly as the framework's Get and Set do.
+func TestModelHelpersMatchFramework(t *testing.T) {
+	t.Parallel()
+	// Each resource, a model of it and a new empty one.
+	tests := map[string]struct {
+		resource resource.Resource
+		model    any
+		empty    func() any
+	}{
+		"key": {NewServiceSpecificCredentialResource(), ptr(benchKey()), func() any { return &serviceSpecificCredentialModel{} }},
+		"user": {NewUserResource(), &userModel{
+			ID: types.StringValue("alice"), UserName: types.StringValue("alice"), Path: types.StringValue("/"), Arn: types.StringNull(),
+			UserID: types.StringUnknown(), CreateDate: types.StringValue("2026-01-02T03:04:05Z"), ForceDestroy: types.BoolValue(true),
+		}, func() any { return &userModel{} }},
+		"attachment": {NewUserPolicyAttachmentResource(), &userPolicyAttachmentModel{
+			ID: types.StringNull(), UserName: types.StringValue("alice"), PolicyArn: types.StringValue("arn:cloud:identity::cloud:policy/ModelsLimitedAccess"),
+		}, func() any { return &userPolicyAttachmentModel{} }},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			ours, theirs := emptyState(t, tt.resource), emptyState(t, tt.resource)
+			if diags := setState(ctx, &ours, tt.model); diags.HasError() {
+				t.Fatal(diags)
+			}
+			if diags := theirs.Set(ctx, tt.model); diags.HasError() {
+				t.Fatal(diags)
+			}
+			if !ours.Raw.Equal(theirs.Raw) {
+				t.Errorf("setState wrote %s, Set %s", ours.Raw, theirs.Raw)
+			}
+			got, want := tt.empty(), tt.empty()
+			if diags := getModel(ctx, ours, got); diags.HasError() {
+				t.Fatal(diags)
+			}
+			if diags := ours.Get(ctx, want); diags.HasError() {
+				t.Fatal(diags)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("getModel (-Get +getModel):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.model, got); diff != "" {
+				t.Errorf("round trip (-set +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestGetModelMismatch(t *testing.T) {
+	t.Parallel()
+	s := emptyState(t, NewUserResource())
+	if diags := setState(context.Background(), &s, &userModel{
+		ID: types.StringValue("a"), UserName: types.StringValue("a"), Path: types.StringValue("/"), Arn: types.StringNull(),
+		UserID: types.StringNull(), CreateDate: types.StringNull(), ForceDestroy: types.BoolValue(false),
+	}); diags.HasError() {
+		t.Fatal(diags)
+	}
+	if diags := getModel(context.Background(), s, &userPolicyAttachmentModel{}); !diags.HasError() {
+		t.Error("getModel read a user into an attachment's model")
+	}
+}
+
+// TestSetChanged checks that setChanged writes what the planning changed,
+// and only that: the plan's other attributes keep their values.
+func TestSetChanged(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := emptyState(t, NewServiceSpecificCredentialResource())
+	before := benchKey()
+	if diags := setState(ctx, &st, &before); diags.HasError() {
+		t.Fatal(diags)
+	}
+	plan := tfsdk.Plan{Schema: st.Schema, Raw: st.Raw}
+	if diags := setChanged(ctx, &plan, &before, ptr(benchKey())); diags.HasError() || !plan.Raw.Equal(st.Raw) {
+		t.Fatalf("nothing changed, yet the plan became %s (%v)", plan.Raw, diags)
+	}
+	after := benchKey()
+	after.Region, after.ExpirationDate = types.StringValue("eu-west-1"), types.StringUnknown()
+	if diags := setChanged(ctx, &plan, &before, &after); diags.HasError() {
+		t.Fatal(diags)
+	}
+	var got serviceSpecificCredentialModel
+	if diags := plan.Get(ctx, &got); diags.HasError() {
+		t.Fatal(diags)
+	}
+	if diff := cmp.Diff(after, got); diff != "" {
+		t.Errorf("plan after setChanged (-want +got):\n%s", diff)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// BenchmarkKeyStateRoundTrip is what the key's Read costs besides its API
+// call: its state read into the model and written back.
+func BenchmarkKeyStateRoundTrip(b *testing.B) {
+	ctx := context.Background()
+	state := emptyState(b, NewServiceSpecificCredentialResource())
+	key := benchKey()
+	if diags := setState(ctx, &state, &key); diags.HasError() {
+		b.Fatal(diags)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		var m serviceSpecificCredentialModel
+		diags := getModel(ctx, state, &m)
+		diags.Append(setState(ctx, &state, &m)...)
+		if diags.HasError() {
+			b.Fatal(diags)
+		}
+	}
+}
