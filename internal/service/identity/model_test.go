@@ -111,7 +111,7 @@ func TestSetChanged(t *testing.T) {
 	if diags := setState(ctx, &st, &before); diags.HasError() {
 		t.Fatal(diags)
 	}
-	plan := tfsdk.Plan{Schema: st.Schema, Raw: st.Raw}
+	plan := tfsdk.Plan(st)
 	if diags := setChanged(ctx, &plan, &before, ptr(benchKey())); diags.HasError() || !plan.Raw.Equal(st.Raw) {
 		t.Fatalf("nothing changed, yet the plan became %s (%v)", plan.Raw, diags)
 	}
