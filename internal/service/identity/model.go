@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -32,6 +33,10 @@ func getModel(ctx context.Context, d objectGetter, model any) diag.Diagnostics {
 	if diags.HasError() {
 		return diags
 	}
+	if obj.IsNull() || obj.IsUnknown() {
+		diags.AddError("Value Conversion Error", fmt.Sprintf("Received a null or unknown object for the model %T. This is always a bug in the provider.", model))
+		return diags
+	}
 	attrs := obj.Attributes()
 	v := reflect.ValueOf(model).Elem()
 	if v.NumField() != len(attrs) {
@@ -45,9 +50,22 @@ func getModel(ctx context.Context, d objectGetter, model any) diag.Diagnostics {
 			diags.AddError("Value Conversion Error", fmt.Sprintf("Field %s of the model %s does not hold attribute %q (%T). This is always a bug in the provider.", v.Type().Field(i).Name, v.Type(), name, attrs[name]))
 			return diags
 		}
+		diags.Append(validate(ctx, name, attrs[name])...)
 		v.Field(i).Set(a)
 	}
 	return diags
+}
+
+// validate runs a custom value type's own check (such as a whole number
+// configured as 2.5), as the framework's Get and Set do for each field.
+func validate(ctx context.Context, name string, v attr.Value) diag.Diagnostics {
+	va, ok := v.(xattr.ValidateableAttribute)
+	if !ok {
+		return nil
+	}
+	var resp xattr.ValidateAttributeResponse
+	va.ValidateAttribute(ctx, xattr.ValidateAttributeRequest{Path: path.Root(name)}, &resp)
+	return resp.Diagnostics
 }
 
 // setState is s.Set(ctx, model) for a model of this package.
@@ -66,10 +84,15 @@ func setState(ctx context.Context, s *tfsdk.State, model any) diag.Diagnostics {
 			diags.AddError("Value Conversion Error", fmt.Sprintf("Field %s of the model %s is no attribute value. This is always a bug in the provider.", v.Type().Field(i).Name, v.Type()))
 			return diags
 		}
-		attrs[v.Type().Field(i).Tag.Get("tfsdk")] = a
+		name := v.Type().Field(i).Tag.Get("tfsdk")
+		diags.Append(validate(ctx, name, a)...)
+		attrs[name] = a
 	}
-	obj, diags := types.ObjectValue(typ.AttributeTypes(), attrs)
 	if diags.HasError() {
+		return diags
+	}
+	obj, d := types.ObjectValue(typ.AttributeTypes(), attrs)
+	if diags.Append(d...); diags.HasError() {
 		return diags
 	}
 	return s.Set(ctx, obj)

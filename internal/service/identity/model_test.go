@@ -2,10 +2,12 @@ package identity
 
 import (
 	"context"
+	"math/big"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -115,6 +117,11 @@ func TestSetChanged(t *testing.T) {
 	if diags := setChanged(ctx, &plan, &before, ptr(benchKey())); diags.HasError() || !plan.Raw.Equal(st.Raw) {
 		t.Fatalf("nothing changed, yet the plan became %s (%v)", plan.Raw, diags)
 	}
+	// An attribute the planning did not change keeps the plan's value,
+	// even where the plan differs from the models.
+	if diags := plan.SetAttribute(ctx, path.Root("status"), types.StringValue("Inactive")); diags.HasError() {
+		t.Fatal(diags)
+	}
 	after := benchKey()
 	after.Region, after.ExpirationDate = types.StringValue("eu-west-1"), types.StringUnknown()
 	if diags := setChanged(ctx, &plan, &before, &after); diags.HasError() {
@@ -124,8 +131,47 @@ func TestSetChanged(t *testing.T) {
 	if diags := plan.Get(ctx, &got); diags.HasError() {
 		t.Fatal(diags)
 	}
-	if diff := cmp.Diff(after, got); diff != "" {
+	want := after
+	want.Status = types.StringValue("Inactive")
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("plan after setChanged (-want +got):\n%s", diff)
+	}
+}
+
+// TestModelHelpersValidateAsFramework checks that getModel and setState
+// refuse a value its custom type finds invalid (a whole number configured
+// as 2.5), with the diagnostics of the framework's Get and Set.
+func TestModelHelpersValidateAsFramework(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := emptyState(t, NewServiceSpecificCredentialResource())
+	key := benchKey()
+	if diags := setState(ctx, &st, &key); diags.HasError() {
+		t.Fatal(diags)
+	}
+	half := tftypes.NewValue(tftypes.Number, big.NewFloat(2.5))
+	raw, err := tftypes.Transform(st.Raw, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if p.Equal(tftypes.NewAttributePath().WithAttributeName("renew_before_days")) {
+			return half, nil
+		}
+		return v, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := tfsdk.State{Schema: st.Schema, Raw: raw}
+	var ours, theirs serviceSpecificCredentialModel
+	if got, want := getModel(ctx, bad, &ours), bad.Get(ctx, &theirs); !want.HasError() || !got.Equal(want) {
+		t.Errorf("getModel said %v, Get %v", got, want)
+	}
+	invalid, err := customtypes.Int64Type{}.ValueFromTerraform(ctx, half)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key.RenewBeforeDays = invalid.(customtypes.Int64)
+	a, b := emptyState(t, NewServiceSpecificCredentialResource()), emptyState(t, NewServiceSpecificCredentialResource())
+	if got, want := setState(ctx, &a, &key), b.Set(ctx, &key); !want.HasError() || !got.Equal(want) {
+		t.Errorf("setState said %v, Set %v", got, want)
 	}
 }
 
