@@ -6,7 +6,7 @@
 // limit the rule is the spec's; where it does not, the rule is the
 // project's decision, written here once and documented for users in the
 // search_domain_config docs ("Rules checked at plan time"). This package
-// imports neither the framework nor the emulator nor a client.
+// imports the standard library only (the rules rule of .golangci.yml).
 package rules
 
 import (
