@@ -45,9 +45,9 @@ func TestSearchSDK_sectionsRoundTrip(t *testing.T) {
 			read: func(c *types.DomainConfig) any { return c.AdvancedOptions.Options }},
 		{name: "AdvancedSecurityOptions", in: opensearch.UpdateDomainConfigInput{AdvancedSecurityOptions: &types.AdvancedSecurityOptionsInput{
 			Enabled: aws.Bool(true), InternalUserDatabaseEnabled: aws.Bool(true), AnonymousAuthEnabled: aws.Bool(true),
-			MasterUserOptions: &types.MasterUserOptions{MasterUserName: aws.String("admin"), MasterUserPassword: aws.String(password)},
+			MasterUserOptions:    &types.MasterUserOptions{MasterUserName: aws.String("admin"), MasterUserPassword: aws.String(password)},
 			IAMFederationOptions: &types.IAMFederationOptionsInput{Enabled: aws.Bool(true), RolesKey: aws.String("roles"), SubjectKey: aws.String("sub")},
-			JWTOptions: &types.JWTOptionsInput{Enabled: aws.Bool(true), JwksUrl: aws.String("https://idp.example.com/.well-known/jwks.json"), RolesKey: aws.String("groups"), SubjectKey: aws.String("email")},
+			JWTOptions:           &types.JWTOptionsInput{Enabled: aws.Bool(true), JwksUrl: aws.String("https://idp.example.com/.well-known/jwks.json"), RolesKey: aws.String("groups"), SubjectKey: aws.String("email")},
 			SAMLOptions: &types.SAMLOptionsInput{Enabled: aws.Bool(true), Idp: &types.SAMLIdp{EntityId: aws.String("https://idp.example.com/saml"), MetadataContent: aws.String("<EntityDescriptor entityID=\"https://idp.example.com/saml\"/>")},
 				MasterBackendRole: aws.String("admins"), MasterUserName: aws.String("saml-admin"), RolesKey: aws.String("Role"), SessionTimeoutMinutes: aws.Int32(120), SubjectKey: aws.String("NameID")},
 		}},
@@ -92,7 +92,7 @@ func TestSearchSDK_sectionsRoundTrip(t *testing.T) {
 		{name: "DomainEndpointOptions", in: opensearch.UpdateDomainConfigInput{DomainEndpointOptions: &types.DomainEndpointOptions{
 			CustomEndpoint: aws.String("search.example.com"), CustomEndpointEnabled: aws.Bool(true),
 			CustomEndpointCertificateArn: aws.String("arn:cloud:certificates:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555"),
-			EnforceHTTPS: aws.Bool(true), TLSSecurityPolicy: types.TLSSecurityPolicyPolicyMinTls12Pfs202310,
+			EnforceHTTPS:                 aws.Bool(true), TLSSecurityPolicy: types.TLSSecurityPolicyPolicyMinTls12Pfs202310,
 		}}, read: func(c *types.DomainConfig) any { return c.DomainEndpointOptions.Options }},
 		{name: "BlockVolumeOptions (the SDK's EBSOptions)", in: opensearch.UpdateDomainConfigInput{EBSOptions: &types.EBSOptions{
 			EBSEnabled: aws.Bool(true), VolumeType: types.VolumeTypeGp3, VolumeSize: aws.Int32(200), Iops: aws.Int32(4000), Throughput: aws.Int32(250),
