@@ -102,6 +102,10 @@ func (e *Error) Error() string { return e.Message }
 // MaxSkew is how far a request's signing time may be from real time.
 const MaxSkew = 15 * time.Minute
 
+// wallClock is real time, against which MaxSkew is measured (a test of
+// requests signed at a fixed time sets it to that time).
+var wallClock = time.Now
+
 var (
 	authRe = regexp.MustCompile(`^AWS4-HMAC-SHA256 Credential=([^/,\s]+)/(\d{8})/([^/,\s]+)/([^/,\s]+)/aws4_request,\s*SignedHeaders=([^,\s]+),\s*Signature=([0-9a-f]{64})$`)
 )
@@ -209,7 +213,7 @@ func signingTime(date, day string) (time.Time, *Error) {
 	if err != nil || t.Format("20060102") != day {
 		return t, &Error{"malformed", "X-Amz-Date is missing or does not match the credential scope date."}
 	}
-	if d := time.Since(t); d > MaxSkew || d < -MaxSkew {
+	if d := wallClock().Sub(t); d > MaxSkew || d < -MaxSkew {
 		return t, &Error{"signature", "Signature expired: " + t.Format("20060102T150405Z") + " is not within 15 minutes of the server's time."}
 	}
 	return t, nil
