@@ -81,6 +81,17 @@ func TestRuntimeSDK_longTermKey(t *testing.T) {
 	if _, _, auth := s.rec.last(); auth != "Bearer "+key {
 		t.Errorf("the SDK sent Authorization %d characters, not Bearer and the key", len(auth))
 	}
+	// An inference profile's ARN as the model id: the SDK escapes its : and
+	// / in the path; the emulator reads it back whole.
+	const profile = "arn:cloud:models:us-east-1:123456789012:inference-profile/us.m1"
+	if _, err := home.Converse(ctx, &bedrockruntime.ConverseInput{
+		ModelId:  aws.String(profile),
+		Messages: []types.Message{{Role: types.ConversationRoleUser, Content: []types.ContentBlock{&types.ContentBlockMemberText{Value: "hi"}}}},
+	}); err != nil {
+		t.Errorf("Converse with an inference profile ARN: %v", err)
+	} else if uses := s.Runtime.Uses(); uses[len(uses)-1].ModelID != profile || uses[len(uses)-1].TokenType != "LONG_TERM" {
+		t.Errorf("the runtime saw %+v", uses[len(uses)-1])
+	}
 
 	other := s.runtime(s.URL+"/region/eu-west-1", "eu-west-1", key)
 	_, err = converse(ctx, other, "hello")

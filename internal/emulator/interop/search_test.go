@@ -101,6 +101,11 @@ func TestSearchSDK_dryRun(t *testing.T) {
 		if got := aws.ToString(p.DryRunProgressStatus.DryRunStatus); got != step.status || !slices.Equal(codes, step.failures) {
 			t.Errorf("after %s more: status %q, failures %v; want %q, %v", step.advance, got, codes, step.status, step.failures)
 		}
+		created, err1 := time.Parse(time.RFC3339, aws.ToString(p.DryRunProgressStatus.CreationDate))
+		updated, err2 := time.Parse(time.RFC3339, aws.ToString(p.DryRunProgressStatus.UpdateDate))
+		if err1 != nil || err2 != nil || updated.Before(created) {
+			t.Errorf("after %s more: CreationDate %q, UpdateDate %q", step.advance, aws.ToString(p.DryRunProgressStatus.CreationDate), aws.ToString(p.DryRunProgressStatus.UpdateDate))
+		}
 		if got := aws.ToString(p.DryRunResults.DeploymentType); got != "blue/green" {
 			t.Errorf("after %s more: DeploymentType %q, want blue/green (known at submission)", step.advance, got)
 		}
@@ -182,9 +187,16 @@ func TestSearchSDK_changeProgress(t *testing.T) {
 			t.Fatalf("step %d: %v", i, err)
 		}
 		p := out.ChangeProgressStatus
-		var stages []string
+		var stages, names []string
 		for _, st := range p.ChangeProgressStages {
 			stages = append(stages, aws.ToString(st.Status))
+			names = append(names, aws.ToString(st.Name))
+			if aws.ToString(st.Description) == "" || (st.LastUpdated == nil) != (aws.ToString(st.Status) == "PENDING") {
+				t.Errorf("step %d: stage %s (%s): description %q, LastUpdated %v; want a description, and LastUpdated once started", i, aws.ToString(st.Name), aws.ToString(st.Status), aws.ToString(st.Description), st.LastUpdated)
+			}
+		}
+		if want := []string{"Validation", "CreatingNewEnvironment", "CopyingShards", "DeletingOldEnvironment"}; !slices.Equal(names, want) {
+			t.Errorf("step %d: stages %v, want %v", i, names, want)
 		}
 		got := want{p.Status, p.ConfigChangeStatus, stages}
 		if got.status != step.want.status || got.config != step.want.config || !slices.Equal(got.stages, step.want.stages) {
