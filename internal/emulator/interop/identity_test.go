@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/iam/types"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
 const (
@@ -332,6 +334,13 @@ func TestIdentitySDK_errors(t *testing.T) {
 			_, err := c.GetUser(ctx, &iam.GetUserInput{UserName: aws.String("taken")})
 			return err
 		}(), isErr[*types.ServiceFailureException]},
+		{"Throttling (injected): no typed error in the SDK, its code", func() error {
+			if err := s.InjectFault(emulator.Fault{Service: "identity", Kind: emulator.FaultThrottle}); err != nil {
+				t.Fatal(err)
+			}
+			_, err := c.GetUser(ctx, &iam.GetUserInput{UserName: aws.String("taken")})
+			return err
+		}(), func(err error) bool { return errorCode(err) == "Throttling" }},
 	}
 	for _, tc := range cases {
 		if !tc.as(tc.err) {
