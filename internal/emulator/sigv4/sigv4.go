@@ -134,7 +134,7 @@ func (s *Store) Verify(r *http.Request, body []byte, service string, now time.Ti
 	if aerr := checkSession(r.Header.Get("X-Amz-Security-Token"), cred, now); aerr != nil {
 		return nil, aerr
 	}
-	t, aerr := signingTime(r.Header.Get("X-Amz-Date"), a.day)
+	t, aerr := signingTime(r.Header.Get("X-Amz-Date"), a.day, now)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -207,16 +207,26 @@ func checkSession(token string, cred Credential, now time.Time) *Error {
 }
 
 // signingTime parses X-Amz-Date, which must fall on the scope's day and
-// within MaxSkew of real time.
-func signingTime(date, day string) (time.Time, *Error) {
+// within MaxSkew of real time or of now, the emulator's clock. Answers carry
+// the emulator's clock in Date (so clients that plan by the service's time
+// follow a clock a test moved), and clients that correct their clock skew
+// by Date, as aws-sdk-go-v2 does, then sign at that time; clients that do
+// not sign at real time.
+func signingTime(date, day string, now time.Time) (time.Time, *Error) {
 	t, err := time.Parse("20060102T150405Z", date)
 	if err != nil || t.Format("20060102") != day {
 		return t, &Error{"malformed", "X-Amz-Date is missing or does not match the credential scope date."}
 	}
-	if d := wallClock().Sub(t); d > MaxSkew || d < -MaxSkew {
+	if !within(wallClock(), t) && !within(now, t) {
 		return t, &Error{"signature", "Signature expired: " + t.Format("20060102T150405Z") + " is not within 15 minutes of the server's time."}
 	}
 	return t, nil
+}
+
+// within reports whether t is within MaxSkew of at.
+func within(at, t time.Time) bool {
+	d := at.Sub(t)
+	return d <= MaxSkew && d >= -MaxSkew
 }
 
 // signingCopy is a copy of r holding exactly the headers the client signed.

@@ -66,6 +66,7 @@ func TestVerify(t *testing.T) {
 		cred        Credential
 		service     string
 		at          time.Time
+		clock       time.Time // the emulator's clock (now when zero)
 		shape       func(*http.Request)
 		after       func(*http.Request)
 		tamper      bool   // the body on the wire is not the one signed
@@ -94,6 +95,9 @@ func TestVerify(t *testing.T) {
 		}, wantCond: "signature", wantMessage: "must include host"},
 		{name: "another service's scope", service: "iam", wantCond: "signature", wantMessage: "scoped to correct service: 'identity'"},
 		{name: "signed an hour ago", at: now.Add(-time.Hour), wantCond: "signature", wantMessage: "Signature expired"},
+		{name: "signed at the emulator's clock, two hours ahead", at: now.Add(2 * time.Hour), clock: now.Add(2 * time.Hour)},
+		{name: "signed at real time, the emulator's clock two hours ahead", clock: now.Add(2 * time.Hour)},
+		{name: "signed an hour before the emulator's clock, two hours ahead", at: now.Add(time.Hour), clock: now.Add(2 * time.Hour), wantCond: "signature", wantMessage: "Signature expired"},
 		{name: "an unknown key", cred: Credential{AccessKeyID: "AKIDUNKNOWN", SecretAccessKey: "x"}, wantCond: "unknown"},
 		{name: "a wrong secret", cred: Credential{AccessKeyID: testCred.AccessKeyID, SecretAccessKey: "wrong"}, wantCond: "signature", wantMessage: "does not match"},
 	} {
@@ -113,7 +117,11 @@ func TestVerify(t *testing.T) {
 			if tc.tamper {
 				b = []byte(body + "&UserName=mallory")
 			}
-			caller, err := store.Verify(r, b, "identity", now)
+			clock := tc.clock
+			if clock.IsZero() {
+				clock = now
+			}
+			caller, err := store.Verify(r, b, "identity", clock)
 			switch {
 			case tc.wantCond == "" && err != nil:
 				t.Fatalf("refused: %v (Authorization %s)", err, r.Header.Get("Authorization"))
