@@ -42,8 +42,12 @@ import (
 //     AuthSchemePreference httpBearerAuth, which is what the SDK does with
 //     AWS_BEARER_TOKEN_BEDROCK; the spec's variable is
 //     CLOUD_BEARER_TOKEN_MODELS, which the SDK does not read.
-//   - errClient: RetryMaxAttempts 1, so that an injected 500 or 429 is seen
-//     once as the error it is rather than retried away.
+//   - RetryMaxAttempts 1 in the tests of errors and of the clock, so that
+//     an injected 500 or 429, or a refused attempt, is seen as the error it
+//     is rather than retried away.
+//   - opensearch requests that need them get members the SDK's model lacks
+//     (withMembers), and answers are read raw where the SDK's model lacks a
+//     member of the spec's (advisoryCodes, rawKey): see those functions.
 
 // server is one emulator behind an HTTPS test server.
 type server struct {
