@@ -99,12 +99,9 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
-// MaxSkew is how far a request's signing time may be from real time.
+// MaxSkew is how far a request's signing time may be from real time or
+// from the emulator's clock, whichever is nearer.
 const MaxSkew = 15 * time.Minute
-
-// wallClock is real time, against which MaxSkew is measured (a test of
-// requests signed at a fixed time sets it to that time).
-var wallClock = time.Now
 
 var (
 	authRe = regexp.MustCompile(`^AWS4-HMAC-SHA256 Credential=([^/,\s]+)/(\d{8})/([^/,\s]+)/([^/,\s]+)/aws4_request,\s*SignedHeaders=([^,\s]+),\s*Signature=([0-9a-f]{64})$`)
@@ -117,8 +114,9 @@ var (
 func newSigner() *v4.Signer { return v4.NewSigner() }
 
 // Verify checks the request's SigV4 signature for service. now is the
-// emulator's clock, against which temporary credentials expire. The checks
-// run in the order their refusals take precedence.
+// emulator's clock, against which temporary credentials expire and, as well
+// as real time, the signing time is checked. The checks run in the order
+// their refusals take precedence.
 func (s *Store) Verify(r *http.Request, body []byte, service string, now time.Time) (*core.Caller, *Error) {
 	a, aerr := parseAuthorization(r.Header.Get("Authorization"))
 	if aerr != nil {
@@ -217,7 +215,7 @@ func signingTime(date, day string, now time.Time) (time.Time, *Error) {
 	if err != nil || t.Format("20060102") != day {
 		return t, &Error{"malformed", "X-Amz-Date is missing or does not match the credential scope date."}
 	}
-	if !within(wallClock(), t) && !within(now, t) {
+	if !within(time.Now(), t) && !within(now, t) {
 		return t, &Error{"signature", "Signature expired: " + t.Format("20060102T150405Z") + " is not within 15 minutes of the server's time."}
 	}
 	return t, nil

@@ -98,6 +98,8 @@ func TestVerify(t *testing.T) {
 		{name: "signed at the emulator's clock, two hours ahead", at: now.Add(2 * time.Hour), clock: now.Add(2 * time.Hour)},
 		{name: "signed at real time, the emulator's clock two hours ahead", clock: now.Add(2 * time.Hour)},
 		{name: "signed an hour before the emulator's clock, two hours ahead", at: now.Add(time.Hour), clock: now.Add(2 * time.Hour), wantCond: "signature", wantMessage: "Signature expired"},
+		{name: "signed 16 minutes ahead of real time and of the emulator's clock", at: now.Add(16 * time.Minute), wantCond: "signature", wantMessage: "Signature expired"},
+		{name: "signed 14 minutes ahead of real time and of the emulator's clock", at: now.Add(14 * time.Minute)},
 		{name: "an unknown key", cred: Credential{AccessKeyID: "AKIDUNKNOWN", SecretAccessKey: "x"}, wantCond: "unknown"},
 		{name: "a wrong secret", cred: Credential{AccessKeyID: testCred.AccessKeyID, SecretAccessKey: "wrong"}, wantCond: "signature", wantMessage: "does not match"},
 	} {
