@@ -2,17 +2,15 @@ package models
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/botocorevectors"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 )
 
@@ -104,34 +102,16 @@ func TestGenerateToken(t *testing.T) {
 // The provider's short-term keys are signed as the official token
 // generators sign theirs: given the credentials, region, host, lifetime and
 // time of each short-term key that botocore signed with SigV4QueryAuth (the
-// vectors the emulator's sigv4 tests replay,
-// internal/emulator/sigv4/testdata/botocore), GenerateToken makes the same
-// presigned URL, parameter for parameter, signature included.
+// vectors the emulator's sigv4 tests replay, internal/botocorevectors),
+// GenerateToken makes the same presigned URL, parameter for parameter,
+// signature included.
 func TestGenerateTokenMatchesBotocore(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile(filepath.Join("..", "..", "emulator", "sigv4", "testdata", "botocore", "vectors.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v struct {
-		Time        string
-		Credentials []struct {
-			AccessKeyID     string `json:"access_key_id"`
-			SecretAccessKey string `json:"secret_access_key"`
-			SessionToken    string `json:"session_token"`
-		}
-		Tokens []struct {
-			Name, Region, Token string
-			Expires             int
-		}
-	}
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	at, err := time.Parse("20060102T150405Z", v.Time)
+	v, err := botocorevectors.Load()
 	if err != nil || len(v.Tokens) == 0 {
-		t.Fatalf("vectors.json: %d keys, time %q: %v", len(v.Tokens), v.Time, err)
+		t.Fatalf("vectors.json: %v (%+v)", err, v)
 	}
+	at := v.At
 	for _, tk := range v.Tokens {
 		theirs, err := DecodeToken(tk.Token)
 		if err != nil {

@@ -1,55 +1,27 @@
 package sigv4
 
 import (
-	"encoding/json"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/botocorevectors"
 )
 
-// vectors are requests and short-term keys that botocore signed
-// (testdata/botocore/make_vectors.py wrote vectors.json). botocore is the
-// SigV4 implementation of the AWS CLI and of the official token generators,
-// independent of the aws-sdk-go-v2 signer the emulator verifies with; its
-// shape differs too (content-length not signed, no X-Amz-Content-Sha256).
-type vectors struct {
-	Botocore    string
-	Time        string
-	Credentials []struct {
-		AccessKeyID     string `json:"access_key_id"`
-		SecretAccessKey string `json:"secret_access_key"`
-		SessionToken    string `json:"session_token"`
-	}
-	Requests []struct {
-		Name, Service, Method, Path, Body string
-		Headers                           map[string]string
-	}
-	Tokens []struct {
-		Name, Region, Token string
-		Expires             int
-	}
-}
-
-// Requests and short-term keys signed by botocore verify, at the time they
+// Requests and short-term keys signed by botocore (a SigV4 implementation
+// independent of the aws-sdk-go-v2 signer the emulator verifies with, and
+// of another shape: content-length not signed, no X-Amz-Content-Sha256)
+// verify, at the time they
 // were signed (the emulator's clock a minute later, real time long past);
 // changed after signing, or expired, they do not.
 func TestBotocoreVectors(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile(filepath.Join("testdata", "botocore", "vectors.json"))
+	v, err := botocorevectors.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v vectors
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	at, err := time.Parse("20060102T150405Z", v.Time)
-	if err != nil {
-		t.Fatal(err)
-	}
+	at := v.At
 	store := NewStore()
 	for _, c := range v.Credentials {
 		cred := Credential{AccessKeyID: c.AccessKeyID, SecretAccessKey: c.SecretAccessKey, SessionToken: c.SessionToken,

@@ -1,10 +1,11 @@
 """Writes vectors.json: requests and short-term keys signed by botocore.
 
 botocore (the AWS SDK for Python, under the AWS CLI and the official
-token generators) is a SigV4 implementation independent of aws-sdk-go-v2,
-whose signer the emulator verifies with. TestBotocoreVectors replays these
-at their signing time, so every go test checks the emulator against it
-with nothing installed. Regenerate (pip install botocore):
+token generators) is a SigV4 implementation independent of aws-sdk-go-v2.
+TestBotocoreVectors replays these against the emulator's verifier, and
+TestGenerateTokenMatchesBotocore remakes the keys with the provider's token
+generator, so every go test checks both against botocore with nothing
+installed. Regenerate (pip install botocore):
 
     python3 make_vectors.py > vectors.json
 """
