@@ -5,6 +5,7 @@ package acctest
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -40,12 +41,31 @@ type Emulator struct {
 // NewEmulator starts an emulator for t and stops it when t ends.
 func NewEmulator(t testing.TB) *Emulator {
 	t.Helper()
+	e, _ := startEmulator(t, false)
+	return e
+}
+
+// NewEmulatorTLS is NewEmulator over HTTPS, for clients that will not send
+// a bearer token over plain HTTP (aws-sdk-go-v2's): the client it returns
+// trusts the emulator's self-signed certificate.
+func NewEmulatorTLS(t testing.TB) (*Emulator, *http.Client) {
+	t.Helper()
+	e, srv := startEmulator(t, true)
+	return e, srv.Client()
+}
+
+func startEmulator(t testing.TB, tls bool) (*Emulator, *httptest.Server) {
+	t.Helper()
 	e := emulator.New(emulator.Options{})
 	srv := httptest.NewUnstartedServer(e)
 	emulator.ConfigureServer(srv.Config)
-	srv.Start()
+	if tls {
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
 	t.Cleanup(srv.Close)
-	return &Emulator{Emulator: e, URL: srv.URL}
+	return &Emulator{Emulator: e, URL: srv.URL}, srv
 }
 
 // ProviderConfig is a provider block aimed at the emulator.

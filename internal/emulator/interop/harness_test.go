@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +21,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
@@ -51,26 +51,21 @@ import (
 
 // server is one emulator behind an HTTPS test server.
 type server struct {
-	*emulator.Emulator
-	URL string
-	rec *recorder
-	srv *httptest.Server
+	*acctest.Emulator
+	rec    *recorder
+	client *http.Client
 }
 
 func start(t *testing.T) *server {
 	t.Helper()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewUnstartedServer(e)
-	emulator.ConfigureServer(srv.Config)
-	srv.StartTLS()
-	t.Cleanup(srv.Close)
-	return &server{Emulator: e, URL: srv.URL, rec: &recorder{next: srv.Client().Transport}, srv: srv}
+	e, c := acctest.NewEmulatorTLS(t)
+	return &server{Emulator: e, rec: &recorder{next: c.Transport}, client: c}
 }
 
 // httpClient is the test server's client, its transport wrapped by the
 // recorder.
 func (s *server) httpClient() *http.Client {
-	c := *s.srv.Client()
+	c := *s.client
 	c.Transport = s.rec
 	return &c
 }
