@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -60,6 +61,38 @@ func start(t *testing.T) *server {
 	t.Helper()
 	e, c := acctest.NewEmulatorTLS(t)
 	return &server{Emulator: e, rec: &recorder{next: c.Transport}, client: c}
+}
+
+// The demo domain's off-peak window is 00:00 to 10:00 UTC, and a
+// blue/green change outside it draws ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK: the
+// search tests set the emulator's clock to one of these instants (the next
+// 02:00 and 12:00 UTC, fixed when the tests start) so that they find the
+// same whatever the time of day they run at.
+var (
+	offPeak    = nextUTC(2)
+	outsideOff = nextUTC(12)
+)
+
+// nextUTC is the next hour:00 UTC at least an hour after real time (so
+// that real time cannot pass it while the tests run).
+func nextUTC(hour int) time.Time {
+	now := time.Now().UTC()
+	at := time.Date(now.Year(), now.Month(), now.Day(), hour, 0, 0, 0, time.UTC)
+	if at.Before(now.Add(time.Hour)) {
+		at = at.AddDate(0, 0, 1)
+	}
+	return at
+}
+
+// setClock moves the emulator's clock forward to at (the clock only goes
+// forward, as the admin API's and the demo's -time-of-day do).
+func (s *server) setClock(t *testing.T, at time.Time) {
+	t.Helper()
+	d := at.Sub(s.Clock().Now())
+	if d < 0 {
+		t.Fatalf("the emulator's clock, %s, is already past %s", s.Clock().Now(), at)
+	}
+	s.Clock().Advance(d)
 }
 
 // httpClient is the test server's client, its transport wrapped by the

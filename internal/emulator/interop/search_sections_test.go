@@ -26,7 +26,9 @@ import (
 // body (withMembers) and read from the raw answer.
 func TestSearchSDK_sectionsRoundTrip(t *testing.T) {
 	t.Parallel()
-	now := time.Now().UTC().Truncate(time.Second)
+	// The time every subtest sets the emulator's clock to: the dates
+	// below are checked against it.
+	now := offPeak
 	const password = "Interop-Passw0rd!"
 	sections := []struct {
 		name  string
@@ -128,6 +130,7 @@ func TestSearchSDK_sectionsRoundTrip(t *testing.T) {
 	for _, sec := range sections {
 		t.Run(sec.name, func(t *testing.T) {
 			s := start(t)
+			s.setClock(t, now)
 			if err := s.Search.SetPace(search.Pace{}); err != nil {
 				t.Fatal(err)
 			}

@@ -25,6 +25,7 @@ const domain = "demo"
 func TestSearchSDK_dryRun(t *testing.T) {
 	t.Parallel()
 	s := start(t)
+	s.setClock(t, offPeak)
 	// An hour-long dry run: the few milliseconds of real time the test
 	// takes cannot move it; only Advance does.
 	if err := s.Search.SetPace(search.Pace{DryRun: time.Hour}); err != nil {
@@ -134,6 +135,7 @@ func TestSearchSDK_dryRun(t *testing.T) {
 func TestSearchSDK_changeProgress(t *testing.T) {
 	t.Parallel()
 	s := start(t)
+	s.setClock(t, offPeak)
 	const stage = time.Hour
 	if err := s.Search.SetPace(search.Pace{BlueGreenStage: stage}); err != nil {
 		t.Fatal(err)
@@ -147,13 +149,13 @@ func TestSearchSDK_changeProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Whether the change is blue/green outside the off-peak window
-	// depends on the time of day: accept what the dry run reports.
-	accepted := advisoryCodes(t, s, dry.DryRunProgressStatus.ValidationFailures)
-	up, err := c.UpdateDomainConfig(ctx, &opensearch.UpdateDomainConfigInput{DomainName: aws.String(domain), ClusterConfig: change},
-		withMembers(map[string]any{"AcceptedWarnings": accepted}))
+	// Inside the off-peak window the change draws no warning at all.
+	if codes := advisoryCodes(t, s, dry.DryRunProgressStatus.ValidationFailures); len(codes) != 0 {
+		t.Fatalf("the dry run at %s reports %v, want none", offPeak, codes)
+	}
+	up, err := c.UpdateDomainConfig(ctx, &opensearch.UpdateDomainConfigInput{DomainName: aws.String(domain), ClusterConfig: change})
 	if err != nil {
-		t.Fatalf("the change with %v accepted: %v", accepted, err)
+		t.Fatalf("the change: %v", err)
 	}
 	if got := up.DomainConfig.ClusterConfig.Options.InstanceType; got != "r6g.xlarge.search" {
 		t.Errorf("the answer shows InstanceType %q, want the pending r6g.xlarge.search", got)
@@ -233,10 +235,44 @@ func TestSearchSDK_changeProgress(t *testing.T) {
 	}
 }
 
+// Outside the off-peak window a blue/green change draws the advisory
+// ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK: reported by a dry run, it refuses the
+// change until accepted.
+func TestSearchSDK_outsideOffPeak(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	s.setClock(t, outsideOff)
+	if err := s.Search.SetPace(search.Pace{}); err != nil {
+		t.Fatal(err)
+	}
+	c := s.search(func(o *opensearch.Options) { o.RetryMaxAttempts = 1 })
+	ctx := context.Background()
+	change := &types.ClusterConfig{InstanceType: types.OpenSearchPartitionInstanceType("r6g.xlarge.search")}
+	dry, err := c.UpdateDomainConfig(ctx, &opensearch.UpdateDomainConfigInput{
+		DomainName: aws.String(domain), DryRun: aws.Bool(true), DryRunMode: types.DryRunModeVerbose, ClusterConfig: change,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := advisoryCodes(t, s, dry.DryRunProgressStatus.ValidationFailures)
+	if want := []string{search.AdvBlueGreenOutsideOffPeak}; !slices.Equal(codes, want) {
+		t.Fatalf("the dry run at %s reports %v, want %v", outsideOff, codes, want)
+	}
+	_, err = c.UpdateDomainConfig(ctx, &opensearch.UpdateDomainConfigInput{DomainName: aws.String(domain), ClusterConfig: change})
+	if !isErr[*types.ValidationException](err) || !strings.Contains(err.Error(), search.AdvBlueGreenOutsideOffPeak) {
+		t.Errorf("the change, the warning not accepted: %v, want a ValidationException naming %s", err, search.AdvBlueGreenOutsideOffPeak)
+	}
+	if _, err := c.UpdateDomainConfig(ctx, &opensearch.UpdateDomainConfigInput{DomainName: aws.String(domain), ClusterConfig: change},
+		withMembers(map[string]any{"AcceptedWarnings": codes})); err != nil {
+		t.Errorf("the change, the warning accepted: %v", err)
+	}
+}
+
 // Each error of the spec's table, as the SDK's typed error.
 func TestSearchSDK_errors(t *testing.T) {
 	t.Parallel()
 	s := start(t)
+	s.setClock(t, offPeak)
 	ctx := context.Background()
 	c := s.search(func(o *opensearch.Options) { o.RetryMaxAttempts = 1 })
 	if err := s.Search.SetPace(search.Pace{Dynamic: time.Hour, BlueGreenStage: time.Hour}); err != nil {
