@@ -138,13 +138,15 @@ func (s *server) runtime(base, region, key string) *bedrockruntime.Client {
 	})
 }
 
-// recorder keeps the last request and answer bodies that passed.
+// recorder keeps the last request and answer bodies that passed, and the
+// request's Authorization and X-Amz-Date headers.
 type recorder struct {
 	next http.RoundTripper
 	mu   sync.Mutex
 	req  []byte
 	resp []byte
 	auth string
+	date string
 }
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -169,7 +171,7 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.Body = io.NopCloser(bytes.NewReader(answer))
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.req, r.resp, r.auth = body, answer, req.Header.Get("Authorization")
+	r.req, r.resp, r.auth, r.date = body, answer, req.Header.Get("Authorization"), req.Header.Get("X-Amz-Date")
 	return resp, nil
 }
 
@@ -178,6 +180,13 @@ func (r *recorder) last() (req, resp, auth string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return string(r.req), string(r.resp), r.auth
+}
+
+// signedAt is the last request's signing time (X-Amz-Date).
+func (r *recorder) signedAt() (time.Time, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return time.Parse("20060102T150405Z", r.date)
 }
 
 // brandNames are the spec's neutral member names ("Neutral names replace
