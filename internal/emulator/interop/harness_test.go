@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -204,15 +205,30 @@ var brandNames = [][2]string{
 	{"IdentityFederationOptions", "IAMFederationOptions"},
 }
 
+// brandPaths are where the SDK's names sit in a configuration (a request's
+// body, a DryRunConfig, or a DomainConfig's Options), in the SDK's names;
+// "*" is any key of a map. Only these members are renamed: the keys of
+// free-form maps (AdvancedOptions, the log types of LogPublishingOptions)
+// are the user's, not the model's.
+var brandPaths = [][]string{
+	{"EBSOptions"},
+	{"EBSOptions", "EBSEnabled"},
+	{"CognitoOptions"},
+	{"IdentityCenterOptions"},
+	{"IdentityCenterOptions", "IdentityCenterInstanceARN"},
+	{"IdentityCenterOptions", "IdentityCenterInstanceRegion"},
+	{"IdentityCenterOptions", "IdentityCenterApplicationARN"},
+	{"AIMLOptions", "S3VectorsEngine"},
+	{"LogPublishingOptions", "*", "CloudWatchLogsLogGroupArn"},
+	{"AdvancedSecurityOptions", "IAMFederationOptions"},
+}
+
 // neutralNames puts the spec's names on what the opensearch client sends
 // (path segment and members, before signing) and the SDK's names on what
-// it receives (before decoding). Nothing else changes.
+// it receives (before decoding). Nothing else changes. An answer that
+// already carries one of the SDK's names is an error: the emulator must
+// answer in the spec's names.
 func neutralNames(stack *middleware.Stack) error {
-	out := map[string]string{}
-	in := map[string]string{}
-	for _, p := range brandNames {
-		out[p[1]], in[p[0]] = p[0], p[1]
-	}
 	if err := stack.Build.Add(middleware.BuildMiddlewareFunc("neutralNamesOut", func(ctx context.Context, bi middleware.BuildInput, next middleware.BuildHandler) (middleware.BuildOutput, middleware.Metadata, error) {
 		req, ok := bi.Request.(*smithyhttp.Request)
 		if !ok {
@@ -225,8 +241,8 @@ func neutralNames(stack *middleware.Stack) error {
 			if err != nil {
 				return middleware.BuildOutput{}, middleware.Metadata{}, err
 			}
-			if b, err = renameMembers(b, out); err != nil {
-				return middleware.BuildOutput{}, middleware.Metadata{}, err
+			if b, err = renameBody(b, false); err != nil {
+				return middleware.BuildOutput{}, middleware.Metadata{}, fmt.Errorf("neutral names, request: %w", err)
 			}
 			if req, err = req.SetStream(bytes.NewReader(b)); err != nil {
 				return middleware.BuildOutput{}, middleware.Metadata{}, err
@@ -252,45 +268,124 @@ func neutralNames(stack *middleware.Stack) error {
 		if err != nil {
 			return o, md, err
 		}
-		if renamed, rerr := renameMembers(b, in); rerr == nil {
-			b = renamed
+		if b, err = renameBody(b, true); err != nil {
+			return o, md, fmt.Errorf("neutral names, answer: %w", err)
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(b))
 		return o, md, nil
 	}), middleware.After)
 }
 
-// renameMembers renames object members of a JSON document by names.
-func renameMembers(b []byte, names map[string]string) ([]byte, error) {
+// renameBody renames the members at brandPaths of a request body (answer
+// false: to the spec's names) or of an answer (to the SDK's names, in its
+// DryRunConfig and its DomainConfig). An SDK name left in the request, or
+// found anywhere in the answer, is an error.
+func renameBody(b []byte, answer bool) ([]byte, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return b, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("not JSON: %w", err)
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %w", err)
 	}
-	return json.Marshal(rename(v, names))
+	sdkNames := map[string]bool{}
+	for _, p := range brandNames {
+		sdkNames[p[1]] = true
+	}
+	if !answer {
+		renameAt(doc, true, false)
+		if k := findKey(doc, sdkNames); k != "" {
+			return nil, fmt.Errorf("the SDK's member %s is left, at a path brandPaths lacks", k)
+		}
+		return json.Marshal(doc)
+	}
+	if k := findKey(doc, sdkNames); k != "" {
+		return nil, fmt.Errorf("the emulator answered with the SDK's member name %s, not the spec's", k)
+	}
+	if cfg, ok := doc["DryRunConfig"].(map[string]any); ok {
+		renameAt(cfg, false, false)
+	}
+	if cfg, ok := doc["DomainConfig"].(map[string]any); ok {
+		renameAt(cfg, false, true)
+	}
+	return json.Marshal(doc)
 }
 
-func rename(v any, names map[string]string) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			if n, ok := names[k]; ok {
+// renameAt renames the members of cfg at brandPaths to the spec's names
+// (toSpec) or back to the SDK's, deepest first so that a path's parents
+// still carry the document's names. sections: cfg is a DomainConfig, whose
+// sections are {Options, Status}, the paths going on inside Options.
+func renameAt(cfg map[string]any, toSpec, sections bool) {
+	spec, sdk := map[string]string{}, map[string]string{}
+	for _, p := range brandNames {
+		spec[p[1]], sdk[p[0]] = p[0], p[1]
+	}
+	names := spec
+	if !toSpec {
+		names = sdk
+	}
+	paths := slices.Clone(brandPaths)
+	slices.SortStableFunc(paths, func(a, b []string) int { return len(b) - len(a) })
+	for _, p := range paths {
+		var at []string
+		for i, k := range p {
+			if n, ok := spec[k]; ok && !toSpec {
 				k = n
 			}
-			m[k] = rename(x, names)
+			at = append(at, k)
+			if i == 0 && sections && len(p) > 1 {
+				at = append(at, "Options")
+			}
 		}
-		return m
+		renameOne(cfg, at, names)
+	}
+}
+
+// renameOne renames the last member of path in v.
+func renameOne(v any, path []string, names map[string]string) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	if len(path) == 1 {
+		if x, ok := m[path[0]]; ok {
+			delete(m, path[0])
+			m[names[path[0]]] = x
+		}
+		return
+	}
+	if path[0] == "*" {
+		for _, x := range m {
+			renameOne(x, path[1:], names)
+		}
+		return
+	}
+	renameOne(m[path[0]], path[1:], names)
+}
+
+// findKey is the first member name anywhere in v that is one of names, or
+// "".
+func findKey(v any, names map[string]bool) string {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			if names[k] {
+				return k
+			}
+			if f := findKey(x, names); f != "" {
+				return f
+			}
+		}
 	case []any:
-		for i := range t {
-			t[i] = rename(t[i], names)
+		for _, x := range t {
+			if f := findKey(x, names); f != "" {
+				return f
+			}
 		}
 	}
-	return v
+	return ""
 }
 
 // emulatorFault is one error answer of service: code with status, or the
