@@ -1,7 +1,11 @@
 package interop_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,6 +15,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/iam/types"
+	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/middleware"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
@@ -292,6 +299,11 @@ func TestIdentitySDK_errors(t *testing.T) {
 	if _, err := c.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String("taken")}); err != nil {
 		t.Fatal(err)
 	}
+	// The SDK's own signing name, iam, instead of the spec's identity.
+	iamSigned := iam.New(iam.Options{
+		Region: s.Region(), Credentials: s.creds(), BaseEndpoint: aws.String(s.URL), HTTPClient: s.httpClient(), RetryMaxAttempts: 1,
+	})
+	tampered := s.identity(func(o *iam.Options) { o.RetryMaxAttempts = 1 }, tamperAfterSigning("UserName=tampered", "UserName=mallory1"))
 	key := func(days int32, service string) error {
 		_, err := c.CreateServiceSpecificCredential(ctx, &iam.CreateServiceSpecificCredentialInput{UserName: aws.String("taken"), ServiceName: aws.String(service), CredentialAgeDays: aws.Int32(days)})
 		return err
@@ -327,6 +339,17 @@ func TestIdentitySDK_errors(t *testing.T) {
 			_, err := c.DeleteUser(ctx, &iam.DeleteUserInput{UserName: aws.String("taken")})
 			return err
 		}(), isErr[*types.DeleteConflictException]},
+		{"SignatureDoesNotMatch: CreateUser signed for the SDK's own signing name, iam", func() error {
+			_, err := iamSigned.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String("signed-for-iam")})
+			return err
+		}(), signatureRefusal("Credential should be scoped to correct service: 'identity'.")},
+		{"SignatureDoesNotMatch: CreateUser, its body changed after signing", func() error {
+			_, err := tampered.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String("tampered")})
+			if req, _, _ := s.rec.last(); !strings.Contains(req, "UserName=mallory1") {
+				t.Errorf("the body sent was %q, not the one changed after signing", req)
+			}
+			return err
+		}(), signatureRefusal("The request signature we calculated does not match")},
 		{"ServiceFailure (injected)", func() error {
 			if err := s.InjectFault(emulatorFault("identity", "", 500)); err != nil {
 				t.Fatal(err)
@@ -346,6 +369,42 @@ func TestIdentitySDK_errors(t *testing.T) {
 		if !tc.as(tc.err) {
 			t.Errorf("%s: %v", tc.name, tc.err)
 		}
+	}
+	if users := s.Identity.UserNames(); !slices.Equal(users, []string{"taken"}) {
+		t.Errorf("users %v, want [taken]: a refused request changed the state", users)
+	}
+}
+
+// signatureRefusal checks for the SignatureDoesNotMatch error with msg in
+// its message.
+func signatureRefusal(msg string) func(error) bool {
+	return func(err error) bool {
+		var api smithy.APIError
+		return errors.As(err, &api) && api.ErrorCode() == "SignatureDoesNotMatch" && strings.Contains(api.ErrorMessage(), msg)
+	}
+}
+
+// tamperAfterSigning changes from to to (of the same length) in the body
+// the SDK sends, after it has signed it.
+func tamperAfterSigning(from, to string) func(*iam.Options) {
+	return func(o *iam.Options) {
+		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+			return stack.Finalize.Add(middleware.FinalizeMiddlewareFunc("tamperAfterSigning", func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+				req, ok := in.Request.(*smithyhttp.Request)
+				if !ok || req.GetStream() == nil || len(from) != len(to) {
+					return middleware.FinalizeOutput{}, middleware.Metadata{}, fmt.Errorf("cannot change %q to %q in %T", from, to, in.Request)
+				}
+				b, err := io.ReadAll(req.GetStream())
+				if err != nil {
+					return middleware.FinalizeOutput{}, middleware.Metadata{}, err
+				}
+				if req, err = req.SetStream(bytes.NewReader(bytes.Replace(b, []byte(from), []byte(to), 1))); err != nil {
+					return middleware.FinalizeOutput{}, middleware.Metadata{}, err
+				}
+				in.Request = req
+				return next.HandleFinalize(ctx, in)
+			}), middleware.After)
+		})
 	}
 }
 
