@@ -78,3 +78,17 @@ func principalARN(arn, roleArn string) (string, error) {
 	}
 	return fmt.Sprintf("arn:cloud:identity::%s:role/%s", account, role), nil
 }
+
+// AccountID is the account the provider runs in: the fifth field of the
+// caller's ARN.
+func (c *Caller) AccountID(ctx context.Context) (string, error) {
+	arn, err := c.ARN(ctx)
+	if err != nil {
+		return "", err
+	}
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) != 6 || parts[0] != "arn" || parts[4] == "" {
+		return "", fmt.Errorf("the caller's ARN %q names no account", arn)
+	}
+	return parts[4], nil
+}

@@ -14,10 +14,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -32,6 +34,7 @@ var (
 	_ resource.ResourceWithImportState    = (*serviceSpecificCredentialResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*serviceSpecificCredentialResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*serviceSpecificCredentialResource)(nil)
+	_ resource.ResourceWithIdentity       = (*serviceSpecificCredentialResource)(nil)
 )
 
 // Limits of a long-term API key, as the identity service has them.
@@ -126,6 +129,40 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 				"When the provider's region changes, the plan replaces the key with one for the new region."),
 		},
 	}
+}
+
+// IdentitySchema: a key is named by its user and id, in its account and
+// the region it works in.
+func (r *serviceSpecificCredentialResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"user_name":                      requiredIdentityAttribute("Name of the user the key belongs to."),
+			"service_specific_credential_id": requiredIdentityAttribute("Id of the key."),
+			identityAccountID:                accountIDIdentityAttribute(),
+			identityRegion: identityschema.StringAttribute{
+				OptionalForImport: true,
+				Description:       "Region the key works in. Defaults to the provider's region; another region is an error.",
+			},
+		},
+	}
+}
+
+// setKeyIdentity writes the identity of the key m into id; prior is the
+// account the identity named before ("" when none).
+func (r *serviceSpecificCredentialResource) setKeyIdentity(ctx context.Context, m *serviceSpecificCredentialModel, prior string, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	if id == nil {
+		return
+	}
+	account := callerAccount(ctx, r.clients, prior, "key "+keyAddress(m), diags)
+	if diags.HasError() {
+		return
+	}
+	diags.Append(setIdentity(ctx, id, identityValues{
+		"user_name":                      m.UserName.ValueString(),
+		"service_specific_credential_id": m.ServiceSpecificCredentialID.ValueString(),
+		identityAccountID:                account,
+		identityRegion:                   m.Region.ValueString(),
+	})...)
 }
 
 func (r *serviceSpecificCredentialResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -282,6 +319,7 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	plan.Region = types.StringValue(r.clients.Identity.Region())
 	r.setCreatedStatus(ctx, cred, want.status, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.setKeyIdentity(ctx, &plan, "", resp.Identity, &resp.Diagnostics)
 }
 
 // setCreatedStatus gives a key just created or adopted the planned status.
@@ -332,6 +370,9 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	}
 	resp.Diagnostics.Append(recordClockOffset(ctx, serverTime, req.Private, resp.Private)...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+	prior, diags := readIdentity(ctx, req.Identity)
+	resp.Diagnostics.Append(diags...)
+	r.setKeyIdentity(ctx, &state, prior[identityAccountID], resp.Identity, &resp.Diagnostics)
 }
 
 // findCredential reads key id of user; nil when it or the user is gone,
@@ -416,6 +457,7 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 		plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.setKeyIdentity(ctx, &plan, "", resp.Identity, &resp.Diagnostics)
 }
 
 // updateStatus sets the key's status, reporting whether it did.
@@ -474,16 +516,35 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 	}
 }
 
-// ImportState takes `<user_name>/<service_specific_credential_id>`. The
-// key's value cannot be read, so service_api_key_value stays null.
+// ImportState takes `<user_name>/<service_specific_credential_id>`, or an
+// identity with both (and account_id and region when they are the
+// provider's). The key's value cannot be read, so service_api_key_value
+// stays null.
 func (r *serviceSpecificCredentialResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	user, id, ok := strings.Cut(req.ID, "/")
+	if req.ID == "" {
+		ident, diags := readIdentity(ctx, req.Identity)
+		if resp.Diagnostics.Append(diags...); diags.HasError() {
+			return
+		}
+		user, id, ok = ident["user_name"], ident["service_specific_credential_id"], true
+		what := fmt.Sprintf("key %s/%s", user, id)
+		checkRegion(r.clients.Region, ident[identityRegion], what, &resp.Diagnostics)
+		callerAccount(ctx, r.clients, ident[identityAccountID], what, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	if !ok || !userNameRe.MatchString(user) || len(user) > 64 || !credentialIDRe.MatchString(id) {
+		got := req.ID
+		if got == "" {
+			got = user + "/" + id
+		}
 		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("Import a key as <user_name>/<service_specific_credential_id>, for example alice/ACCAEXAMPLE234567ABCDE; got %q.", req.ID))
+			fmt.Sprintf("Import a key as <user_name>/<service_specific_credential_id>, for example alice/ACCAEXAMPLE234567ABCDE, or by an identity with both; got %q.", got))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), user+"/"+id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), user)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("service_specific_credential_id"), id)...)
 }

@@ -9,11 +9,14 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -24,6 +27,7 @@ import (
 var (
 	_ resource.ResourceWithConfigure   = (*userPolicyAttachmentResource)(nil)
 	_ resource.ResourceWithImportState = (*userPolicyAttachmentResource)(nil)
+	_ resource.ResourceWithIdentity    = (*userPolicyAttachmentResource)(nil)
 )
 
 // policyArnRe is the shape of a managed policy's ARN: owned by an account
@@ -66,6 +70,18 @@ func (r *userPolicyAttachmentResource) Schema(_ context.Context, _ resource.Sche
 	}
 }
 
+// IdentitySchema: an attachment is named by its user and policy, in the
+// user's account.
+func (r *userPolicyAttachmentResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"user_name":       requiredIdentityAttribute("Name of the user."),
+			"policy_arn":      requiredIdentityAttribute("ARN of the attached managed policy."),
+			identityAccountID: accountIDIdentityAttribute(),
+		},
+	}
+}
+
 func (r *userPolicyAttachmentResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.clients = conns.From(req.ProviderData, &resp.Diagnostics)
 }
@@ -93,6 +109,22 @@ func (r *userPolicyAttachmentResource) Create(ctx context.Context, req resource.
 	}
 	plan.ID = types.StringValue(user + "/" + arn)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.setIdentity(ctx, &plan, "", resp.Identity, &resp.Diagnostics)
+}
+
+// setIdentity writes the identity of the attachment m into id; prior is
+// the account the identity named before ("" when none).
+func (r *userPolicyAttachmentResource) setIdentity(ctx context.Context, m *userPolicyAttachmentModel, prior string, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	if id == nil {
+		return
+	}
+	account := callerAccount(ctx, r.clients, prior, "policy attachment "+m.ID.ValueString(), diags)
+	if diags.HasError() {
+		return
+	}
+	diags.Append(setIdentity(ctx, id, identityValues{
+		"user_name": m.UserName.ValueString(), "policy_arn": m.PolicyArn.ValueString(), identityAccountID: account,
+	})...)
 }
 
 func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -115,6 +147,12 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 	}
 	state.PolicyArn = types.StringValue(found)
 	state.ID = types.StringValue(user + "/" + found)
+	prior, diags := readIdentity(ctx, req.Identity)
+	resp.Diagnostics.Append(diags...)
+	r.setIdentity(ctx, &state, prior[identityAccountID], resp.Identity, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
@@ -141,6 +179,7 @@ func (r *userPolicyAttachmentResource) Update(ctx context.Context, req resource.
 	var plan userPolicyAttachmentModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.setIdentity(ctx, &plan, "", resp.Identity, &resp.Diagnostics)
 }
 
 func (r *userPolicyAttachmentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -157,16 +196,31 @@ func (r *userPolicyAttachmentResource) Delete(ctx context.Context, req resource.
 	}
 }
 
-// ImportState takes `<user_name>/<policy_arn>`; user names hold no slash,
-// so the first one separates the two.
+// ImportState takes `<user_name>/<policy_arn>` (user names hold no slash,
+// so the first one separates the two), or an identity.
 func (r *userPolicyAttachmentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	user, arn, ok := strings.Cut(req.ID, "/")
+	if req.ID == "" {
+		id, diags := readIdentity(ctx, req.Identity)
+		if resp.Diagnostics.Append(diags...); diags.HasError() {
+			return
+		}
+		user, arn, ok = id["user_name"], id["policy_arn"], true
+		callerAccount(ctx, r.clients, id[identityAccountID], fmt.Sprintf("policy attachment %s/%s", user, arn), &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	if !ok || !userNameRe.MatchString(user) || len(user) > 64 || !policyArnRe.MatchString(arn) {
+		got := req.ID
+		if got == "" {
+			got = user + "/" + arn
+		}
 		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("Import a policy attachment as <user_name>/<policy_arn>, for example alice/arn:cloud:identity::cloud:policy/ModelsLimitedAccess; got %q.", req.ID))
+			fmt.Sprintf("Import a policy attachment as <user_name>/<policy_arn>, for example alice/arn:cloud:identity::cloud:policy/ModelsLimitedAccess, or by an identity with both; got %q.", got))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), user)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("policy_arn"), arn)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), user+"/"+arn)...)
 }

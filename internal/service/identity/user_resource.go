@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -27,6 +28,7 @@ import (
 var (
 	_ resource.ResourceWithConfigure   = (*userResource)(nil)
 	_ resource.ResourceWithImportState = (*userResource)(nil)
+	_ resource.ResourceWithIdentity    = (*userResource)(nil)
 )
 
 // userPathRe is the identity service's rule for a user's path.
@@ -83,6 +85,16 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 	}
 }
 
+// IdentitySchema: a user is named by its name in its account.
+func (r *userResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"user_name":       requiredIdentityAttribute("Name of the user."),
+			identityAccountID: accountIDIdentityAttribute(),
+		},
+	}
+}
+
 func (r *userResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.clients = conns.From(req.ProviderData, &resp.Diagnostics)
 }
@@ -102,6 +114,7 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 	}
 	flattenUser(u, &plan)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, userIdentity(u))...)
 }
 
 func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -121,11 +134,18 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 			fmt.Sprintf("Reading user %q failed: %s", state.UserName.ValueString(), err))
 		return
 	}
+	prior, diags := readIdentity(ctx, req.Identity)
+	resp.Diagnostics.Append(diags...)
+	checkAccount(arnAccount(u.Arn), prior[identityAccountID], fmt.Sprintf("user %q", u.UserName), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	flattenUser(u, &state)
 	if state.ForceDestroy.IsNull() {
 		state.ForceDestroy = types.BoolValue(false) // after import
 	}
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, userIdentity(u))...)
 }
 
 // Update changes only force_destroy, which lives in state alone; every
@@ -138,6 +158,9 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, identityValues{
+		"user_name": state.UserName.ValueString(), identityAccountID: arnAccount(state.Arn.ValueString()),
+	})...)
 }
 
 func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -165,14 +188,34 @@ func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	}
 }
 
+// ImportState takes the user's name, or an identity (user_name, and
+// account_id when it is the provider's account); the refresh that follows
+// reads the rest and sets the identity.
 func (r *userResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !userNameRe.MatchString(req.ID) || len(req.ID) > 64 {
+	name := req.ID
+	if name == "" {
+		id, diags := readIdentity(ctx, req.Identity)
+		if resp.Diagnostics.Append(diags...); diags.HasError() {
+			return
+		}
+		name = id["user_name"]
+		callerAccount(ctx, r.clients, id[identityAccountID], fmt.Sprintf("user %q", name), &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	if !userNameRe.MatchString(name) || len(name) > 64 {
 		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("Import a user by its name (1 to 64 letters, digits and +=,.@_-); got %q.", req.ID))
+			fmt.Sprintf("Import a user by its name (1 to 64 letters, digits and +=,.@_-); got %q.", name))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("force_destroy"), false)...)
+}
+
+// userIdentity is the identity of u; its ARN names its account.
+func userIdentity(u *identityclient.User) identityValues {
+	return identityValues{"user_name": u.UserName, identityAccountID: arnAccount(u.Arn)}
 }
 
 func flattenUser(u *identityclient.User, m *userModel) {

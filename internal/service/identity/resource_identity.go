@@ -1,0 +1,142 @@
+package identity
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+)
+
+// Resource identity (Terraform 1.12+): what names an object of the service
+// across configurations, for import blocks with identity = {...} and for
+// Terraform to tell a moved object from a replaced one. Every identity
+// attribute is a string; account_id (and a key's region) may be left out
+// of an import and default to the provider's.
+
+// Identity attributes every type of the service shares.
+const (
+	identityAccountID = "account_id"
+	identityRegion    = "region"
+)
+
+// requiredIdentityAttribute is an attribute every identity (and import by
+// identity) names.
+func requiredIdentityAttribute(description string) identityschema.StringAttribute {
+	return identityschema.StringAttribute{RequiredForImport: true, Description: description}
+}
+
+func accountIDIdentityAttribute() identityschema.StringAttribute {
+	return identityschema.StringAttribute{
+		OptionalForImport: true,
+		Description:       "Account the object belongs to, 12 digits. Defaults to the account the provider runs in; another account is an error.",
+	}
+}
+
+// identityValues are an identity's attributes; "" stands for null.
+type identityValues map[string]string
+
+// readIdentity returns id's attributes, empty when id is nil or null.
+func readIdentity(ctx context.Context, id *tfsdk.ResourceIdentity) (identityValues, diag.Diagnostics) {
+	out := identityValues{}
+	if id == nil || id.Raw.IsNull() {
+		return out, nil
+	}
+	var obj types.Object
+	diags := id.Get(ctx, &obj)
+	if diags.HasError() || obj.IsNull() || obj.IsUnknown() {
+		return out, diags
+	}
+	for k, v := range obj.Attributes() {
+		if s, ok := v.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
+			out[k] = s.ValueString()
+		}
+	}
+	return out, diags
+}
+
+// setIdentity writes values into id (nil when the resource is served
+// without identity, as in unit tests). Like setState, it goes through a
+// types.Object rather than the framework's struct reflection.
+func setIdentity(ctx context.Context, id *tfsdk.ResourceIdentity, values identityValues) diag.Diagnostics {
+	if id == nil {
+		return nil
+	}
+	var diags diag.Diagnostics
+	typ, ok := id.Schema.Type().(attr.TypeWithAttributeTypes)
+	if !ok {
+		diags.AddError("Value Conversion Error", fmt.Sprintf("The identity schema's type %T has no attributes. This is always a bug in the provider.", id.Schema.Type()))
+		return diags
+	}
+	attrs := make(map[string]attr.Value, len(typ.AttributeTypes()))
+	for name := range typ.AttributeTypes() {
+		attrs[name] = types.StringValue(values[name])
+		if values[name] == "" {
+			attrs[name] = types.StringNull()
+		}
+	}
+	obj, d := types.ObjectValue(typ.AttributeTypes(), attrs)
+	if diags.Append(d...); diags.HasError() {
+		return diags
+	}
+	return id.Set(ctx, obj)
+}
+
+// callerAccount is the account the provider runs in (known from
+// Configure's credential check, else from one GetCallerIdentity per
+// provider instance). want, when set, is the account an identity names:
+// another one is an error, since the provider reaches only its own.
+func callerAccount(ctx context.Context, clients *conns.Clients, want string, what string, diags *diag.Diagnostics) string {
+	if clients.Caller == nil {
+		return want
+	}
+	account, err := clients.Caller.AccountID(ctx)
+	if err != nil {
+		if want != "" {
+			return want // keep what the state says; the next refresh checks again
+		}
+		diags.AddError("Unable to Read the Provider's Account",
+			fmt.Sprintf("The identity of %s names its account, which the provider learns from the token service (GetCallerIdentity); that call failed. Check the provider's credentials and the token service endpoint.\n\n%s", what, err))
+		return ""
+	}
+	checkAccount(account, want, what, diags)
+	return account
+}
+
+// checkAccount reports an identity that names another account than the
+// one the provider reaches (account).
+func checkAccount(account, want, what string, diags *diag.Diagnostics) {
+	if want == "" || want == account {
+		return
+	}
+	diags.AddAttributeError(path.Root(identityAccountID), "Resource Identity Names Another Account",
+		fmt.Sprintf("The identity of %s names account %s, but the provider runs in account %s and can reach only that one. "+
+			"Use a provider configured with credentials of account %s (a provider alias, with provider = cloud.<alias> in the resource), or leave account_id out to mean the provider's account.", what, want, account, want))
+}
+
+// checkRegion reports an identity that names another region than the
+// provider's.
+func checkRegion(region, want, what string, diags *diag.Diagnostics) {
+	if want == "" || want == region {
+		return
+	}
+	diags.AddAttributeError(path.Root(identityRegion), "Resource Identity Names Another Region",
+		fmt.Sprintf("The identity of %s names region %s, but the provider is configured for %s, and a key works only in the region it was created in. "+
+			"Import it with a provider configured for %s (a provider alias, with provider = cloud.<alias> in the resource), or leave region out to mean the provider's region.", what, want, region, want))
+}
+
+// arnAccount is the account field of an ARN ("" when it is no ARN).
+func arnAccount(arn string) string {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) != 6 || parts[0] != "arn" {
+		return ""
+	}
+	return parts[4]
+}
