@@ -1,0 +1,99 @@
+package identity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+)
+
+var (
+	_ list.ListResource              = (*userPolicyAttachmentList)(nil)
+	_ list.ListResourceWithConfigure = (*userPolicyAttachmentList)(nil)
+)
+
+// NewUserPolicyAttachmentList is the factory of the
+// cloud_identity_user_policy_attachment list resource.
+func NewUserPolicyAttachmentList() list.ListResource { return &userPolicyAttachmentList{} }
+
+// userPolicyAttachmentList shares the resource's Metadata and Configure.
+type userPolicyAttachmentList struct {
+	userPolicyAttachmentResource
+}
+
+type userPolicyAttachmentListModel struct {
+	UserName types.String `tfsdk:"user_name"`
+}
+
+func (l *userPolicyAttachmentList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Lists the managed policies attached to users: to one user, or to every user of the account.",
+		Attributes: map[string]listschema.Attribute{
+			"user_name": listschema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Only this user's attachments. Default: every user's (one ListAttachedUserPolicies per user).",
+				Validators:          userNameValidators(),
+			},
+		},
+	}
+}
+
+func (l *userPolicyAttachmentList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var cfg userPolicyAttachmentListModel
+	if diags := req.Config.Get(ctx, &cfg); diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	stream.Results = func(push func(list.ListResult) bool) {
+		var diags diag.Diagnostics
+		account := callerAccount(ctx, l.clients, "", "the listed policy attachments", &diags)
+		if diags.HasError() {
+			push(list.ListResult{Diagnostics: diags})
+			return
+		}
+		// listUser pushes one user's attachments; false stops the query.
+		listUser := func(user string) bool {
+			policies, err := l.clients.Identity.ListAttachedUserPolicies(ctx, user)
+			if errors.Is(err, client.ErrNotFound) {
+				return true // the user went away while listing
+			}
+			if err != nil {
+				push(listError("Unable to List Identity User Policy Attachments", fmt.Sprintf("Listing the policies of user %q failed: %s", user, err)))
+				return false
+			}
+			for _, p := range policies {
+				if !push(attachmentResult(ctx, req, user, p, account)) {
+					return false
+				}
+			}
+			return true
+		}
+		if name := cfg.UserName.ValueString(); name != "" {
+			listUser(name)
+			return
+		}
+		err := eachUser(ctx, l.clients, "", 0, func(u *identityclient.User) bool { return listUser(u.UserName) })
+		if err != nil {
+			push(listError("Unable to List Identity User Policy Attachments", fmt.Sprintf("ListUsers failed: %s", err)))
+		}
+	}
+}
+
+// attachmentResult is one attachment as a list result.
+func attachmentResult(ctx context.Context, req list.ListRequest, user string, p identityclient.AttachedPolicy, account string) list.ListResult {
+	result := req.NewListResult(ctx)
+	result.DisplayName = fmt.Sprintf("%s attached to %s", p.PolicyName, user)
+	result.Diagnostics.Append(setIdentity(ctx, result.Identity, identityValues{"user_name": user, "policy_arn": p.PolicyArn, identityAccountID: account})...)
+	if req.IncludeResource {
+		m := userPolicyAttachmentModel{ID: types.StringValue(user + "/" + p.PolicyArn), UserName: types.StringValue(user), PolicyArn: types.StringValue(p.PolicyArn)}
+		result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
+	}
+	return result
+}
