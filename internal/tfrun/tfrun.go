@@ -64,6 +64,22 @@ func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, err
 	return took, nil
 }
 
+// Output runs one Terraform command and returns what it wrote to stdout
+// (such as show -json); on failure the error carries its stderr.
+func (w *Workspace) Output(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
+	cmd.Dir = w.Dir
+	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
+	cmd.Env = append(cmd.Env, w.Env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("terraform %v: %w\n%s%s", args, err, out, stderr.String())
+	}
+	return out, nil
+}
+
 // DevOverrides writes a CLI configuration that takes the provider source
 // (such as cloudlabs/cloud) from binDir, and returns the environment that
 // selects it.

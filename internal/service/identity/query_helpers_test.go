@@ -1,0 +1,125 @@
+package identity_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
+)
+
+// identityClient is an API client of emu's identity service, to set up
+// what exists before Terraform looks, as a console user would.
+func identityClient(t *testing.T, emu *acctest.Emulator) *identityclient.Client {
+	t.Helper()
+	c, err := identityclient.New(client.Config{Region: emu.Region(), Credentials: client.Credentials{AccessKeyID: emu.AccessKeyID(), SecretAccessKey: emu.SecretAccessKey()}}, emu.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// writeActions are the identity service's actions that change anything.
+var writeActions = map[string]bool{
+	"CreateUser": true, "DeleteUser": true, "TagUser": true, "UntagUser": true,
+	"AttachUserPolicy": true, "DetachUserPolicy": true,
+	"CreateServiceSpecificCredential": true, "UpdateServiceSpecificCredential": true,
+	"ResetServiceSpecificCredential": true, "DeleteServiceSpecificCredential": true,
+}
+
+// adoption is a working directory where terraform query generated the
+// configuration of what exists, and a plan of it was made.
+type adoption struct {
+	generated string       // the generated configuration
+	plan      *tfjson.Plan // the plan of the generated configuration
+	writes    []string     // write actions the emulator saw during that plan
+}
+
+// queryAndPlan runs, with the real CLI, `terraform query
+// -generate-config-out` on the list blocks of query (a .tfquery.hcl
+// without provider block), then `terraform plan` of the generated
+// configuration, as a user adopting what exists would.
+func queryAndPlan(t *testing.T, emu *acctest.Emulator, query string) adoption {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
+	main := "terraform {\n  required_providers {\n    cloud = { source = \"cloudlabs/cloud\" }\n  }\n}\n" + emu.ProviderConfig()
+	if err := ws.Write(main); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws.Dir, "adopt.tfquery.hcl"), []byte(emu.ProviderConfig()+query), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Run(ctx, "init", "-backend=false"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Run(ctx, "query", "-generate-config-out=generated.tf"); err != nil {
+		t.Fatal(err)
+	}
+	gen, err := os.ReadFile(filepath.Join(ws.Dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	emu.ClearCalls()
+	if _, err := ws.Run(ctx, "plan", "-out=adopt.tfplan"); err != nil {
+		t.Fatalf("%v\n\ngenerated configuration:\n%s", err, gen)
+	}
+	a := adoption{generated: string(gen)}
+	for _, c := range emu.Calls() {
+		if writeActions[c.Operation] {
+			a.writes = append(a.writes, c.Operation)
+		}
+	}
+	out, err := ws.Output(ctx, "show", "-json", "adopt.tfplan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.plan = new(tfjson.Plan)
+	if err := json.Unmarshal(out, a.plan); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// checkPureImport fails t unless the plan imports exactly want resources
+// (addresses of type typ) and changes nothing, and the generated
+// configuration holds none of secrets.
+func (a adoption) checkPureImport(t *testing.T, typ string, want int, secrets ...string) {
+	t.Helper()
+	n := 0
+	for _, rc := range a.plan.ResourceChanges {
+		if rc.Type != typ {
+			t.Errorf("%s planned, want only %s", rc.Address, typ)
+			continue
+		}
+		n++
+		if rc.Change.Importing == nil || !rc.Change.Actions.NoOp() {
+			t.Errorf("%s: actions %v, importing %v; want a no-op import\n\ngenerated configuration:\n%s", rc.Address, rc.Change.Actions, rc.Change.Importing, a.generated)
+		}
+	}
+	if n != want {
+		t.Errorf("%d imports planned, want %d\n\ngenerated configuration:\n%s", n, want, a.generated)
+	}
+	for _, s := range secrets {
+		if s != "" && strings.Contains(a.generated, s) {
+			t.Errorf("the generated configuration holds a secret")
+		}
+	}
+}

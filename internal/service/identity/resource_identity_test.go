@@ -1,0 +1,175 @@
+package identity_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+)
+
+// identityTest runs steps on a CLI with resource identity (Terraform
+// 1.12+), and skips, with the reason, on one without.
+func identityTest(t *testing.T, checkDestroy resource.TestCheckFunc, steps []resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity)
+		},
+		ProtoV6ProviderFactories: providerFactories,
+		CheckDestroy:             checkDestroy,
+		Steps:                    steps,
+	})
+}
+
+func userIdentity(emu *acctest.Emulator, name string) map[string]knownvalue.Check {
+	return map[string]knownvalue.Check{"user_name": knownvalue.StringExact(name), "account_id": knownvalue.StringExact(emu.Account())}
+}
+
+// The user's identity is in state after create, import by identity (and
+// by the old string id), a moved block and a replacement.
+func TestAccUser_identity(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	moved := func(name string) string {
+		return emu.ProviderConfig() + `
+resource "cloud_identity_user" "renamed" {
+  user_name = "` + name + `"
+  path      = "/apps/"
+}
+
+moved {
+  from = cloud_identity_user.test
+  to   = cloud_identity_user.renamed
+}
+`
+	}
+	identityTest(t, checkNoUsers(emu), []resource.TestStep{
+		{
+			Config:            userConfig(emu, "idalice", `path = "/apps/"`),
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity("cloud_identity_user.test", userIdentity(emu, "idalice"))},
+		},
+		{ResourceName: "cloud_identity_user.test", ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+		{ResourceName: "cloud_identity_user.test", ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: "idalice"},
+		{ResourceName: "cloud_identity_user.test", ImportState: true, ImportStateId: "idalice", ImportStateVerify: true},
+		{
+			Config: moved("idalice"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("cloud_identity_user.renamed", plancheck.ResourceActionNoop)},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity("cloud_identity_user.renamed", userIdentity(emu, "idalice"))},
+		},
+		{
+			Config: moved("idbob"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("cloud_identity_user.renamed", plancheck.ResourceActionDestroyBeforeCreate)},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity("cloud_identity_user.renamed", userIdentity(emu, "idbob"))},
+		},
+	})
+}
+
+// An identity naming another account is refused with the reason, before
+// anything is read.
+func TestAccUser_identityOtherAccount(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	if _, err := identityClient(t, emu).CreateUser(t.Context(), identityclient.CreateUserInput{UserName: "carla"}); err != nil {
+		t.Fatal(err)
+	}
+	identityTest(t, nil, []resource.TestStep{{
+		Config: emu.ProviderConfig() + `
+import {
+  to       = cloud_identity_user.test
+  identity = { user_name = "carla", account_id = "999999999999" }
+}
+
+resource "cloud_identity_user" "test" {
+  user_name = "carla"
+}
+`,
+		ExpectError: acctest.ErrorRe(`Resource Identity Names Another Account.*names account 999999999999, but the provider runs in account ` + emu.Account()),
+	}})
+}
+
+func TestAccUserPolicyAttachment_identity(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	addr := "cloud_identity_user_policy_attachment.test"
+	cfg := emu.ProviderConfig() + fmt.Sprintf(`
+resource "cloud_identity_user" "test" {
+  user_name = "idpat"
+}
+
+resource "cloud_identity_user_policy_attachment" "test" {
+  user_name  = cloud_identity_user.test.user_name
+  policy_arn = %q
+}
+`, limitedAccess)
+	identityTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(addr, map[string]knownvalue.Check{
+				"user_name": knownvalue.StringExact("idpat"), "policy_arn": knownvalue.StringExact(limitedAccess), "account_id": knownvalue.StringExact(emu.Account()),
+			})},
+		},
+		{ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+		{ResourceName: addr, ImportState: true, ImportStateId: "idpat/" + limitedAccess, ImportStateVerify: true},
+	})
+}
+
+func TestAccServiceSpecificCredential_identity(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	addr := "cloud_identity_service_specific_credential.test"
+	identityTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			Config: keyConfig(emu.ProviderConfig(), "idkey", "credential_age_days = 30"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectIdentityValue(addr, tfjsonpath.New("user_name"), knownvalue.StringExact("idkey")),
+				statecheck.ExpectIdentityValue(addr, tfjsonpath.New("account_id"), knownvalue.StringExact(emu.Account())),
+				statecheck.ExpectIdentityValue(addr, tfjsonpath.New("region"), knownvalue.StringExact(emu.Region())),
+				statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New("service_specific_credential_id")),
+			},
+		},
+		{ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+		{
+			// A status change updates the key in place; its identity stays.
+			Config: keyConfig(emu.ProviderConfig(), "idkey", "credential_age_days = 30\n  status = \"Inactive\""),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectIdentityValue(addr, tfjsonpath.New("region"), knownvalue.StringExact(emu.Region())),
+				statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New("service_specific_credential_id")),
+			},
+		},
+	})
+}
+
+// A key works only in its region: an identity naming another region than
+// the provider's is refused with the reason.
+func TestAccServiceSpecificCredential_identityOtherRegion(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	if _, err := identityClient(t, emu).CreateUser(t.Context(), identityclient.CreateUserInput{UserName: "rita"}); err != nil {
+		t.Fatal(err)
+	}
+	id, _, err := emu.Identity.CreateCredentialBehindTheBack("rita", "models.cloud.example", 30, "eu-west-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	identityTest(t, nil, []resource.TestStep{{
+		Config: emu.ProviderConfig() + fmt.Sprintf(`
+import {
+  to       = cloud_identity_service_specific_credential.test
+  identity = { user_name = "rita", service_specific_credential_id = %q, region = "eu-west-1" }
+}
+
+resource "cloud_identity_service_specific_credential" "test" {
+  user_name           = "rita"
+  credential_age_days = 30
+}
+`, id),
+		ExpectError: acctest.ErrorRe(`Resource Identity Names Another Region.*names region eu-west-1, but the provider is configured for ` + emu.Region()),
+	}})
+}
