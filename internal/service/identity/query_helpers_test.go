@@ -64,7 +64,7 @@ func queryAndPlan(t *testing.T, emu *acctest.Emulator, query string) adoption {
 	if err := ws.Write(main); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(ws.Dir, "adopt.tfquery.hcl"), []byte(emu.ProviderConfig()+query), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(ws.Dir, "adopt.tfquery.hcl"), []byte(query), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ws.Run(ctx, "init", "-backend=false"); err != nil {
