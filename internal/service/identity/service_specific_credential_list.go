@@ -51,11 +51,8 @@ func (l *serviceSpecificCredentialList) ListResourceConfigSchema(_ context.Conte
 			},
 			"service_name": listschema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: "Only keys for this service, such as `" + DefaultServiceName + "`. Default: every service's.",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(3, 128),
-					stringvalidator.RegexMatches(serviceNameRe, "must be a service name such as "+DefaultServiceName),
-				},
+				MarkdownDescription: "Only keys for this service: `" + DefaultServiceName + "`, the one service that accepts these keys. Default: every service's.",
+				Validators:          []validator.String{stringvalidator.OneOf(supportedServiceNames...)},
 			},
 			"status": listschema.StringAttribute{
 				Optional:            true,

@@ -1,0 +1,80 @@
+package identity_test
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+)
+
+const denyBearer = "arn:cloud:identity::cloud:policy/DenyBearerTokens"
+
+// seedAttachments makes two users, with two policies attached to one of
+// them and one to the other, and a user with none.
+func seedAttachments(t *testing.T, emu *acctest.Emulator) {
+	t.Helper()
+	c := identityClient(t, emu)
+	for _, u := range []string{"pa-one", "pa-two", "pa-none"} {
+		if _, err := c.CreateUser(t.Context(), identityclient.CreateUserInput{UserName: u, Path: "/apps/"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, a := range [][2]string{{"pa-one", limitedAccess}, {"pa-one", denyBearer}, {"pa-two", limitedAccess}} {
+		if err := c.AttachUserPolicy(t.Context(), a[0], a[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestAccUserPolicyAttachmentList_query(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	seedAttachments(t, emu)
+	attachment := func(user, arn string) map[string]knownvalue.Check {
+		return map[string]knownvalue.Check{"user_name": knownvalue.StringExact(user), "policy_arn": knownvalue.StringExact(arn), "account_id": knownvalue.StringExact(emu.Account())}
+	}
+	queryTest(t, emu, resource.TestStep{
+		Query: true,
+		Config: `
+list "cloud_identity_user_policy_attachment" "all" {
+  provider = cloud
+}
+
+list "cloud_identity_user_policy_attachment" "one" {
+  provider = cloud
+  config {
+    user_name = "pa-one"
+  }
+}
+`,
+		QueryResultChecks: []querycheck.QueryResultCheck{
+			querycheck.ExpectLength("cloud_identity_user_policy_attachment.all", 3),
+			querycheck.ExpectLength("cloud_identity_user_policy_attachment.one", 2),
+			querycheck.ExpectIdentity("cloud_identity_user_policy_attachment.all", attachment("pa-two", limitedAccess)),
+			querycheck.ExpectIdentity("cloud_identity_user_policy_attachment.one", attachment("pa-one", denyBearer)),
+			querycheck.ExpectNoIdentity("cloud_identity_user_policy_attachment.one", attachment("pa-two", limitedAccess)),
+			querycheck.ExpectResourceDisplayName("cloud_identity_user_policy_attachment.one", queryfilter.ByResourceIdentity(attachment("pa-one", denyBearer)),
+				knownvalue.StringExact("DenyBearerTokens attached to pa-one")),
+		},
+	})
+}
+
+func TestAccUserPolicyAttachmentList_generatedConfigImports(t *testing.T) {
+	skipUnlessQuery(t)
+	emu := acctest.NewEmulator(t)
+	seedAttachments(t, emu)
+	a := queryAndPlan(t, emu, `
+list "cloud_identity_user_policy_attachment" "all" {
+  provider         = cloud
+  include_resource = true
+}
+`)
+	a.checkPureImport(t, "cloud_identity_user_policy_attachment", 3)
+	if len(a.writes) > 0 {
+		t.Errorf("the plan of the generated configuration wrote: %v", a.writes)
+	}
+}
