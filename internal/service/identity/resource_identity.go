@@ -140,3 +140,14 @@ func arnAccount(arn string) string {
 	}
 	return parts[4]
 }
+
+// goneIdentity is the identity Read leaves when the object is gone and
+// it removes the resource: the framework wants one even then, and a CLI
+// without identity (Terraform before 1.12) sent none to keep.
+func goneIdentity(ctx context.Context, id *tfsdk.ResourceIdentity, values identityValues) diag.Diagnostics {
+	prior, diags := readIdentity(ctx, id)
+	if len(prior) > 0 {
+		return diags // the prior identity stays
+	}
+	return setIdentity(ctx, id, values)
+}

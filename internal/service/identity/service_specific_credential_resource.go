@@ -354,6 +354,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	if found == nil {
 		tflog.Warn(ctx, gone, map[string]any{"user_name": user, "service_specific_credential_id": id})
 		resp.State.RemoveResource(ctx)
+		resp.Diagnostics.Append(goneIdentity(ctx, resp.Identity, identityValues{"user_name": user, "service_specific_credential_id": id, identityRegion: state.Region.ValueString()})...)
 		return
 	}
 	flattenCredential(found, &state)

@@ -143,6 +143,7 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 	if found == "" {
 		tflog.Warn(ctx, "Policy attachment is gone, removing it from state", map[string]any{"user_name": user, "policy_arn": arn})
 		resp.State.RemoveResource(ctx)
+		resp.Diagnostics.Append(goneIdentity(ctx, resp.Identity, identityValues{"user_name": user, "policy_arn": arn})...)
 		return
 	}
 	state.PolicyArn = types.StringValue(found)

@@ -127,6 +127,7 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "Identity user is gone, removing it from state", map[string]any{"user_name": state.UserName.ValueString()})
 		resp.State.RemoveResource(ctx)
+		resp.Diagnostics.Append(goneIdentity(ctx, resp.Identity, identityValues{"user_name": state.UserName.ValueString(), identityAccountID: arnAccount(state.Arn.ValueString())})...)
 		return
 	}
 	if err != nil {
