@@ -75,26 +75,43 @@ moved {
 	})
 }
 
-// An identity naming another account is refused with the reason, before
-// anything is read.
-func TestAccUser_identityOtherAccount(t *testing.T) {
+// An import block may name only the user: account_id defaults to the
+// provider's. One naming another account is refused with the reason,
+// before anything is read.
+func TestAccUser_importByIdentity(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	if _, err := identityClient(t, emu).CreateUser(t.Context(), identityclient.CreateUserInput{UserName: "carla"}); err != nil {
+	if _, err := identityClient(t, emu).CreateUser(t.Context(), identityclient.CreateUserInput{UserName: "carla", Path: "/apps/"}); err != nil {
 		t.Fatal(err)
 	}
-	identityTest(t, nil, []resource.TestStep{{
-		Config: emu.ProviderConfig() + `
+	cfg := func(identity string) string {
+		return emu.ProviderConfig() + `
 import {
   to       = cloud_identity_user.test
-  identity = { user_name = "carla", account_id = "999999999999" }
+  identity = ` + identity + `
 }
 
 resource "cloud_identity_user" "test" {
   user_name = "carla"
+  path      = "/apps/"
 }
-`,
-		ExpectError: acctest.ErrorRe(`Resource Identity Names Another Account.*names account 999999999999, but the provider runs in account ` + emu.Account()),
-	}})
+`
+	}
+	identityTest(t, checkNoUsers(emu), []resource.TestStep{
+		{
+			Config:      cfg(`{ user_name = "carla", account_id = "999999999999" }`),
+			ExpectError: acctest.ErrorRe(`Resource Identity Names Another Account.*names account 999999999999, but the provider runs in account ` + emu.Account()),
+		},
+		{
+			Config: cfg(`{ user_name = "carla" }`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("cloud_identity_user.test", plancheck.ResourceActionNoop)},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectIdentity("cloud_identity_user.test", userIdentity(emu, "carla")),
+				statecheck.ExpectKnownValue("cloud_identity_user.test", tfjsonpath.New("arn"), knownvalue.StringExact("arn:cloud:identity::"+emu.Account()+":user/apps/carla")),
+			},
+		},
+	})
 }
 
 func TestAccUserPolicyAttachment_identity(t *testing.T) {
@@ -148,28 +165,48 @@ func TestAccServiceSpecificCredential_identity(t *testing.T) {
 }
 
 // A key works only in its region: an identity naming another region than
-// the provider's is refused with the reason.
-func TestAccServiceSpecificCredential_identityOtherRegion(t *testing.T) {
+// the provider's is refused with the reason; one naming only the user and
+// the key imports it in the provider's region and account.
+func TestAccServiceSpecificCredential_importByIdentity(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	if _, err := identityClient(t, emu).CreateUser(t.Context(), identityclient.CreateUserInput{UserName: "rita"}); err != nil {
 		t.Fatal(err)
 	}
-	id, _, err := emu.Identity.CreateCredentialBehindTheBack("rita", "models.cloud.example", 30, "eu-west-1")
+	id, _, err := emu.Identity.CreateCredentialBehindTheBack("rita", "models.cloud.example", 30, emu.Region())
 	if err != nil {
 		t.Fatal(err)
 	}
-	identityTest(t, nil, []resource.TestStep{{
-		Config: emu.ProviderConfig() + fmt.Sprintf(`
+	addr := "cloud_identity_service_specific_credential.test"
+	cfg := func(extra string) string {
+		return emu.ProviderConfig() + fmt.Sprintf(`
 import {
   to       = cloud_identity_service_specific_credential.test
-  identity = { user_name = "rita", service_specific_credential_id = %q, region = "eu-west-1" }
+  identity = { user_name = "rita", service_specific_credential_id = %q%s }
 }
 
 resource "cloud_identity_service_specific_credential" "test" {
   user_name           = "rita"
   credential_age_days = 30
 }
-`, id),
-		ExpectError: acctest.ErrorRe(`Resource Identity Names Another Region.*names region eu-west-1, but the provider is configured for ` + emu.Region()),
-	}})
+`, id, extra)
+	}
+	identityTest(t, nil, []resource.TestStep{
+		{
+			Config:      cfg(`, region = "eu-west-1"`),
+			ExpectError: acctest.ErrorRe(`Resource Identity Names Another Region.*names region eu-west-1, but the provider is configured for ` + emu.Region()),
+		},
+		{
+			Config: cfg(""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectIdentity(addr, map[string]knownvalue.Check{
+					"user_name": knownvalue.StringExact("rita"), "service_specific_credential_id": knownvalue.StringExact(id),
+					"account_id": knownvalue.StringExact(emu.Account()), "region": knownvalue.StringExact(emu.Region()),
+				}),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("service_api_key_value"), knownvalue.Null()),
+			},
+		},
+	})
 }

@@ -70,11 +70,17 @@ list "cloud_identity_user" "all" {
   provider = cloud
   limit    = 1000
 }
+
+list "cloud_identity_user" "first" {
+  provider = cloud
+  limit    = 150
+}
 `,
 		PreConfig: emu.ClearCalls,
 		QueryResultChecks: []querycheck.QueryResultCheck{
 			querycheck.ExpectLength("cloud_identity_user.apps", 206),
 			querycheck.ExpectLength("cloud_identity_user.all", 208),
+			querycheck.ExpectLength("cloud_identity_user.first", 150),
 			querycheck.ExpectIdentity("cloud_identity_user.apps", map[string]knownvalue.Check{"user_name": knownvalue.StringExact("team1"), "account_id": knownvalue.StringExact(emu.Account())}),
 			querycheck.ExpectNoIdentity("cloud_identity_user.apps", map[string]knownvalue.Check{"user_name": knownvalue.StringExact("ops1"), "account_id": knownvalue.StringExact(emu.Account())}),
 			querycheck.ExpectResourceDisplayName("cloud_identity_user.apps", app007, knownvalue.StringExact("/apps/app007")),
@@ -86,9 +92,11 @@ list "cloud_identity_user" "all" {
 			}),
 		},
 	})
-	// Three pages of at most 100 for each list block.
-	if n := emu.CountCalls("ListUsers", false); n != 6 {
-		t.Errorf("ListUsers sent %d times, want 6 (3 pages for each list block)", n)
+	// Three pages of at most 100 for each list block without a limit
+	// below the user count; for the limit of 150, a page of 100 and one of
+	// 50.
+	if n := emu.CountCalls("ListUsers", false); n != 8 {
+		t.Errorf("ListUsers sent %d times, want 8 (3 pages for each of two list blocks, 2 for the one limited to 150)", n)
 	}
 }
 
