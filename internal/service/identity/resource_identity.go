@@ -89,22 +89,55 @@ func setIdentity(ctx context.Context, id *tfsdk.ResourceIdentity, values identit
 	return id.Set(ctx, obj)
 }
 
-// callerAccount is the account the provider runs in (known from
+// callerAccount is the account the provider runs in, known from
 // Configure's credential check, else from one GetCallerIdentity per
-// provider instance). want, when set, is the account an identity names:
-// another one is an error, since the provider reaches only its own.
-func callerAccount(ctx context.Context, clients *conns.Clients, want string, what string, diags *diag.Diagnostics) string {
+// provider instance ("" when the provider has no caller, as in unit tests).
+func callerAccount(ctx context.Context, clients *conns.Clients) (string, error) {
 	if clients.Caller == nil {
+		return "", nil
+	}
+	return clients.Caller.AccountID(ctx)
+}
+
+// identityAccount is the account_id of an identity being written, for
+// what. prior is the identity the object had (empty at a create, and at
+// the refresh after an import by id). The provider reaches only its own
+// account: a prior identity naming another is an error. An identity never
+// changes, so a prior one is kept when the account cannot be learnt, and
+// one recorded without an account (a create that could not learn it)
+// stays so. A create that cannot learn it warns and records none: failing
+// would leave the object just made tainted, to be replaced.
+func identityAccount(ctx context.Context, clients *conns.Clients, prior identityValues, what string, diags *diag.Diagnostics) string {
+	want := prior[identityAccountID]
+	if len(prior) > 0 && want == "" {
+		return ""
+	}
+	account, err := callerAccount(ctx, clients)
+	switch {
+	case err != nil && want != "":
+		return want // the next refresh checks again
+	case err != nil:
+		diags.AddWarning("Resource Identity Without Account",
+			fmt.Sprintf("The provider could not learn its account from the token service (GetCallerIdentity), so the resource identity of %s records none (account_id is null). Nothing else is affected.\n\n%s", what, err))
+		return ""
+	case account == "":
 		return want
 	}
-	account, err := clients.Caller.AccountID(ctx)
+	checkAccount(account, want, what, diags)
+	return account
+}
+
+// importAccount is the account_id of an import by identity that names
+// want ("": the provider's): learning it is part of the import.
+func importAccount(ctx context.Context, clients *conns.Clients, want, what string, diags *diag.Diagnostics) string {
+	account, err := callerAccount(ctx, clients)
 	if err != nil {
-		if want != "" {
-			return want // keep what the state says; the next refresh checks again
-		}
-		diags.AddError("Unable to Read the Provider's Account",
-			fmt.Sprintf("The identity of %s names its account, which the provider learns from the token service (GetCallerIdentity); that call failed. Check the provider's credentials and the token service endpoint.\n\n%s", what, err))
+		diags.AddError("Unable to Import by Identity",
+			fmt.Sprintf("Importing %s needs the account the provider runs in, which it learns from the token service (GetCallerIdentity); that call failed. Check the provider's credentials, or import by id.\n\n%s", what, err))
 		return ""
+	}
+	if account == "" {
+		return want
 	}
 	checkAccount(account, want, what, diags)
 	return account

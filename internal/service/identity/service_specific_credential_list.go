@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -71,10 +70,9 @@ func (l *serviceSpecificCredentialList) List(ctx context.Context, req list.ListR
 	}
 	service, status := cfg.ServiceName.ValueString(), cfg.Status.ValueString()
 	stream.Results = func(push func(list.ListResult) bool) {
-		var diags diag.Diagnostics
-		account := callerAccount(ctx, l.clients, "", "the listed keys", &diags)
-		if diags.HasError() {
-			push(list.ListResult{Diagnostics: diags})
+		account, err := callerAccount(ctx, l.clients)
+		if err != nil {
+			push(listError("Unable to List Identity Service Specific Credentials", fmt.Sprintf("The identity of the listed keys names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
 			return
 		}
 		// listUser pushes one user's keys; false stops the query.
@@ -101,7 +99,7 @@ func (l *serviceSpecificCredentialList) List(ctx context.Context, req list.ListR
 			listUser(name)
 			return
 		}
-		if err := eachUser(ctx, l.clients, "", 0, func(u *identityclient.User) bool { return listUser(u.UserName) }); err != nil {
+		if err = eachUser(ctx, l.clients, "", 0, func(u *identityclient.User) bool { return listUser(u.UserName) }); err != nil {
 			push(listError("Unable to List Identity Service Specific Credentials", fmt.Sprintf("ListUsers failed: %s", err)))
 		}
 	}

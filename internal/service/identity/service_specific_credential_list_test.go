@@ -51,6 +51,7 @@ func seedKeys(t *testing.T, emu *acctest.Emulator) seededKeys {
 }
 
 func TestAccServiceSpecificCredentialList_query(t *testing.T) {
+	skipUnlessQuery(t)
 	emu := acctest.NewEmulator(t)
 	keys := seedKeys(t, emu)
 	key := func(user, name string) map[string]knownvalue.Check {

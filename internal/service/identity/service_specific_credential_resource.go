@@ -148,12 +148,12 @@ func (r *serviceSpecificCredentialResource) IdentitySchema(_ context.Context, _ 
 }
 
 // setKeyIdentity writes the identity of the key m into id; prior is the
-// account the identity named before ("" when none).
-func (r *serviceSpecificCredentialResource) setKeyIdentity(ctx context.Context, m *serviceSpecificCredentialModel, prior string, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+// identity it had (empty at a create).
+func (r *serviceSpecificCredentialResource) setKeyIdentity(ctx context.Context, m *serviceSpecificCredentialModel, prior identityValues, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	if id == nil {
 		return
 	}
-	account := callerAccount(ctx, r.clients, prior, "key "+keyAddress(m), diags)
+	account := identityAccount(ctx, r.clients, prior, "key "+keyAddress(m), diags)
 	if diags.HasError() {
 		return
 	}
@@ -319,7 +319,7 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	plan.Region = types.StringValue(r.clients.Identity.Region())
 	r.setCreatedStatus(ctx, cred, want.status, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.setKeyIdentity(ctx, &plan, "", resp.Identity, &resp.Diagnostics)
+	r.setKeyIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
 }
 
 // setCreatedStatus gives a key just created or adopted the planned status.
@@ -373,7 +373,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 	prior, diags := readIdentity(ctx, req.Identity)
 	resp.Diagnostics.Append(diags...)
-	r.setKeyIdentity(ctx, &state, prior[identityAccountID], resp.Identity, &resp.Diagnostics)
+	r.setKeyIdentity(ctx, &state, prior, resp.Identity, &resp.Diagnostics)
 }
 
 // findCredential reads key id of user; nil when it or the user is gone,
@@ -458,7 +458,9 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 		plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.setKeyIdentity(ctx, &plan, "", resp.Identity, &resp.Diagnostics)
+	prior, diags := readIdentity(ctx, req.Identity)
+	resp.Diagnostics.Append(diags...)
+	r.setKeyIdentity(ctx, &plan, prior, resp.Identity, &resp.Diagnostics)
 }
 
 // updateStatus sets the key's status, reporting whether it did.
@@ -531,10 +533,12 @@ func (r *serviceSpecificCredentialResource) ImportState(ctx context.Context, req
 		user, id, ok = ident["user_name"], ident["service_specific_credential_id"], true
 		what := fmt.Sprintf("key %s/%s", user, id)
 		checkRegion(r.clients.Region, ident[identityRegion], what, &resp.Diagnostics)
-		callerAccount(ctx, r.clients, ident[identityAccountID], what, &resp.Diagnostics)
+		ident[identityAccountID] = importAccount(ctx, r.clients, ident[identityAccountID], what, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		ident[identityRegion] = r.clients.Region
+		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, ident)...)
 	}
 	if !ok || !userNameRe.MatchString(user) || len(user) > 64 || !credentialIDRe.MatchString(id) {
 		got := req.ID

@@ -17,7 +17,7 @@ import (
 
 // queryTest runs a step that configures nothing, then query steps, on a
 // CLI with terraform query (Terraform 1.14+); it skips, with the reason,
-// on one without.
+// on one without (tests that set up much call skipUnlessQuery first).
 func queryTest(t *testing.T, emu *acctest.Emulator, steps ...resource.TestStep) {
 	t.Helper()
 	resource.ParallelTest(t, resource.TestCase{
@@ -40,6 +40,7 @@ func skipUnlessQuery(t *testing.T) {
 // More users than one ListUsers page: the query follows the markers,
 // and path_prefix keeps only the users under it.
 func TestAccUserList_pagesAndPathPrefix(t *testing.T) {
+	skipUnlessQuery(t)
 	emu := acctest.NewEmulator(t)
 	c := identityClient(t, emu)
 	for i := range 205 {

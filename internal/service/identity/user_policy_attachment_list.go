@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -52,10 +51,9 @@ func (l *userPolicyAttachmentList) List(ctx context.Context, req list.ListReques
 		return
 	}
 	stream.Results = func(push func(list.ListResult) bool) {
-		var diags diag.Diagnostics
-		account := callerAccount(ctx, l.clients, "", "the listed policy attachments", &diags)
-		if diags.HasError() {
-			push(list.ListResult{Diagnostics: diags})
+		account, err := callerAccount(ctx, l.clients)
+		if err != nil {
+			push(listError("Unable to List Identity User Policy Attachments", fmt.Sprintf("The identity of the listed policy attachments names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
 			return
 		}
 		// listUser pushes one user's attachments; false stops the query.
@@ -79,7 +77,7 @@ func (l *userPolicyAttachmentList) List(ctx context.Context, req list.ListReques
 			listUser(name)
 			return
 		}
-		err := eachUser(ctx, l.clients, "", 0, func(u *identityclient.User) bool { return listUser(u.UserName) })
+		err = eachUser(ctx, l.clients, "", 0, func(u *identityclient.User) bool { return listUser(u.UserName) })
 		if err != nil {
 			push(listError("Unable to List Identity User Policy Attachments", fmt.Sprintf("ListUsers failed: %s", err)))
 		}

@@ -32,6 +32,7 @@ func seedAttachments(t *testing.T, emu *acctest.Emulator) {
 }
 
 func TestAccUserPolicyAttachmentList_query(t *testing.T) {
+	skipUnlessQuery(t)
 	emu := acctest.NewEmulator(t)
 	seedAttachments(t, emu)
 	attachment := func(user, arn string) map[string]knownvalue.Check {

@@ -109,16 +109,16 @@ func (r *userPolicyAttachmentResource) Create(ctx context.Context, req resource.
 	}
 	plan.ID = types.StringValue(user + "/" + arn)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.setIdentity(ctx, &plan, "", resp.Identity, &resp.Diagnostics)
+	r.setIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
 }
 
 // setIdentity writes the identity of the attachment m into id; prior is
-// the account the identity named before ("" when none).
-func (r *userPolicyAttachmentResource) setIdentity(ctx context.Context, m *userPolicyAttachmentModel, prior string, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+// the identity it had (empty at a create).
+func (r *userPolicyAttachmentResource) setIdentity(ctx context.Context, m *userPolicyAttachmentModel, prior identityValues, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	if id == nil {
 		return
 	}
-	account := callerAccount(ctx, r.clients, prior, "policy attachment "+m.ID.ValueString(), diags)
+	account := identityAccount(ctx, r.clients, prior, "policy attachment "+m.ID.ValueString(), diags)
 	if diags.HasError() {
 		return
 	}
@@ -150,7 +150,7 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 	state.ID = types.StringValue(user + "/" + found)
 	prior, diags := readIdentity(ctx, req.Identity)
 	resp.Diagnostics.Append(diags...)
-	r.setIdentity(ctx, &state, prior[identityAccountID], resp.Identity, &resp.Diagnostics)
+	r.setIdentity(ctx, &state, prior, resp.Identity, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -180,7 +180,9 @@ func (r *userPolicyAttachmentResource) Update(ctx context.Context, req resource.
 	var plan userPolicyAttachmentModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.setIdentity(ctx, &plan, "", resp.Identity, &resp.Diagnostics)
+	prior, diags := readIdentity(ctx, req.Identity)
+	resp.Diagnostics.Append(diags...)
+	r.setIdentity(ctx, &plan, prior, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *userPolicyAttachmentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -207,10 +209,11 @@ func (r *userPolicyAttachmentResource) ImportState(ctx context.Context, req reso
 			return
 		}
 		user, arn, ok = id["user_name"], id["policy_arn"], true
-		callerAccount(ctx, r.clients, id[identityAccountID], fmt.Sprintf("policy attachment %s/%s", user, arn), &resp.Diagnostics)
+		id[identityAccountID] = importAccount(ctx, r.clients, id[identityAccountID], fmt.Sprintf("policy attachment %s/%s", user, arn), &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, id)...)
 	}
 	if !ok || !userNameRe.MatchString(user) || len(user) > 64 || !policyArnRe.MatchString(arn) {
 		got := req.ID

@@ -200,10 +200,11 @@ func (r *userResource) ImportState(ctx context.Context, req resource.ImportState
 			return
 		}
 		name = id["user_name"]
-		callerAccount(ctx, r.clients, id[identityAccountID], fmt.Sprintf("user %q", name), &resp.Diagnostics)
+		id[identityAccountID] = importAccount(ctx, r.clients, id[identityAccountID], fmt.Sprintf("user %q", name), &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, id)...)
 	}
 	if !userNameRe.MatchString(name) || len(name) > 64 {
 		resp.Diagnostics.AddError("Invalid Import ID",
