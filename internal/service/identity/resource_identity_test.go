@@ -161,6 +161,17 @@ func TestAccServiceSpecificCredential_identity(t *testing.T) {
 				statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New("service_specific_credential_id")),
 			},
 		},
+		{
+			// A new age replaces the key: the identity names the new one.
+			Config: keyConfig(emu.ProviderConfig(), "idkey", "credential_age_days = 60\n  status = \"Inactive\""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New("service_specific_credential_id")),
+				statecheck.ExpectIdentityValue(addr, tfjsonpath.New("account_id"), knownvalue.StringExact(emu.Account())),
+			},
+		},
 	})
 }
 
