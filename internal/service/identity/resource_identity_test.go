@@ -12,6 +12,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
 )
 
 // identityTest runs steps on a CLI with resource identity (Terraform
@@ -219,5 +220,46 @@ resource "cloud_identity_service_specific_credential" "test" {
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("service_api_key_value"), knownvalue.Null()),
 			},
 		},
+	})
+}
+
+// A refresh by a provider that now runs in another account stops with the
+// reason instead of taking the object for that account's.
+func TestAccUserPolicyAttachment_identityAccountChanged(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	other := "arn:cloud:identity::999999999999:user/other-admin"
+	emu.Credentials().Add(sigv4.Credential{AccessKeyID: "AKIDOTHERACCOUNT0001", SecretAccessKey: "other-secret", Principal: other, Account: "999999999999"})
+	if _, err := emu.Identity.AttachPrincipalPolicy(other, "all", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	resources := fmt.Sprintf(`
+resource "cloud_identity_user" "test" {
+  user_name = "idmoved"
+}
+
+resource "cloud_identity_user_policy_attachment" "test" {
+  user_name  = cloud_identity_user.test.user_name
+  policy_arn = %q
+}
+`, limitedAccess)
+	otherProvider := fmt.Sprintf(`
+provider "cloud" {
+  region     = %q
+  access_key = "AKIDOTHERACCOUNT0001"
+  secret_key = "other-secret"
+  endpoints = {
+    identity = %q
+    search   = %q
+    models   = %q
+  }
+}
+`, emu.Region(), emu.URL, emu.URL, emu.URL)
+	identityTest(t, nil, []resource.TestStep{
+		{Config: emu.ProviderConfig() + resources},
+		{
+			Config:      otherProvider + resources,
+			ExpectError: acctest.ErrorRe(`Resource Identity Names Another Account.*names account ` + emu.Account() + `, but the provider runs in account 999999999999`),
+		},
+		{Config: emu.ProviderConfig() + resources, PlanOnly: true},
 	})
 }
