@@ -127,6 +127,28 @@ func identityAccount(ctx context.Context, clients *conns.Clients, prior identity
 	return account
 }
 
+// checkPriorAccount stops a Read, Update or Delete, before any call to the
+// service, when the object's recorded identity names another account than
+// the one the provider now runs in: asked there, the service would answer
+// NotFound (and the plan would create every object again in that account)
+// or act on an object of the same name in it. It returns the prior
+// identity. The caller's account is known from Configure's credential
+// check, so no call is made unless that check was skipped; when it cannot
+// be learnt, the operation goes on and its own call reports the
+// credentials.
+func checkPriorAccount(ctx context.Context, clients *conns.Clients, id *tfsdk.ResourceIdentity, what string, diags *diag.Diagnostics) identityValues {
+	prior, d := readIdentity(ctx, id)
+	if diags.Append(d...); d.HasError() || prior[identityAccountID] == "" {
+		return prior
+	}
+	account, err := callerAccount(ctx, clients)
+	if err != nil || account == "" {
+		return prior
+	}
+	checkAccount(account, prior[identityAccountID], what, diags)
+	return prior
+}
+
 // importAccount is the account_id of an import by identity that names
 // want ("": the provider's): learning it is part of the import.
 func importAccount(ctx context.Context, clients *conns.Clients, want, what string, diags *diag.Diagnostics) string {

@@ -224,28 +224,25 @@ resource "cloud_identity_service_specific_credential" "test" {
 }
 
 // A refresh by a provider that now runs in another account stops with the
-// reason instead of taking the object for that account's.
-func TestAccUserPolicyAttachment_identityAccountChanged(t *testing.T) {
+// reason, before it asks the service anything: asked there, the service
+// would answer that nothing exists (and the plan would create it all again
+// in that account). The emulator keeps one set of objects for every
+// account, so what shows the check comes first is that the other
+// account's credentials made no call to the identity service.
+func TestAccIdentity_accountChanged(t *testing.T) {
 	emu := acctest.NewEmulator(t)
+	const otherKey = "AKIDOTHERACCOUNT0001"
 	other := "arn:cloud:identity::999999999999:user/other-admin"
-	emu.Credentials().Add(sigv4.Credential{AccessKeyID: "AKIDOTHERACCOUNT0001", SecretAccessKey: "other-secret", Principal: other, Account: "999999999999"})
+	emu.Credentials().Add(sigv4.Credential{AccessKeyID: otherKey, SecretAccessKey: "other-secret", Principal: other, Account: "999999999999"})
 	if _, err := emu.Identity.AttachPrincipalPolicy(other, "all", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`)); err != nil {
 		t.Fatal(err)
 	}
-	resources := fmt.Sprintf(`
-resource "cloud_identity_user" "test" {
-  user_name = "idmoved"
-}
-
-resource "cloud_identity_user_policy_attachment" "test" {
-  user_name  = cloud_identity_user.test.user_name
-  policy_arn = %q
-}
-`, limitedAccess)
-	otherProvider := fmt.Sprintf(`
+	// No references: the three are refreshed side by side, so none
+	// waits for another's error.
+	unlinked := fmt.Sprintf(`
 provider "cloud" {
   region     = %q
-  access_key = "AKIDOTHERACCOUNT0001"
+  access_key = %q
   secret_key = "other-secret"
   endpoints = {
     identity = %q
@@ -253,13 +250,38 @@ provider "cloud" {
     models   = %q
   }
 }
-`, emu.Region(), emu.URL, emu.URL, emu.URL)
-	identityTest(t, nil, []resource.TestStep{
-		{Config: emu.ProviderConfig() + resources},
+
+resource "cloud_identity_user" "test" {
+  user_name = "idmoved"
+}
+
+resource "cloud_identity_user_policy_attachment" "test" {
+  user_name  = "idmoved"
+  policy_arn = %q
+}
+
+resource "cloud_identity_service_specific_credential" "test" {
+  user_name           = "idmoved"
+  credential_age_days = 30
+}
+`, emu.Region(), otherKey, emu.URL, emu.URL, emu.URL, limitedAccess)
+	identityTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{Config: keyConfig(emu.ProviderConfig(), "idmoved", "credential_age_days = 30")},
 		{
-			Config:      otherProvider + resources,
+			PreConfig:   emu.ClearCalls,
+			Config:      unlinked,
 			ExpectError: acctest.ErrorRe(`Resource Identity Names Another Account.*names account ` + emu.Account() + `, but the provider runs in account 999999999999`),
 		},
-		{Config: emu.ProviderConfig() + resources, PlanOnly: true},
+		{
+			PreConfig: func() {
+				for _, c := range emu.Calls() {
+					if c.AccessKeyID == otherKey && c.Service != "sts" {
+						t.Errorf("the other account's credentials called %s %s: the account check must come before any read", c.Service, c.Operation)
+					}
+				}
+			},
+			Config:   keyConfig(emu.ProviderConfig(), "idmoved", "credential_age_days = 30"),
+			PlanOnly: true,
+		},
 	})
 }

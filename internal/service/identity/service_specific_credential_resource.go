@@ -345,6 +345,10 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		return
 	}
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
+	prior := checkPriorAccount(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	found, serverTime, gone, err := r.findCredential(ctx, user, state.ServiceName.ValueString(), id)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read Identity Service Specific Credential",
@@ -371,8 +375,6 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	}
 	resp.Diagnostics.Append(recordClockOffset(ctx, serverTime, req.Private, resp.Private)...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
-	prior, diags := readIdentity(ctx, req.Identity)
-	resp.Diagnostics.Append(diags...)
 	r.setKeyIdentity(ctx, &state, prior, resp.Identity, &resp.Diagnostics)
 }
 
@@ -447,6 +449,10 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 	plan.ID, plan.ServiceSpecificCredentialID = state.ID, state.ServiceSpecificCredentialID
 	plan.CreateDate, plan.ExpirationDate, plan.Region = state.CreateDate, state.ExpirationDate, state.Region
 	plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
+	prior := checkPriorAccount(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 
 	if !plan.Status.Equal(state.Status) && !r.updateStatus(ctx, &state, plan.Status.ValueString(), &resp.Diagnostics) {
 		return
@@ -458,8 +464,6 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 		plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	prior, diags := readIdentity(ctx, req.Identity)
-	resp.Diagnostics.Append(diags...)
 	r.setKeyIdentity(ctx, &plan, prior, resp.Identity, &resp.Diagnostics)
 }
 
@@ -503,6 +507,9 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 	var state serviceSpecificCredentialModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if checkPriorAccount(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()

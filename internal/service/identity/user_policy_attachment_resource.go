@@ -134,6 +134,10 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 		return
 	}
 	user, arn := state.UserName.ValueString(), state.PolicyArn.ValueString()
+	prior := checkPriorAccount(ctx, r.clients, req.Identity, "policy attachment "+state.ID.ValueString(), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	found, err := findUserPolicyAttachment(ctx, r.clients, user, arn)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read Identity User Policy Attachment",
@@ -148,8 +152,6 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 	}
 	state.PolicyArn = types.StringValue(found)
 	state.ID = types.StringValue(user + "/" + found)
-	prior, diags := readIdentity(ctx, req.Identity)
-	resp.Diagnostics.Append(diags...)
 	r.setIdentity(ctx, &state, prior, resp.Identity, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -189,6 +191,9 @@ func (r *userPolicyAttachmentResource) Delete(ctx context.Context, req resource.
 	var state userPolicyAttachmentModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if checkPriorAccount(ctx, r.clients, req.Identity, "policy attachment "+state.ID.ValueString(), &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	user, arn := state.UserName.ValueString(), state.PolicyArn.ValueString()

@@ -123,6 +123,10 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	what := fmt.Sprintf("user %q", state.UserName.ValueString())
+	if checkPriorAccount(ctx, r.clients, req.Identity, what, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 	u, err := r.clients.Identity.GetUser(ctx, state.UserName.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "Identity user is gone, removing it from state", map[string]any{"user_name": state.UserName.ValueString()})
@@ -133,12 +137,6 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read Identity User",
 			fmt.Sprintf("Reading user %q failed: %s", state.UserName.ValueString(), err))
-		return
-	}
-	prior, diags := readIdentity(ctx, req.Identity)
-	resp.Diagnostics.Append(diags...)
-	checkAccount(arnAccount(u.Arn), prior[identityAccountID], fmt.Sprintf("user %q", u.UserName), &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
 		return
 	}
 	flattenUser(u, &state)
@@ -158,6 +156,9 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if checkPriorAccount(ctx, r.clients, req.Identity, fmt.Sprintf("user %q", state.UserName.ValueString()), &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, identityValues{
 		"user_name": state.UserName.ValueString(), identityAccountID: arnAccount(state.Arn.ValueString()),
@@ -171,6 +172,9 @@ func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 		return
 	}
 	name := state.UserName.ValueString()
+	if checkPriorAccount(ctx, r.clients, req.Identity, fmt.Sprintf("user %q", name), &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 	if state.ForceDestroy.ValueBool() {
 		if err := emptyUser(ctx, r.clients.Identity, name); err != nil {
 			resp.Diagnostics.AddError("Unable to Delete Identity User",
