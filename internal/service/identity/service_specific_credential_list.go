@@ -69,7 +69,7 @@ func (l *serviceSpecificCredentialList) List(ctx context.Context, req list.ListR
 		return
 	}
 	service, status := cfg.ServiceName.ValueString(), cfg.Status.ValueString()
-	stream.Results = func(push func(list.ListResult) bool) {
+	stream.Results = limited(req.Limit, func(push func(list.ListResult) bool) {
 		account, err := callerAccount(ctx, l.clients)
 		if err != nil {
 			push(listError("Unable to List Identity Service Specific Credentials", fmt.Sprintf("The identity of the listed keys names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
@@ -102,7 +102,7 @@ func (l *serviceSpecificCredentialList) List(ctx context.Context, req list.ListR
 		if err = eachUser(ctx, l.clients, "", 0, func(u *identityclient.User) bool { return listUser(u.UserName) }); err != nil {
 			push(listError("Unable to List Identity Service Specific Credentials", fmt.Sprintf("ListUsers failed: %s", err)))
 		}
-	}
+	})
 }
 
 // keyResult is one key as a list result; with include_resource, the key

@@ -136,3 +136,37 @@ list "cloud_identity_service_specific_credential" "all" {
 		}
 	}
 }
+
+// A list block's limit counts keys, not users: the query stops at it,
+// asking no more users' keys than it needs, and a limit of 0 asks nothing.
+func TestAccServiceSpecificCredentialList_limit(t *testing.T) {
+	skipUnlessQuery(t)
+	emu := acctest.NewEmulator(t)
+	seedKeys(t, emu)
+	queryTest(t, emu, resource.TestStep{
+		Query: true,
+		Config: `
+list "cloud_identity_service_specific_credential" "two" {
+  provider = cloud
+  limit    = 2
+}
+
+list "cloud_identity_service_specific_credential" "none" {
+  provider = cloud
+  limit    = 0
+}
+`,
+		PreConfig: emu.ClearCalls,
+		QueryResultChecks: []querycheck.QueryResultCheck{
+			querycheck.ExpectLength("cloud_identity_service_specific_credential.two", 2),
+			querycheck.ExpectLength("cloud_identity_service_specific_credential.none", 0),
+		},
+	})
+	// key-ann's two keys are the first two, in name order.
+	if n := emu.CountCalls("ListServiceSpecificCredentials", false); n != 1 {
+		t.Errorf("ListServiceSpecificCredentials sent %d times, want 1 (the first user's two keys reach the limit)", n)
+	}
+	if n := emu.CountCalls("ListUsers", false); n != 1 {
+		t.Errorf("ListUsers sent %d times, want 1 (none for the limit of 0)", n)
+	}
+}

@@ -62,14 +62,14 @@ func (l *userList) List(ctx context.Context, req list.ListRequest, stream *list.
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	stream.Results = func(push func(list.ListResult) bool) {
+	stream.Results = limited(req.Limit, func(push func(list.ListResult) bool) {
 		err := eachUser(ctx, l.clients, cfg.PathPrefix.ValueString(), req.Limit, func(u *identityclient.User) bool {
 			return push(userResult(ctx, req, u))
 		})
 		if err != nil {
 			push(listError("Unable to List Identity Users", fmt.Sprintf("ListUsers failed: %s", err)))
 		}
-	}
+	})
 }
 
 // userResult is u as a list result: its identity, its name and path, and

@@ -50,7 +50,7 @@ func (l *userPolicyAttachmentList) List(ctx context.Context, req list.ListReques
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	stream.Results = func(push func(list.ListResult) bool) {
+	stream.Results = limited(req.Limit, func(push func(list.ListResult) bool) {
 		account, err := callerAccount(ctx, l.clients)
 		if err != nil {
 			push(listError("Unable to List Identity User Policy Attachments", fmt.Sprintf("The identity of the listed policy attachments names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
@@ -81,7 +81,7 @@ func (l *userPolicyAttachmentList) List(ctx context.Context, req list.ListReques
 		if err != nil {
 			push(listError("Unable to List Identity User Policy Attachments", fmt.Sprintf("ListUsers failed: %s", err)))
 		}
-	}
+	})
 }
 
 // attachmentResult is one attachment as a list result.

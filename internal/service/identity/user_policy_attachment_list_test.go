@@ -79,3 +79,39 @@ list "cloud_identity_user_policy_attachment" "all" {
 		t.Errorf("the plan of the generated configuration wrote: %v", a.writes)
 	}
 }
+
+// A list block's limit counts attachments, not users: the query stops at
+// it, asking no more users' policies than it needs, and a limit of 0 asks
+// nothing.
+func TestAccUserPolicyAttachmentList_limit(t *testing.T) {
+	skipUnlessQuery(t)
+	emu := acctest.NewEmulator(t)
+	seedAttachments(t, emu)
+	queryTest(t, emu, resource.TestStep{
+		Query: true,
+		Config: `
+list "cloud_identity_user_policy_attachment" "two" {
+  provider = cloud
+  limit    = 2
+}
+
+list "cloud_identity_user_policy_attachment" "none" {
+  provider = cloud
+  limit    = 0
+}
+`,
+		PreConfig: emu.ClearCalls,
+		QueryResultChecks: []querycheck.QueryResultCheck{
+			querycheck.ExpectLength("cloud_identity_user_policy_attachment.two", 2),
+			querycheck.ExpectLength("cloud_identity_user_policy_attachment.none", 0),
+		},
+	})
+	// In name order, pa-none has none and pa-one's two reach the limit:
+	// pa-two is never asked.
+	if n := emu.CountCalls("ListAttachedUserPolicies", false); n != 2 {
+		t.Errorf("ListAttachedUserPolicies sent %d times, want 2 (pa-none, then pa-one's two attachments reach the limit)", n)
+	}
+	if n := emu.CountCalls("ListUsers", false); n != 1 {
+		t.Errorf("ListUsers sent %d times, want 1 (none for the limit of 0)", n)
+	}
+}
