@@ -370,12 +370,16 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	if state.ServiceAPIKeyValue.IsUnknown() {
 		state.ServiceAPIKeyValue = types.StringNull()
 	}
+	// The identity first, as in every path: nothing is written (the
+	// imported key's mark, the state) for a key whose identity is refused.
+	if r.setKeyIdentity(ctx, &state, prior, resp.Identity, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 	if state.ServiceAPIKeyValue.IsNull() {
 		resp.Diagnostics.Append(r.holdImported(ctx, user, id, req.Private, resp.Private)...)
 	}
 	resp.Diagnostics.Append(recordClockOffset(ctx, serverTime, req.Private, resp.Private)...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
-	r.setKeyIdentity(ctx, &state, prior, resp.Identity, &resp.Diagnostics)
 }
 
 // findCredential reads key id of user; nil when it or the user is gone,
