@@ -3,6 +3,7 @@ package identity
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -147,6 +148,35 @@ func checkPriorAccount(ctx context.Context, clients *conns.Clients, id *tfsdk.Re
 	}
 	checkAccount(account, prior[identityAccountID], what, diags)
 	return prior
+}
+
+// identityRule is what an identity attribute of an import must match.
+type identityRule struct {
+	name  string
+	valid func(string) bool
+	rule  string // what valid checks, for the error
+}
+
+// userNameRule is the identity service's rule for a user name.
+var userNameRule = identityRule{"user_name", validUserName, "1 to 64 letters, digits and +=,.@_-"}
+
+func validUserName(s string) bool { return len(s) <= 64 && userNameRe.MatchString(s) }
+
+// accountIDRule: account_id may be left out (the provider's account).
+var accountIDRule = identityRule{identityAccountID, func(s string) bool { return s == "" || accountIDRe.MatchString(s) }, "12 digits"}
+
+var accountIDRe = regexp.MustCompile(`^\d{12}$`)
+
+// checkImportIdentity reports, on its own attribute, each value of an
+// import's identity that breaks its rule: first, before any call, and
+// naming the value the import block gave.
+func checkImportIdentity(ident identityValues, diags *diag.Diagnostics, rules ...identityRule) {
+	for _, r := range append(rules, accountIDRule) {
+		if v := ident[r.name]; !r.valid(v) {
+			diags.AddAttributeError(path.Root(r.name), "Invalid Import Identity",
+				fmt.Sprintf("The identity's %s must be %s; got %q.", r.name, r.rule, v))
+		}
+	}
 }
 
 // importAccount is the account_id of an import by identity that names

@@ -285,3 +285,48 @@ resource "cloud_identity_service_specific_credential" "test" {
 		},
 	})
 }
+
+// An import block whose identity breaks a rule is refused on that
+// attribute, naming the value it gave, before anything is looked up.
+func TestAccIdentity_importInvalidIdentity(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	imp := func(typ, identity, body string) string {
+		return emu.ProviderConfig() + fmt.Sprintf(`
+import {
+  to       = %[1]s.test
+  identity = %[2]s
+}
+
+resource %[1]q "test" {
+  %[3]s
+}
+`, typ, identity, body)
+	}
+	identityTest(t, nil, []resource.TestStep{
+		{
+			PreConfig:   emu.ClearCalls,
+			Config:      imp("cloud_identity_user", `{ user_name = "bad/name" }`, `user_name = "badname"`),
+			ExpectError: acctest.ErrorRe(`Invalid Import Identity.*The identity's user_name must be 1 to 64 letters, digits and \+=,\.@_-; got "bad/name"`),
+		},
+		{
+			Config: imp("cloud_identity_user_policy_attachment", `{ user_name = "alice", policy_arn = "ModelsLimitedAccess" }`,
+				"user_name = \"alice\"\n  policy_arn = \""+limitedAccess+"\""),
+			ExpectError: acctest.ErrorRe(`Invalid Import Identity.*The identity's policy_arn must be a policy ARN .*; got "ModelsLimitedAccess"`),
+		},
+		{
+			Config: imp("cloud_identity_service_specific_credential", `{ user_name = "alice", service_specific_credential_id = "ACCA-1", account_id = "12345" }`,
+				"user_name = \"alice\"\n  credential_age_days = 30"),
+			ExpectError: acctest.ErrorRe(`Invalid Import Identity.*service_specific_credential_id must be 20 to 128 letters and digits.*; got "ACCA-1".*account_id must be 12 digits; got "12345"`),
+		},
+		{
+			PreConfig: func() {
+				for _, c := range emu.Calls() {
+					if c.Service == "identity" {
+						t.Errorf("an import of an invalid identity called identity %s", c.Operation)
+					}
+				}
+			},
+			Config: emu.ProviderConfig(),
+		},
+	})
+}

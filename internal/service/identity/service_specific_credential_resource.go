@@ -541,6 +541,9 @@ func (r *serviceSpecificCredentialResource) ImportState(ctx context.Context, req
 		if resp.Diagnostics.Append(diags...); diags.HasError() {
 			return
 		}
+		if checkImportIdentity(ident, &resp.Diagnostics, userNameRule, identityRule{"service_specific_credential_id", credentialIDRe.MatchString, "20 to 128 letters and digits, such as ACCAEXAMPLE234567ABCDE"}); resp.Diagnostics.HasError() {
+			return
+		}
 		user, id, ok = ident["user_name"], ident["service_specific_credential_id"], true
 		what := fmt.Sprintf("key %s/%s", user, id)
 		checkRegion(r.clients.Region, ident[identityRegion], what, &resp.Diagnostics)
@@ -551,13 +554,9 @@ func (r *serviceSpecificCredentialResource) ImportState(ctx context.Context, req
 		ident[identityRegion] = r.clients.Region
 		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, ident)...)
 	}
-	if !ok || !userNameRe.MatchString(user) || len(user) > 64 || !credentialIDRe.MatchString(id) {
-		got := req.ID
-		if got == "" {
-			got = user + "/" + id
-		}
+	if !ok || !validUserName(user) || !credentialIDRe.MatchString(id) {
 		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("Import a key as <user_name>/<service_specific_credential_id>, for example alice/ACCAEXAMPLE234567ABCDE, or by an identity with both; got %q.", got))
+			fmt.Sprintf("Import a key as <user_name>/<service_specific_credential_id>, for example alice/ACCAEXAMPLE234567ABCDE, or by an identity with both; got %q.", req.ID))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), user+"/"+id)...)

@@ -213,6 +213,9 @@ func (r *userPolicyAttachmentResource) ImportState(ctx context.Context, req reso
 		if resp.Diagnostics.Append(diags...); diags.HasError() {
 			return
 		}
+		if checkImportIdentity(id, &resp.Diagnostics, userNameRule, identityRule{"policy_arn", policyArnRe.MatchString, "a policy ARN such as arn:cloud:identity::cloud:policy/ModelsLimitedAccess"}); resp.Diagnostics.HasError() {
+			return
+		}
 		user, arn, ok = id["user_name"], id["policy_arn"], true
 		id[identityAccountID] = importAccount(ctx, r.clients, id[identityAccountID], fmt.Sprintf("policy attachment %s/%s", user, arn), &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
@@ -220,13 +223,9 @@ func (r *userPolicyAttachmentResource) ImportState(ctx context.Context, req reso
 		}
 		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, id)...)
 	}
-	if !ok || !userNameRe.MatchString(user) || len(user) > 64 || !policyArnRe.MatchString(arn) {
-		got := req.ID
-		if got == "" {
-			got = user + "/" + arn
-		}
+	if !ok || !validUserName(user) || !policyArnRe.MatchString(arn) {
 		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("Import a policy attachment as <user_name>/<policy_arn>, for example alice/arn:cloud:identity::cloud:policy/ModelsLimitedAccess, or by an identity with both; got %q.", got))
+			fmt.Sprintf("Import a policy attachment as <user_name>/<policy_arn>, for example alice/arn:cloud:identity::cloud:policy/ModelsLimitedAccess, or by an identity with both; got %q.", req.ID))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), user)...)

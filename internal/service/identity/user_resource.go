@@ -203,6 +203,9 @@ func (r *userResource) ImportState(ctx context.Context, req resource.ImportState
 		if resp.Diagnostics.Append(diags...); diags.HasError() {
 			return
 		}
+		if checkImportIdentity(id, &resp.Diagnostics, userNameRule); resp.Diagnostics.HasError() {
+			return
+		}
 		name = id["user_name"]
 		id[identityAccountID] = importAccount(ctx, r.clients, id[identityAccountID], fmt.Sprintf("user %q", name), &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
@@ -210,7 +213,7 @@ func (r *userResource) ImportState(ctx context.Context, req resource.ImportState
 		}
 		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, id)...)
 	}
-	if !userNameRe.MatchString(name) || len(name) > 64 {
+	if !validUserName(name) {
 		resp.Diagnostics.AddError("Invalid Import ID",
 			fmt.Sprintf("Import a user by its name (1 to 64 letters, digits and +=,.@_-); got %q.", name))
 		return
