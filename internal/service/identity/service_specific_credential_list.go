@@ -2,7 +2,6 @@ package identity
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 )
@@ -75,33 +73,21 @@ func (l *serviceSpecificCredentialList) List(ctx context.Context, req list.ListR
 			push(listError("Unable to List Identity Service Specific Credentials", fmt.Sprintf("The identity of the listed keys names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
 			return
 		}
-		// listUser pushes one user's keys; false stops the query.
-		listUser := func(user string) bool {
+		eachListedUser(ctx, l.clients, cfg.UserName.ValueString(), "Unable to List Identity Service Specific Credentials", push, func(user string) (bool, error) {
 			out, err := l.clients.Identity.ListServiceSpecificCredentials(ctx, user, service)
-			if errors.Is(err, client.ErrNotFound) {
-				return true // the user went away while listing
-			}
 			if err != nil {
-				push(listError("Unable to List Identity Service Specific Credentials", fmt.Sprintf("Listing the keys of user %q failed: %s", user, err)))
-				return false
+				return false, err
 			}
 			for i := range out.Credentials {
 				if status != "" && out.Credentials[i].Status != status {
 					continue
 				}
 				if !push(l.keyResult(ctx, req, &out.Credentials[i], account)) {
-					return false
+					return false, nil
 				}
 			}
-			return true
-		}
-		if name := cfg.UserName.ValueString(); name != "" {
-			listUser(name)
-			return
-		}
-		if err = eachUser(ctx, l.clients, "", 0, func(u *identityclient.User) bool { return listUser(u.UserName) }); err != nil {
-			push(listError("Unable to List Identity Service Specific Credentials", fmt.Sprintf("ListUsers failed: %s", err)))
-		}
+			return true, nil
+		})
 	})
 }
 

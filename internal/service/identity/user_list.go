@@ -6,14 +6,12 @@ import (
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 )
 
 var (
@@ -84,38 +82,4 @@ func userResult(ctx context.Context, req list.ListRequest, u *identityclient.Use
 		result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
 	}
 	return result
-}
-
-// eachUser calls fn with each user whose path begins with prefix, in name
-// order, a page of ListUsers at a time, until fn returns false or limit
-// users (0: no limit) have been seen.
-func eachUser(ctx context.Context, c *conns.Clients, prefix string, limit int64, fn func(*identityclient.User) bool) error {
-	in := identityclient.ListUsersInput{PathPrefix: prefix, MaxItems: userPageSize}
-	var seen int64
-	for {
-		if limit > 0 {
-			in.MaxItems = int(min(userPageSize, limit-seen))
-		}
-		page, err := c.Identity.ListUsers(ctx, in)
-		if err != nil {
-			return err
-		}
-		for i := range page.Users {
-			seen++
-			if !fn(&page.Users[i]) || (limit > 0 && seen >= limit) {
-				return nil
-			}
-		}
-		if page.NextMarker == "" {
-			return nil
-		}
-		in.Marker = page.NextMarker
-	}
-}
-
-// listError is a list result that stops the query with an error.
-func listError(summary, detail string) list.ListResult {
-	var diags diag.Diagnostics
-	diags.AddError(summary, detail)
-	return list.ListResult{Diagnostics: diags}
 }

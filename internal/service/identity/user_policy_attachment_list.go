@@ -2,14 +2,12 @@ package identity
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 )
 
@@ -56,31 +54,18 @@ func (l *userPolicyAttachmentList) List(ctx context.Context, req list.ListReques
 			push(listError("Unable to List Identity User Policy Attachments", fmt.Sprintf("The identity of the listed policy attachments names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
 			return
 		}
-		// listUser pushes one user's attachments; false stops the query.
-		listUser := func(user string) bool {
+		eachListedUser(ctx, l.clients, cfg.UserName.ValueString(), "Unable to List Identity User Policy Attachments", push, func(user string) (bool, error) {
 			policies, err := l.clients.Identity.ListAttachedUserPolicies(ctx, user)
-			if errors.Is(err, client.ErrNotFound) {
-				return true // the user went away while listing
-			}
 			if err != nil {
-				push(listError("Unable to List Identity User Policy Attachments", fmt.Sprintf("Listing the policies of user %q failed: %s", user, err)))
-				return false
+				return false, err
 			}
 			for _, p := range policies {
 				if !push(attachmentResult(ctx, req, user, p, account)) {
-					return false
+					return false, nil
 				}
 			}
-			return true
-		}
-		if name := cfg.UserName.ValueString(); name != "" {
-			listUser(name)
-			return
-		}
-		err = eachUser(ctx, l.clients, "", 0, func(u *identityclient.User) bool { return listUser(u.UserName) })
-		if err != nil {
-			push(listError("Unable to List Identity User Policy Attachments", fmt.Sprintf("ListUsers failed: %s", err)))
-		}
+			return true, nil
+		})
 	})
 }
 
