@@ -14,6 +14,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
@@ -43,22 +44,35 @@ var writeActions = map[string]bool{
 type adoption struct {
 	generated string       // the generated configuration
 	plan      *tfjson.Plan // the plan of the generated configuration
-	writes    []string     // write actions the emulator saw during that plan
+	// queryWrites and planWrites are the write actions the emulator saw
+	// during the query and during the plan.
+	queryWrites, planWrites []string
 }
 
-// queryAndPlan runs, with the real CLI, `terraform query
-// -generate-config-out` on the list blocks of query (a .tfquery.hcl
-// without provider block), then `terraform plan` of the generated
-// configuration, as a user adopting what exists would.
-func queryAndPlan(t *testing.T, emu *acctest.Emulator, query string) adoption {
+// writesIn are the write actions among calls.
+func writesIn(calls []emulator.Call) []string {
+	var w []string
+	for _, c := range calls {
+		if writeActions[c.Operation] {
+			w = append(w, c.Operation)
+		}
+	}
+	return w
+}
+
+// queryWorkspace is a working directory, initialised, where the real CLI
+// runs `terraform query` on the list blocks of query (a .tfquery.hcl
+// without provider block) with the provider served in this process and
+// configured for emu.
+func queryWorkspace(t *testing.T, emu *acctest.Emulator, query string) (context.Context, *tfrun.Workspace) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stop()
+	t.Cleanup(stop)
 	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
 	main := "terraform {\n  required_providers {\n    cloud = { source = \"cloudlabs/cloud\" }\n  }\n}\n" + emu.ProviderConfig()
 	if err := ws.Write(main); err != nil {
@@ -70,6 +84,16 @@ func queryAndPlan(t *testing.T, emu *acctest.Emulator, query string) adoption {
 	if _, err := ws.Run(ctx, "init", "-backend=false"); err != nil {
 		t.Fatal(err)
 	}
+	return ctx, ws
+}
+
+// queryAndPlan runs `terraform query -generate-config-out` on the list
+// blocks of query, then `terraform plan` of the generated configuration,
+// as a user adopting what exists would.
+func queryAndPlan(t *testing.T, emu *acctest.Emulator, query string) adoption {
+	t.Helper()
+	ctx, ws := queryWorkspace(t, emu, query)
+	emu.ClearCalls()
 	if _, err := ws.Run(ctx, "query", "-generate-config-out=generated.tf"); err != nil {
 		t.Fatal(err)
 	}
@@ -77,16 +101,12 @@ func queryAndPlan(t *testing.T, emu *acctest.Emulator, query string) adoption {
 	if err != nil {
 		t.Fatal(err)
 	}
+	a := adoption{generated: string(gen), queryWrites: writesIn(emu.Calls())}
 	emu.ClearCalls()
 	if _, err := ws.Run(ctx, "plan", "-out=adopt.tfplan"); err != nil {
 		t.Fatalf("%v\n\ngenerated configuration:\n%s", err, gen)
 	}
-	a := adoption{generated: string(gen)}
-	for _, c := range emu.Calls() {
-		if writeActions[c.Operation] {
-			a.writes = append(a.writes, c.Operation)
-		}
-	}
+	a.planWrites = writesIn(emu.Calls())
 	out, err := ws.Output(ctx, "show", "-json", "adopt.tfplan")
 	if err != nil {
 		t.Fatal(err)
@@ -100,9 +120,12 @@ func queryAndPlan(t *testing.T, emu *acctest.Emulator, query string) adoption {
 
 // checkPureImport fails t unless the plan imports exactly want resources
 // (addresses of type typ) and changes nothing, and the generated
-// configuration holds none of secrets.
+// configuration holds none of secrets, and the query wrote nothing.
 func (a adoption) checkPureImport(t *testing.T, typ string, want int, secrets ...string) {
 	t.Helper()
+	if len(a.queryWrites) > 0 {
+		t.Errorf("terraform query wrote: %v", a.queryWrites)
+	}
 	n := 0
 	for _, rc := range a.plan.ResourceChanges {
 		if rc.Type != typ {

@@ -129,9 +129,9 @@ list "cloud_identity_service_specific_credential" "all" {
 	// The one write a refresh makes: it marks an imported key as held on
 	// its user (TagUser), so that no recovery of an interrupted create
 	// takes it.
-	for _, w := range a.writes {
+	for _, w := range a.planWrites {
 		if w != "TagUser" {
-			t.Errorf("the plan of the generated configuration wrote: %v", a.writes)
+			t.Errorf("the plan of the generated configuration wrote: %v", a.planWrites)
 			break
 		}
 	}

@@ -123,7 +123,7 @@ list "cloud_identity_user" "all" {
 }
 `)
 	a.checkPureImport(t, "cloud_identity_user", 3)
-	if len(a.writes) > 0 {
-		t.Errorf("the plan of the generated configuration wrote: %v", a.writes)
+	if len(a.planWrites) > 0 {
+		t.Errorf("the plan of the generated configuration wrote: %v", a.planWrites)
 	}
 }

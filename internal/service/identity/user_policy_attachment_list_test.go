@@ -75,8 +75,8 @@ list "cloud_identity_user_policy_attachment" "all" {
 }
 `)
 	a.checkPureImport(t, "cloud_identity_user_policy_attachment", 3)
-	if len(a.writes) > 0 {
-		t.Errorf("the plan of the generated configuration wrote: %v", a.writes)
+	if len(a.planWrites) > 0 {
+		t.Errorf("the plan of the generated configuration wrote: %v", a.planWrites)
 	}
 }
 
