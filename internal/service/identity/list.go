@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
@@ -36,14 +37,18 @@ func limited(limit int64, results iter.Seq[list.ListResult]) iter.Seq[list.ListR
 // eachListedUser calls fn with each user a list of what users hold
 // covers: userName, or without it every user of the account, in name order,
 // until fn returns false. A user gone while listing (fn's ErrNotFound) has
-// nothing; any other error of fn or of ListUsers is pushed as the list's
+// nothing, and a userName that names no user is a warning; any other error of fn or of ListUsers is pushed as the list's
 // error, under summary, and ends it.
 func eachListedUser(ctx context.Context, c *conns.Clients, userName, summary string, push func(list.ListResult) bool, fn func(user string) (bool, error)) {
 	each := func(user string) bool {
 		more, err := fn(user)
 		switch {
+		case errors.Is(err, client.ErrNotFound) && user == userName:
+			push(listWarning(path.Root("user_name"), "Identity User Not Found",
+				fmt.Sprintf("No user named %q exists in the account, so this list has nothing for it. Check user_name (user names are unique regardless of case).", userName)))
+			return false
 		case errors.Is(err, client.ErrNotFound):
-			return true
+			return true // the user went away while listing
 		case err != nil:
 			push(listError(summary, fmt.Sprintf("Listing what user %q holds failed: %s", user, err)))
 			return false
@@ -84,6 +89,13 @@ func eachUser(ctx context.Context, c *conns.Clients, prefix string, limit int64,
 		}
 		in.Marker = page.NextMarker
 	}
+}
+
+// listWarning is a list result that only warns.
+func listWarning(at path.Path, summary, detail string) list.ListResult {
+	var diags diag.Diagnostics
+	diags.AddAttributeWarning(at, summary, detail)
+	return list.ListResult{Diagnostics: diags}
 }
 
 // listError is a list result that stops the query with an error.

@@ -1,6 +1,8 @@
 package identity_test
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -113,5 +115,65 @@ list "cloud_identity_user_policy_attachment" "none" {
 	}
 	if n := emu.CountCalls("ListUsers", false); n != 1 {
 		t.Errorf("ListUsers sent %d times, want 1 (none for the limit of 0)", n)
+	}
+}
+
+// A list of one user's attachments or keys, for a user that does not
+// exist, is empty and warns on user_name, with no error.
+func TestAccIdentityList_noSuchUser(t *testing.T) {
+	skipUnlessQuery(t)
+	emu := acctest.NewEmulator(t)
+	seedAttachments(t, emu)
+	ctx, ws := queryWorkspace(t, emu, `
+list "cloud_identity_user_policy_attachment" "ghost" {
+  provider = cloud
+  config {
+    user_name = "pa-ghost"
+  }
+}
+
+list "cloud_identity_service_specific_credential" "ghost" {
+  provider = cloud
+  config {
+    user_name = "pa-ghost"
+  }
+}
+`)
+	out, err := ws.Output(ctx, "query", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	totals, warned := map[string]int{}, map[string]bool{}
+	for line := range strings.Lines(string(out)) {
+		var m struct {
+			Type         string `json:"type"`
+			ListComplete struct {
+				Address string `json:"address"`
+				Total   int    `json:"total"`
+			} `json:"list_complete"`
+			Diagnostic struct {
+				Severity, Summary, Address string
+				Snippet                    struct{ Code string }
+			} `json:"diagnostic"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		switch {
+		case m.Type == "list_complete":
+			totals[m.ListComplete.Address] = m.ListComplete.Total
+		case m.Type == "diagnostic" && m.Diagnostic.Severity == "warning" && m.Diagnostic.Summary == "Identity User Not Found" && strings.Contains(m.Diagnostic.Snippet.Code, "user_name"):
+			warned[m.Diagnostic.Address] = true
+		case m.Type == "diagnostic":
+			t.Errorf("unexpected diagnostic: %s", line)
+		}
+	}
+	for _, addr := range []string{"list.cloud_identity_user_policy_attachment.ghost", "list.cloud_identity_service_specific_credential.ghost"} {
+		if total, ok := totals[addr]; !ok || total != 0 {
+			t.Errorf("%s: %d results (completed: %v), want 0", addr, total, ok)
+		}
+		if !warned[addr] {
+			t.Errorf("%s: no warning on user_name that the user does not exist\n%s", addr, out)
+		}
 	}
 }
