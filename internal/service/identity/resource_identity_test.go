@@ -2,12 +2,14 @@ package identity_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
@@ -136,7 +138,23 @@ resource "cloud_identity_user_policy_attachment" "test" {
 			})},
 		},
 		{ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+		{ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: "idpat/" + limitedAccess},
 		{ResourceName: addr, ImportState: true, ImportStateId: "idpat/" + limitedAccess, ImportStateVerify: true},
+		{
+			// A moved block keeps the attachment and its identity.
+			Config: strings.Replace(cfg, `"cloud_identity_user_policy_attachment" "test"`, `"cloud_identity_user_policy_attachment" "renamed"`, 1) + `
+moved {
+  from = cloud_identity_user_policy_attachment.test
+  to   = cloud_identity_user_policy_attachment.renamed
+}
+`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("cloud_identity_user_policy_attachment.renamed", plancheck.ResourceActionNoop)},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity("cloud_identity_user_policy_attachment.renamed", map[string]knownvalue.Check{
+				"user_name": knownvalue.StringExact("idpat"), "policy_arn": knownvalue.StringExact(limitedAccess), "account_id": knownvalue.StringExact(emu.Account()),
+			})},
+		},
 	})
 }
 
@@ -154,6 +172,10 @@ func TestAccServiceSpecificCredential_identity(t *testing.T) {
 			},
 		},
 		{ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+		{
+			ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithID,
+			ImportStateIdFunc: func(s *terraform.State) (string, error) { return s.RootModule().Resources[addr].Primary.ID, nil },
+		},
 		{
 			// A status change updates the key in place; its identity stays.
 			Config: keyConfig(emu.ProviderConfig(), "idkey", "credential_age_days = 30\n  status = \"Inactive\""),
@@ -329,4 +351,61 @@ resource %[1]q "test" {
 			Config: emu.ProviderConfig(),
 		},
 	})
+}
+
+// An import block by the old string id records the whole identity too:
+// the refresh after the import learns the account, and the key's region.
+func TestAccIdentity_importByID(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	c := identityClient(t, emu)
+	if _, err := c.CreateUser(t.Context(), identityclient.CreateUserInput{UserName: "ivan"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AttachUserPolicy(t.Context(), "ivan", limitedAccess); err != nil {
+		t.Fatal(err)
+	}
+	id, _, err := emu.Identity.CreateCredentialBehindTheBack("ivan", "models.cloud.example", 30, emu.Region())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := emu.ProviderConfig() + fmt.Sprintf(`
+import {
+  to = cloud_identity_user_policy_attachment.test
+  id = "ivan/%[1]s"
+}
+
+import {
+  to = cloud_identity_service_specific_credential.test
+  id = "ivan/%[2]s"
+}
+
+resource "cloud_identity_user_policy_attachment" "test" {
+  user_name  = "ivan"
+  policy_arn = %[1]q
+}
+
+resource "cloud_identity_service_specific_credential" "test" {
+  user_name           = "ivan"
+  credential_age_days = 30
+}
+`, limitedAccess, id)
+	attachment, key := "cloud_identity_user_policy_attachment.test", "cloud_identity_service_specific_credential.test"
+	identityTest(t, nil, []resource.TestStep{{
+		Config: cfg,
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(attachment, plancheck.ResourceActionNoop),
+				plancheck.ExpectResourceAction(key, plancheck.ResourceActionNoop),
+			},
+		},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectIdentity(attachment, map[string]knownvalue.Check{
+				"user_name": knownvalue.StringExact("ivan"), "policy_arn": knownvalue.StringExact(limitedAccess), "account_id": knownvalue.StringExact(emu.Account()),
+			}),
+			statecheck.ExpectIdentity(key, map[string]knownvalue.Check{
+				"user_name": knownvalue.StringExact("ivan"), "service_specific_credential_id": knownvalue.StringExact(id),
+				"account_id": knownvalue.StringExact(emu.Account()), "region": knownvalue.StringExact(emu.Region()),
+			}),
+		},
+	}})
 }
