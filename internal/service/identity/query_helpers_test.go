@@ -14,8 +14,8 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
