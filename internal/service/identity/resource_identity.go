@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -215,15 +214,6 @@ func checkRegion(region, want, what string, diags *diag.Diagnostics) {
 	diags.AddAttributeError(path.Root(identityRegion), "Resource Identity Names Another Region",
 		fmt.Sprintf("The identity of %s names region %s, but the provider is configured for %s, and a key works only in the region it was created in. "+
 			"Import it with a provider configured for %s (a provider alias, with provider = cloud.<alias> in the resource), or leave region out to mean the provider's region.", what, want, region, want))
-}
-
-// arnAccount is the account field of an ARN ("" when it is no ARN).
-func arnAccount(arn string) string {
-	parts := strings.SplitN(arn, ":", 6)
-	if len(parts) != 6 || parts[0] != "arn" {
-		return ""
-	}
-	return parts[4]
 }
 
 // goneIdentity is the identity Read leaves when the object is gone and

@@ -131,7 +131,7 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "Identity user is gone, removing it from state", map[string]any{"user_name": state.UserName.ValueString()})
 		resp.State.RemoveResource(ctx)
-		resp.Diagnostics.Append(goneIdentity(ctx, resp.Identity, identityValues{"user_name": state.UserName.ValueString(), identityAccountID: arnAccount(state.Arn.ValueString())})...)
+		resp.Diagnostics.Append(goneIdentity(ctx, resp.Identity, identityValues{"user_name": state.UserName.ValueString(), identityAccountID: conns.ARNAccount(state.Arn.ValueString())})...)
 		return
 	}
 	if err != nil {
@@ -161,7 +161,7 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, identityValues{
-		"user_name": state.UserName.ValueString(), identityAccountID: arnAccount(state.Arn.ValueString()),
+		"user_name": state.UserName.ValueString(), identityAccountID: conns.ARNAccount(state.Arn.ValueString()),
 	})...)
 }
 
@@ -224,7 +224,7 @@ func (r *userResource) ImportState(ctx context.Context, req resource.ImportState
 
 // userIdentity is the identity of u; its ARN names its account.
 func userIdentity(u *identityclient.User) identityValues {
-	return identityValues{"user_name": u.UserName, identityAccountID: arnAccount(u.Arn)}
+	return identityValues{"user_name": u.UserName, identityAccountID: conns.ARNAccount(u.Arn)}
 }
 
 func flattenUser(u *identityclient.User, m *userModel) {
