@@ -109,12 +109,12 @@ func (r *userPolicyAttachmentResource) Create(ctx context.Context, req resource.
 	}
 	plan.ID = types.StringValue(user + "/" + arn)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.setIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
+	r.setAttachmentIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
 }
 
-// setIdentity writes the identity of the attachment m into id; prior is
+// setAttachmentIdentity writes the identity of the attachment m into id; prior is
 // the identity it had (empty at a create).
-func (r *userPolicyAttachmentResource) setIdentity(ctx context.Context, m *userPolicyAttachmentModel, prior identityValues, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+func (r *userPolicyAttachmentResource) setAttachmentIdentity(ctx context.Context, m *userPolicyAttachmentModel, prior identityValues, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	if id == nil {
 		return
 	}
@@ -152,7 +152,7 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 	}
 	state.PolicyArn = types.StringValue(found)
 	state.ID = types.StringValue(user + "/" + found)
-	r.setIdentity(ctx, &state, prior, resp.Identity, &resp.Diagnostics)
+	r.setAttachmentIdentity(ctx, &state, prior, resp.Identity, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -182,9 +182,6 @@ func (r *userPolicyAttachmentResource) Update(ctx context.Context, req resource.
 	var plan userPolicyAttachmentModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	prior, diags := readIdentity(ctx, req.Identity)
-	resp.Diagnostics.Append(diags...)
-	r.setIdentity(ctx, &plan, prior, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *userPolicyAttachmentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
