@@ -19,8 +19,9 @@ var (
 	_ list.ListResourceWithConfigure = (*userList)(nil)
 )
 
-// userPageSize is the MaxItems of each ListUsers page.
-const userPageSize = 100
+// userPageSize is the MaxItems of each ListUsers page: the most the
+// service allows, so thousands of users take a few calls.
+const userPageSize = 1000
 
 // pathPrefixRe is the identity service's rule for ListUsers' PathPrefix.
 var pathPrefixRe = regexp.MustCompile(`^/[\x21-\x7E]*$`)

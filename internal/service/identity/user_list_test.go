@@ -43,8 +43,8 @@ func TestAccUserList_pagesAndPathPrefix(t *testing.T) {
 	skipUnlessQuery(t)
 	emu := acctest.NewEmulator(t)
 	c := identityClient(t, emu)
-	for i := range 205 {
-		if _, err := c.CreateUser(t.Context(), identityclient.CreateUserInput{UserName: fmt.Sprintf("app%03d", i), Path: "/apps/"}); err != nil {
+	for i := range 1005 {
+		if _, err := c.CreateUser(t.Context(), identityclient.CreateUserInput{UserName: fmt.Sprintf("app%04d", i), Path: "/apps/"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -53,7 +53,7 @@ func TestAccUserList_pagesAndPathPrefix(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	app007 := queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"user_name": knownvalue.StringExact("app007"), "account_id": knownvalue.StringExact(emu.Account())})
+	app007 := queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"user_name": knownvalue.StringExact("app0007"), "account_id": knownvalue.StringExact(emu.Account())})
 	queryTest(t, emu, resource.TestStep{
 		Query: true,
 		// The provider block is the first step's, in the same directory.
@@ -61,7 +61,7 @@ func TestAccUserList_pagesAndPathPrefix(t *testing.T) {
 list "cloud_identity_user" "apps" {
   provider         = cloud
   include_resource = true
-  limit            = 1000
+  limit            = 2000
   config {
     path_prefix = "/apps/"
   }
@@ -69,7 +69,7 @@ list "cloud_identity_user" "apps" {
 
 list "cloud_identity_user" "all" {
   provider = cloud
-  limit    = 1000
+  limit    = 2000
 }
 
 list "cloud_identity_user" "first" {
@@ -79,25 +79,24 @@ list "cloud_identity_user" "first" {
 `,
 		PreConfig: emu.ClearCalls,
 		QueryResultChecks: []querycheck.QueryResultCheck{
-			querycheck.ExpectLength("cloud_identity_user.apps", 206),
-			querycheck.ExpectLength("cloud_identity_user.all", 208),
+			querycheck.ExpectLength("cloud_identity_user.apps", 1006),
+			querycheck.ExpectLength("cloud_identity_user.all", 1008),
 			querycheck.ExpectLength("cloud_identity_user.first", 150),
 			querycheck.ExpectIdentity("cloud_identity_user.apps", map[string]knownvalue.Check{"user_name": knownvalue.StringExact("team1"), "account_id": knownvalue.StringExact(emu.Account())}),
 			querycheck.ExpectNoIdentity("cloud_identity_user.apps", map[string]knownvalue.Check{"user_name": knownvalue.StringExact("ops1"), "account_id": knownvalue.StringExact(emu.Account())}),
-			querycheck.ExpectResourceDisplayName("cloud_identity_user.apps", app007, knownvalue.StringExact("/apps/app007")),
+			querycheck.ExpectResourceDisplayName("cloud_identity_user.apps", app007, knownvalue.StringExact("/apps/app0007")),
 			querycheck.ExpectResourceKnownValues("cloud_identity_user.apps", app007, []querycheck.KnownValueCheck{
 				{Path: tfjsonpath.New("path"), KnownValue: knownvalue.StringExact("/apps/")},
-				{Path: tfjsonpath.New("arn"), KnownValue: knownvalue.StringExact("arn:cloud:identity::" + emu.Account() + ":user/apps/app007")},
+				{Path: tfjsonpath.New("arn"), KnownValue: knownvalue.StringExact("arn:cloud:identity::" + emu.Account() + ":user/apps/app0007")},
 				{Path: tfjsonpath.New("user_id"), KnownValue: knownvalue.StringRegexp(regexp.MustCompile(`^AIDA`))},
 				{Path: tfjsonpath.New("force_destroy"), KnownValue: knownvalue.Bool(false)},
 			}),
 		},
 	})
-	// Three pages of at most 100 for each list block without a limit
-	// below the user count; for the limit of 150, a page of 100 and one of
-	// 50.
-	if n := emu.CountCalls("ListUsers", false); n != 8 {
-		t.Errorf("ListUsers sent %d times, want 8 (3 pages for each of two list blocks, 2 for the one limited to 150)", n)
+	// Two pages of at most 1000 for each list block without a limit
+	// below the user count; for the limit of 150, one page of 150.
+	if n := emu.CountCalls("ListUsers", false); n != 5 {
+		t.Errorf("ListUsers sent %d times, want 5 (2 pages for each of two list blocks, 1 for the one limited to 150)", n)
 	}
 }
 
