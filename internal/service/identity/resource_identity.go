@@ -8,9 +8,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 )
@@ -100,25 +102,28 @@ func callerAccount(ctx context.Context, clients *conns.Clients) (string, error) 
 }
 
 // identityAccount is the account_id of an identity being written, for
-// what. prior is the identity the object had (empty at a create, and at
-// the refresh after an import by id). The provider reaches only its own
-// account: a prior identity naming another is an error. An identity never
-// changes, so a prior one is kept when the account cannot be learnt, and
-// one recorded without an account (a create that could not learn it)
-// stays so. A create that cannot learn it warns and records none: failing
-// would leave the object just made tainted, to be replaced.
+// what. prior is the identity the object had: nil at a create, empty at a
+// refresh that has none (after an import by id, or from a CLI without
+// identity, Terraform before 1.12). The provider reaches only its own
+// account: a prior identity naming another is an error. A prior account is
+// kept when the account cannot be learnt; a null one (a create that could
+// not learn it) is filled by the first refresh that can, which is why the
+// identities are mutable (identityBehavior). A create that cannot learn it
+// warns and records none: failing would leave the object just made
+// tainted, to be replaced. A refresh only logs it: it tries again next
+// time, and Terraform before 1.12 would see the warning on every plan.
 func identityAccount(ctx context.Context, clients *conns.Clients, prior identityValues, what string, diags *diag.Diagnostics) string {
 	want := prior[identityAccountID]
-	if len(prior) > 0 && want == "" {
-		return ""
-	}
 	account, err := callerAccount(ctx, clients)
 	switch {
 	case err != nil && want != "":
 		return want // the next refresh checks again
-	case err != nil:
+	case err != nil && prior == nil:
 		diags.AddWarning("Resource Identity Without Account",
-			fmt.Sprintf("The provider could not learn its account from the token service (GetCallerIdentity), so the resource identity of %s records none (account_id is null). Nothing else is affected.\n\n%s", what, err))
+			fmt.Sprintf("The provider could not learn its account from the token service (GetCallerIdentity), so the resource identity of %s records none (account_id is null) until a refresh can learn it. Nothing else is affected.\n\n%s", what, err))
+		return ""
+	case err != nil:
+		tflog.Warn(ctx, "Resource identity without account: the token service (GetCallerIdentity) failed; the next refresh tries again", map[string]any{"object": what, "error": err.Error()})
 		return ""
 	case account == "":
 		return want
@@ -126,6 +131,11 @@ func identityAccount(ctx context.Context, clients *conns.Clients, prior identity
 	checkAccount(account, want, what, diags)
 	return account
 }
+
+// identityBehavior lets a refresh fill an identity's null account_id
+// (identityAccount); the framework otherwise refuses any change of a
+// recorded identity. Every other attribute of an identity never changes.
+var identityBehavior = resource.ResourceBehavior{MutableIdentity: true}
 
 // checkPriorAccount stops a Read, Update or Delete, before any call to the
 // service, when the object's recorded identity names another account than

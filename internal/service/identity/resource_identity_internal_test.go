@@ -24,7 +24,8 @@ func TestIdentityAccount(t *testing.T) {
 		{"create", known, nil, "123456789012", nil},
 		{"same account", known, identityValues{"user_name": "a", identityAccountID: "123456789012"}, "123456789012", nil},
 		{"another account", known, identityValues{"user_name": "a", identityAccountID: "999999999999"}, "123456789012", []diag.Severity{diag.SeverityError}},
-		{"recorded without account", known, identityValues{"user_name": "a"}, "", nil},
+		{"recorded without account, filled", known, identityValues{"user_name": "a"}, "123456789012", nil},
+		{"lookup failed at a refresh without identity: logged", failing, identityValues{}, "", nil},
 		{"lookup failed, prior kept", failing, identityValues{"user_name": "a", identityAccountID: "123456789012"}, "123456789012", nil},
 		{"lookup failed at create", failing, nil, "", []diag.Severity{diag.SeverityWarning}},
 	}

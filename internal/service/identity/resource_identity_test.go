@@ -14,6 +14,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
 )
 
@@ -408,4 +409,45 @@ resource "cloud_identity_service_specific_credential" "test" {
 			}),
 		},
 	}})
+}
+
+// A create that cannot learn the account (the token service fails) warns
+// and records the identity without it; the next refresh that can learn it
+// fills it in.
+func TestAccUserPolicyAttachment_identityAccountFilledLater(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	addr := "cloud_identity_user_policy_attachment.test"
+	// Without the check at Configure, the account is learnt when the
+	// identity is written.
+	cfg := strings.Replace(emu.ProviderConfig(), "provider \"cloud\" {", "provider \"cloud\" {\n  skip_credentials_validation = true", 1) + fmt.Sprintf(`
+resource "cloud_identity_user" "test" {
+  user_name = "idlater"
+}
+
+resource "cloud_identity_user_policy_attachment" "test" {
+  user_name  = cloud_identity_user.test.user_name
+  policy_arn = %q
+}
+`, limitedAccess)
+	identity := func(account knownvalue.Check) statecheck.StateCheck {
+		return statecheck.ExpectIdentity(addr, map[string]knownvalue.Check{
+			"user_name": knownvalue.StringExact("idlater"), "policy_arn": knownvalue.StringExact(limitedAccess), "account_id": account,
+		})
+	}
+	identityTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			PreConfig: func() {
+				if err := emu.InjectFault(emulator.Fault{Service: "sts", Operation: "GetCallerIdentity", Kind: emulator.FaultError, Times: -1}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config:            cfg,
+			ConfigStateChecks: []statecheck.StateCheck{identity(knownvalue.Null())},
+		},
+		{
+			PreConfig:         emu.ClearFaults,
+			Config:            cfg,
+			ConfigStateChecks: []statecheck.StateCheck{identity(knownvalue.StringExact(emu.Account()))},
+		},
+	})
 }

@@ -87,6 +87,7 @@ type serviceSpecificCredentialModel struct {
 
 func (r *serviceSpecificCredentialResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_identity_service_specific_credential"
+	resp.ResourceBehavior = identityBehavior
 }
 
 func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

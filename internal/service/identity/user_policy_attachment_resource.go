@@ -50,6 +50,7 @@ type userPolicyAttachmentModel struct {
 
 func (r *userPolicyAttachmentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_identity_user_policy_attachment"
+	resp.ResourceBehavior = identityBehavior
 }
 
 func (r *userPolicyAttachmentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
