@@ -60,11 +60,13 @@ func writesIn(calls []emulator.Call) []string {
 	return w
 }
 
-// queryWorkspace is a working directory, initialised, where the real CLI
-// runs `terraform query` on the list blocks of query (a .tfquery.hcl
-// without provider block) with the provider served in this process and
-// configured for emu.
-func queryWorkspace(t *testing.T, emu *acctest.Emulator, query string) (context.Context, *tfrun.Workspace) {
+// requiredProviders names the provider, for a main.tf the tests write.
+const requiredProviders = "terraform {\n  required_providers {\n    cloud = { source = \"cloudlabs/cloud\" }\n  }\n}\n"
+
+// cliWorkspace is an initialised working directory where the real CLI
+// (TF_ACC_TERRAFORM_PATH) runs with the provider served in this process:
+// main.tf is requiredProviders and main, beside files (by name).
+func cliWorkspace(t *testing.T, main string, files map[string]string) (context.Context, *tfrun.Workspace) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
@@ -74,17 +76,26 @@ func queryWorkspace(t *testing.T, emu *acctest.Emulator, query string) (context.
 	}
 	t.Cleanup(stop)
 	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
-	main := "terraform {\n  required_providers {\n    cloud = { source = \"cloudlabs/cloud\" }\n  }\n}\n" + emu.ProviderConfig()
-	if err := ws.Write(main); err != nil {
+	if err := ws.Write(requiredProviders + main); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(ws.Dir, "adopt.tfquery.hcl"), []byte(query), 0o600); err != nil {
-		t.Fatal(err)
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(ws.Dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if _, err := ws.Run(ctx, "init", "-backend=false"); err != nil {
 		t.Fatal(err)
 	}
 	return ctx, ws
+}
+
+// queryWorkspace is a cliWorkspace where `terraform query` runs on the
+// list blocks of query (a .tfquery.hcl without provider block), with the
+// provider configured for emu.
+func queryWorkspace(t *testing.T, emu *acctest.Emulator, query string) (context.Context, *tfrun.Workspace) {
+	t.Helper()
+	return cliWorkspace(t, emu.ProviderConfig(), map[string]string{"adopt.tfquery.hcl": query})
 }
 
 // queryAndPlan runs `terraform query -generate-config-out` on the list

@@ -2,6 +2,7 @@ package identity_test
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -246,23 +247,20 @@ resource "cloud_identity_service_specific_credential" "test" {
 	})
 }
 
-// A refresh by a provider that now runs in another account stops with the
-// reason, before it asks the service anything: asked there, the service
-// would answer that nothing exists (and the plan would create it all again
-// in that account). The emulator keeps one set of objects for every
-// account, so what shows the check comes first is that the other
-// account's credentials made no call to the identity service.
-func TestAccIdentity_accountChanged(t *testing.T) {
-	emu := acctest.NewEmulator(t)
-	const otherKey = "AKIDOTHERACCOUNT0001"
+// otherAccountKey signs for account 999999999999 (otherAccount).
+const otherAccountKey = "AKIDOTHERACCOUNT0001"
+
+// otherAccount gives emu credentials of a second account, 999999999999,
+// allowed everything, and returns a provider block that uses them. The
+// emulator keeps one set of objects for every account.
+func otherAccount(t *testing.T, emu *acctest.Emulator) string {
+	t.Helper()
 	other := "arn:cloud:identity::999999999999:user/other-admin"
-	emu.Credentials().Add(sigv4.Credential{AccessKeyID: otherKey, SecretAccessKey: "other-secret", Principal: other, Account: "999999999999"})
+	emu.Credentials().Add(sigv4.Credential{AccessKeyID: otherAccountKey, SecretAccessKey: "other-secret", Principal: other, Account: "999999999999"})
 	if _, err := emu.Identity.AttachPrincipalPolicy(other, "all", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`)); err != nil {
 		t.Fatal(err)
 	}
-	// No references: the three are refreshed side by side, so none
-	// waits for another's error.
-	unlinked := fmt.Sprintf(`
+	return fmt.Sprintf(`
 provider "cloud" {
   region     = %q
   access_key = %q
@@ -273,7 +271,33 @@ provider "cloud" {
     models   = %q
   }
 }
+`, emu.Region(), otherAccountKey, emu.URL, emu.URL, emu.URL)
+}
 
+// checkNoOtherAccountCalls fails t if the other account's credentials
+// called the identity service (the token service, for the account, is
+// expected).
+func checkNoOtherAccountCalls(t *testing.T, emu *acctest.Emulator) {
+	t.Helper()
+	for _, c := range emu.Calls() {
+		if c.AccessKeyID == otherAccountKey && c.Service != "sts" {
+			t.Errorf("the other account's credentials called %s %s: the account check must come before any call", c.Service, c.Operation)
+		}
+	}
+}
+
+// A refresh by a provider that now runs in another account stops with the
+// reason, before it asks the service anything: asked there, the service
+// would answer that nothing exists (and the plan would create it all again
+// in that account). The emulator keeps one set of objects for every
+// account, so what shows the check comes first is that the other
+// account's credentials made no call to the identity service.
+func TestAccIdentity_accountChanged(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	otherProvider := otherAccount(t, emu)
+	// No references: the three are refreshed side by side, so none
+	// waits for another's error.
+	unlinked := otherProvider + fmt.Sprintf(`
 resource "cloud_identity_user" "test" {
   user_name = "idmoved"
 }
@@ -287,7 +311,7 @@ resource "cloud_identity_service_specific_credential" "test" {
   user_name           = "idmoved"
   credential_age_days = 30
 }
-`, emu.Region(), otherKey, emu.URL, emu.URL, emu.URL, limitedAccess)
+`, limitedAccess)
 	identityTest(t, checkNothingLeft(emu), []resource.TestStep{
 		{Config: keyConfig(emu.ProviderConfig(), "idmoved", "credential_age_days = 30")},
 		{
@@ -296,13 +320,7 @@ resource "cloud_identity_service_specific_credential" "test" {
 			ExpectError: acctest.ErrorRe(`Resource Identity Names Another Account.*names account ` + emu.Account() + `, but the provider runs in account 999999999999`),
 		},
 		{
-			PreConfig: func() {
-				for _, c := range emu.Calls() {
-					if c.AccessKeyID == otherKey && c.Service != "sts" {
-						t.Errorf("the other account's credentials called %s %s: the account check must come before any read", c.Service, c.Operation)
-					}
-				}
-			},
+			PreConfig: func() { checkNoOtherAccountCalls(t, emu) },
 			Config:   keyConfig(emu.ProviderConfig(), "idmoved", "credential_age_days = 30"),
 			PlanOnly: true,
 		},
@@ -450,4 +468,47 @@ resource "cloud_identity_user_policy_attachment" "test" {
 			ConfigStateChecks: []statecheck.StateCheck{identity(knownvalue.StringExact(emu.Account()))},
 		},
 	})
+}
+
+// An apply or a destroy without refresh, by a provider that now runs in
+// another account, stops in Update and Delete before any call: Update
+// would set the status of a key of that account, Delete would delete
+// objects of the same names there.
+func TestAccIdentity_accountChangedWithoutRefresh(t *testing.T) {
+	acctest.PreCheck(t)
+	acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity)
+	emu := acctest.NewEmulator(t)
+	otherProvider := otherAccount(t, emu)
+	resources := keyConfig("", "idnorefresh", "credential_age_days = 30")
+	ctx, ws := cliWorkspace(t, emu.ProviderConfig()+resources, nil)
+	if _, err := ws.Run(ctx, "apply", "-auto-approve"); err != nil {
+		t.Fatal(err)
+	}
+	inactive := strings.Replace(resources, "credential_age_days = 30", "credential_age_days = 30\n  status = \"Inactive\"", 1)
+	for _, step := range []struct {
+		config string
+		args   []string
+	}{
+		{otherProvider + inactive, []string{"apply", "-refresh=false", "-auto-approve", "-no-color"}},
+		{otherProvider + resources, []string{"destroy", "-refresh=false", "-auto-approve", "-no-color"}},
+	} {
+		if err := ws.Write(requiredProviders + step.config); err != nil {
+			t.Fatal(err)
+		}
+		emu.ClearCalls()
+		_, err := ws.Run(ctx, step.args...)
+		if err == nil || !regexp.MustCompile(`(?s)Error: Resource Identity Names Another Account.*names account\s+`+emu.Account()).MatchString(err.Error()) {
+			t.Errorf("terraform %v by another account's provider: %v; want the account error", step.args, err)
+		}
+		checkNoOtherAccountCalls(t, emu)
+	}
+	if got := emu.Identity.UserNames(); len(got) != 1 {
+		t.Errorf("users %v, want idnorefresh still there", got)
+	}
+	if err := ws.Write(requiredProviders + emu.ProviderConfig() + resources); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Run(ctx, "destroy", "-auto-approve"); err != nil {
+		t.Fatal(err)
+	}
 }
