@@ -321,8 +321,8 @@ resource "cloud_identity_service_specific_credential" "test" {
 		},
 		{
 			PreConfig: func() { checkNoOtherAccountCalls(t, emu) },
-			Config:   keyConfig(emu.ProviderConfig(), "idmoved", "credential_age_days = 30"),
-			PlanOnly: true,
+			Config:    keyConfig(emu.ProviderConfig(), "idmoved", "credential_age_days = 30"),
+			PlanOnly:  true,
 		},
 	})
 }
