@@ -66,7 +66,8 @@ func eachListedUser(ctx context.Context, c *conns.Clients, userName, summary str
 
 // eachUser calls fn with each user whose path begins with prefix, in name
 // order, a page of ListUsers at a time, until fn returns false or limit
-// users (0: no limit) have been seen.
+// users (0: no limit) have been seen; pages are no larger than what is left
+// of the limit.
 func eachUser(ctx context.Context, c *conns.Clients, prefix string, limit int64, fn func(*identityclient.User) bool) error {
 	in := identityclient.ListUsersInput{PathPrefix: prefix, MaxItems: userPageSize}
 	var seen int64

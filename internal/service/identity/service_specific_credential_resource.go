@@ -149,7 +149,7 @@ func (r *serviceSpecificCredentialResource) IdentitySchema(_ context.Context, _ 
 }
 
 // setKeyIdentity writes the identity of the key m into id; prior is the
-// identity it had (empty at a create).
+// identity it had (nil at a create, see identityAccount).
 func (r *serviceSpecificCredentialResource) setKeyIdentity(ctx context.Context, m *serviceSpecificCredentialModel, prior identityValues, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	if id == nil {
 		return

@@ -113,8 +113,8 @@ func (r *userPolicyAttachmentResource) Create(ctx context.Context, req resource.
 	r.setAttachmentIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
 }
 
-// setAttachmentIdentity writes the identity of the attachment m into id; prior is
-// the identity it had (empty at a create).
+// setAttachmentIdentity writes the identity of the attachment m into id;
+// prior is the identity it had (nil at a create, see identityAccount).
 func (r *userPolicyAttachmentResource) setAttachmentIdentity(ctx context.Context, m *userPolicyAttachmentModel, prior identityValues, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	if id == nil {
 		return
