@@ -301,7 +301,7 @@ func TestCreateWithLostAnswerIsOutcomeUnknown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.CreateServiceSpecificCredential(context.Background(), CreateServiceSpecificCredentialInput{UserName: "alice", ServiceName: "models.cloud.example"})
+	_, err = c.CreateServiceSpecificCredential(context.Background(), CreateServiceSpecificCredentialInput{UserName: "alice", ServiceName: "models.cloud.example", CredentialAgeDays: 30})
 	if !errors.Is(err, client.ErrOutcomeUnknown) {
 		t.Fatalf("error %v, want ErrOutcomeUnknown", err)
 	}

@@ -50,7 +50,7 @@ func newFixture(t *testing.T) *fixture {
 	return &fixture{emu: e, url: srv.URL, id: id}
 }
 
-// user creates a user with policies and a key of days (0: none) in region.
+// user creates a user with policies and a key of days in region.
 func (f *fixture) user(t *testing.T, name, region string, days int, policies ...string) (id, key string) {
 	t.Helper()
 	ctx := context.Background()
@@ -211,7 +211,7 @@ func TestRuntimeExpiryAndShortTermDeny(t *testing.T) {
 func TestRuntimeAnswer(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	_, key := f.user(t, "alice", "us-east-1", 0, limitedAccess)
+	_, key := f.user(t, "alice", "us-east-1", 30, limitedAccess)
 	got, m := f.call(t, "/model/anthropic.claude%2Fv1/converse", "Bearer "+key,
 		`{"messages":[{"role":"user","content":[{"text":"first try"}]},{"role":"assistant","content":[{"text":"ok"}]},{"role":"user","content":[{"text":"say hi"}]}]}`)
 	if got.Status != 200 {
