@@ -42,7 +42,7 @@ func parseRequest(body []byte) (*request, *apiError) {
 	if err := json.Unmarshal(b, &req.typed); err != nil {
 		return nil, internalError("The request could not be decoded after it was checked: %v", err)
 	}
-	if aerr := checkLimits(&req.typed); aerr != nil {
+	if aerr := firstError(checkValues(dec.value), checkLimits(&req.typed)); aerr != nil {
 		return nil, aerr
 	}
 	for k, v := range dec.value {
@@ -64,13 +64,6 @@ func oneOf(field, v string, allowed []string) *apiError {
 		return nil
 	}
 	return validationError("%s must be one of %s, not %q.", field, strings.Join(allowed, ", "), v)
-}
-
-func inRange(field string, v *int64, r rules.IntRange) *apiError {
-	if v != nil && !r.Contains(*v) {
-		return validationError("%s must be %s, not %d.", field, r, *v)
-	}
-	return nil
 }
 
 // checkReadRequest refuses a body on the GET operations with BaseException,
@@ -116,6 +109,11 @@ func checkAcceptedWarnings(codes []string) *apiError {
 	if n := len(codes); n > rules.MaxAcceptedWarnings {
 		return validationError("AcceptedWarnings may list at most %d codes, not %d.", rules.MaxAcceptedWarnings, n)
 	}
+	for i, c := range codes {
+		if err := rules.WarningCode.CheckString(c); err != nil {
+			return validationError("AcceptedWarnings[%d] %s.", i, err)
+		}
+	}
 	return nil
 }
 
@@ -128,9 +126,11 @@ func checkAccessPolicies(p *string) *apiError {
 		return validationError("AccessPolicies must be at most %d characters, not %d.", rules.MaxAccessPoliciesChars, n)
 	}
 	if *p != "" {
+		// The text null decodes into a nil map without an error: it is no
+		// policy document either.
 		var doc map[string]any
-		if err := json.Unmarshal([]byte(*p), &doc); err != nil {
-			return validationError("AccessPolicies must be a JSON policy document (a JSON object): %v.", err)
+		if err := json.Unmarshal([]byte(*p), &doc); err != nil || doc == nil {
+			return validationError("AccessPolicies must be a JSON policy document (a JSON object), not %s.", describePolicy(*p, err))
 		}
 	}
 	return nil
@@ -150,33 +150,122 @@ func checkEnumerations(in *UpdateDomainConfigRequest) *apiError {
 	if in.DryRunMode != nil {
 		errs = append(errs, oneOf("DryRunMode", *in.DryRunMode, dryRunModes))
 	}
+	if a := in.AIMLOptions; a != nil && a.NaturalLanguageQueryGenerationOptions != nil && a.NaturalLanguageQueryGenerationOptions.DesiredState != nil {
+		errs = append(errs, oneOf("AIMLOptions.NaturalLanguageQueryGenerationOptions.DesiredState", *a.NaturalLanguageQueryGenerationOptions.DesiredState, desiredStates))
+	}
+	if a := in.AutoTuneOptions; a != nil {
+		if a.DesiredState != nil {
+			errs = append(errs, oneOf("AutoTuneOptions.DesiredState", *a.DesiredState, desiredStates))
+		}
+		if a.RollbackOnDisable != nil {
+			errs = append(errs, oneOf("AutoTuneOptions.RollbackOnDisable", *a.RollbackOnDisable, rollbackOnDisables))
+		}
+		for i, m := range a.MaintenanceSchedules {
+			if m.Duration != nil && m.Duration.Unit != nil {
+				errs = append(errs, oneOf(fmt.Sprintf("AutoTuneOptions.MaintenanceSchedules[%d].Duration.Unit", i), *m.Duration.Unit, durationUnits))
+			}
+		}
+	}
 	return firstError(errs...)
 }
 
-// checkRanges checks the numbers of the snapshot, off-peak window, snapshot
-// pause and cluster sections.
+// describePolicy names what an AccessPolicies text is instead of an
+// object, without repeating it.
+func describePolicy(text string, err error) string {
+	if err != nil {
+		return "text that is not JSON"
+	}
+	var v any
+	_ = json.Unmarshal([]byte(text), &v)
+	if v == nil {
+		return "null"
+	}
+	return describeValue(v)
+}
+
+// checkValues applies the shared value rules (rules.DomainConfig) to the
+// body's sections, wherever their members are: in each element of an
+// array of objects, each value of a map. Members are checked in the order
+// of their paths, so the first refusal is always the same one.
+func checkValues(body map[string]any) *apiError {
+	for _, key := range slices.Sorted(maps.Keys(rules.DomainConfig)) {
+		if aerr := checkValueAt(body, strings.Split(key, "."), nil, rules.DomainConfig[key]); aerr != nil {
+			return aerr
+		}
+	}
+	return nil
+}
+
+// checkValueAt checks r on the members at the path segs below v; at is
+// the path so far, for the message.
+func checkValueAt(v any, segs, at []string, r rules.Value) *apiError {
+	if len(segs) == 0 {
+		return checkValue(v, at, r)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	seg := segs[0]
+	if seg == "*" {
+		for _, k := range sortedKeys(m) {
+			if aerr := checkValueAt(m[k], segs[1:], append(slices.Clone(at), k), r); aerr != nil {
+				return aerr
+			}
+		}
+		return nil
+	}
+	name, each := strings.CutSuffix(seg, "[]")
+	x, ok := m[name]
+	if !ok {
+		return nil
+	}
+	if !each {
+		return checkValueAt(x, segs[1:], append(slices.Clone(at), name), r)
+	}
+	items, _ := x.([]any)
+	for i, item := range items {
+		if aerr := checkValueAt(item, segs[1:], append(slices.Clone(at), fmt.Sprintf("%s[%d]", name, i)), r); aerr != nil {
+			return aerr
+		}
+	}
+	return nil
+}
+
+// checkValue checks one member's value (strict decoding has checked its
+// type: a string, a whole number held as float64, or an array).
+func checkValue(v any, at []string, r rules.Value) *apiError {
+	var err error
+	switch v := v.(type) {
+	case string:
+		err = r.CheckString(v)
+	case float64:
+		err = r.CheckWholeNumber(int64(v))
+	case []any:
+		strs := make([]string, 0, len(v))
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				strs = append(strs, s)
+			}
+		}
+		if len(strs) == len(v) && len(v) > 0 {
+			err = r.CheckStrings(strs)
+		} else {
+			err = r.CheckCount(len(v))
+		}
+	}
+	if err != nil {
+		return validationError("%s %s.", pathName(at), err)
+	}
+	return nil
+}
+
+// checkRanges checks the snapshot pause's window (the value rules of the
+// other numbers are checkValues').
 func checkRanges(in *UpdateDomainConfigRequest) *apiError {
 	var errs []*apiError
-	if so := in.SnapshotOptions; so != nil {
-		errs = append(errs, inRange("SnapshotOptions.AutomatedSnapshotStartHour", so.AutomatedSnapshotStartHour, rules.Hour))
-	}
-	if o := in.OffPeakWindowOptions; o != nil && o.OffPeakWindow != nil && o.OffPeakWindow.WindowStartTime != nil {
-		ws := o.OffPeakWindow.WindowStartTime
-		errs = append(errs,
-			inRange("OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Hours", ws.Hours, rules.Hour),
-			inRange("OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Minutes", ws.Minutes, rules.Minute))
-	}
 	if p := in.AutomatedSnapshotPauseOptions; p != nil {
 		errs = append(errs, checkSnapshotPause(p))
-	}
-	if c := in.ClusterConfig; c != nil {
-		errs = append(errs,
-			inRange("ClusterConfig.InstanceCount", c.InstanceCount, rules.InstanceCount),
-			inRange("ClusterConfig.DedicatedMasterCount", c.DedicatedMasterCount, rules.DedicatedMasterCount),
-			inRange("ClusterConfig.WarmCount", c.WarmCount, rules.WarmCount))
-		if c.ZoneAwarenessConfig != nil {
-			errs = append(errs, inRange("ClusterConfig.ZoneAwarenessConfig.AvailabilityZoneCount", c.ZoneAwarenessConfig.AvailabilityZoneCount, rules.AvailabilityZoneCount))
-		}
 	}
 	return firstError(errs...)
 }

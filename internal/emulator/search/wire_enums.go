@@ -66,6 +66,10 @@ var (
 	useCases       = []string{"SEARCH", "VECTOR", "OBSERVABILITY", "MIXED"}
 	dryRunModes    = []string{dryRunModeBasic, dryRunModeVerbose}
 	logTypes       = []string{"INDEX_SLOW_LOGS", "SEARCH_SLOW_LOGS", "ES_APPLICATION_LOGS", "AUDIT_LOGS"}
+	// The spec leaves these "not shown"; the service's documented values.
+	desiredStates      = []string{"ENABLED", "DISABLED"}
+	rollbackOnDisables = []string{"NO_ROLLBACK", "DEFAULT_ROLLBACK"}
+	durationUnits      = []string{"HOURS"}
 )
 
 // The spec's limits.

@@ -1,0 +1,208 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"unicode/utf8"
+)
+
+// Value is the rule of one member's value: the provider derives its
+// validators from it and the emulator checks requests with it. A zero
+// Value allows any value of the member's type (AnyString says so in the
+// tables); the type itself is checked by each side's decoding.
+type Value struct {
+	// Length bounds a string's length in characters (not bytes).
+	Length *IntRange
+	// Range bounds a whole number.
+	Range *IntRange
+	// Form is a string's form.
+	Form *Form
+	// Items bounds the number of items of an array.
+	Items *IntRange
+	// Item is the rule of each item of an array of strings.
+	Item *Value
+}
+
+// Form is a pattern a string must match, with the words that say what it
+// must be ("must be an ARN such as ...").
+type Form struct {
+	Re   *regexp.Regexp
+	Must string
+}
+
+// Unbounded is the largest maximum: a Length or Items with Max Unbounded has
+// a minimum only.
+const Unbounded = math.MaxInt64
+
+// MaxWholeNumber is the largest whole number a JSON number carries exactly
+// (2^53): every whole-number member's range lies within ±MaxWholeNumber.
+const MaxWholeNumber = 1 << 53
+
+// AnyString is the rule of a string member that takes any string: the spec
+// gives no rule and the project decides none.
+var AnyString = Value{}
+
+// CheckString checks a string against the rule.
+func (v Value) CheckString(s string) error {
+	if v.Length != nil {
+		if n := int64(utf8.RuneCountInString(s)); !v.Length.Contains(n) {
+			return fmt.Errorf("must be %s characters long, not %d", lengthWords(*v.Length), n)
+		}
+	}
+	if v.Form != nil && !v.Form.Re.MatchString(s) {
+		return fmt.Errorf("%s", v.Form.Must)
+	}
+	return nil
+}
+
+// CheckWholeNumber checks a whole number against the rule.
+func (v Value) CheckWholeNumber(n int64) error {
+	if v.Range != nil && !v.Range.Contains(n) {
+		return fmt.Errorf("must be %s, not %d", v.Range, n)
+	}
+	return nil
+}
+
+// CheckStrings checks an array of strings: its number of items and each
+// item.
+func (v Value) CheckStrings(items []string) error {
+	if v.Items != nil && !v.Items.Contains(int64(len(items))) {
+		return fmt.Errorf("must hold %s items, not %d", lengthWords(*v.Items), len(items))
+	}
+	if v.Item != nil {
+		for i, s := range items {
+			if err := v.Item.CheckString(s); err != nil {
+				return fmt.Errorf("item %d %w", i, err)
+			}
+		}
+	}
+	return nil
+}
+
+// CheckCount checks the number of items of an array of objects.
+func (v Value) CheckCount(n int) error {
+	if v.Items != nil && !v.Items.Contains(int64(n)) {
+		return fmt.Errorf("must hold %s items, not %d", lengthWords(*v.Items), n)
+	}
+	return nil
+}
+
+func lengthWords(r IntRange) string {
+	if r.Min == 0 {
+		return fmt.Sprintf("at most %d", r.Max)
+	}
+	if r.Max == Unbounded {
+		return fmt.Sprintf("at least %d", r.Min)
+	}
+	return r.String()
+}
+
+func between(lo, hi int64) *IntRange { return &IntRange{lo, hi} }
+
+// nonEmpty is a string of at least one character.
+var nonEmpty = Value{Length: between(1, Unbounded)}
+
+// arn is the form of an ARN.
+var arn = Value{Form: &Form{
+	Re:   regexp.MustCompile(`^arn:[a-z-]+:[a-z0-9-]+:[a-z0-9-]*:\d{0,12}:.+$`),
+	Must: "must be an ARN such as arn:cloud:identity::123456789012:role/name",
+}}
+
+// WarningCode is the form of a validation code in AcceptedWarnings.
+var WarningCode = Value{Form: &Form{
+	Re:   regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`),
+	Must: "must be a validation code such as ADV_NO_DEDICATED_MASTERS (1 to 128 letters, digits and _.:-)",
+}}
+
+// AcceptedWarnings is the rule of UpdateDomainConfig's AcceptedWarnings:
+// the spec's at most 25 codes, each of the form of a code.
+var AcceptedWarnings = Value{Items: between(0, MaxAcceptedWarnings), Item: &WarningCode}
+
+// Ranges and lengths the spec leaves open, decided once (documented in
+// contributing/design.md, "Value rules").
+var (
+	SAMLSessionTimeoutMinutes = IntRange{1, 1440}
+	MaintenanceDurationValue  = IntRange{1, 24}
+	NodeCount                 = IntRange{0, 1000}
+	Iops                      = IntRange{0, 256000}
+	Throughput                = IntRange{0, 4000}
+	VolumeSize                = IntRange{1, 65536}
+	MaxNodeOptions            = 10
+	MaxSecurityGroupIDs       = 5
+	MaxSubnetIDs              = 6
+)
+
+// DomainConfig holds the value rule of every string, whole-number and
+// array member of UpdateDomainConfig's sections, by wire path: members
+// joined by ".", "[]" after an array of objects, "*" for each value of a
+// map. Enumerations are not here: each side keeps its own list (the
+// emulator's are written from the spec independently), and the agreement
+// test compares them. A member missing here is a test failure.
+var DomainConfig = map[string]Value{
+	"AccessPolicies": {Length: between(0, MaxAccessPoliciesChars)},
+
+	"AdvancedSecurityOptions.IdentityFederationOptions.RolesKey":   AnyString,
+	"AdvancedSecurityOptions.IdentityFederationOptions.SubjectKey": AnyString,
+	"AdvancedSecurityOptions.JWTOptions.JwksUrl": {Form: &Form{
+		Re: regexp.MustCompile(`^https://[^/?#\s]+[^\s]*$`), Must: "must be an https URL such as https://idp.example.com/.well-known/jwks.json",
+	}},
+	"AdvancedSecurityOptions.JWTOptions.PublicKey":                       AnyString,
+	"AdvancedSecurityOptions.JWTOptions.RolesKey":                        AnyString,
+	"AdvancedSecurityOptions.JWTOptions.SubjectKey":                      AnyString,
+	"AdvancedSecurityOptions.MasterUserOptions.MasterUserARN":            arn,
+	"AdvancedSecurityOptions.MasterUserOptions.MasterUserName":           {Length: between(1, 64)},
+	"AdvancedSecurityOptions.MasterUserOptions.MasterUserPassword":       {Length: between(8, 128)},
+	"AdvancedSecurityOptions.SAMLOptions.Idp.EntityId":                   {Length: between(8, 512)},
+	"AdvancedSecurityOptions.SAMLOptions.Idp.MetadataContent":            {Length: between(1, 1048576)},
+	"AdvancedSecurityOptions.SAMLOptions.MasterBackendRole":              AnyString,
+	"AdvancedSecurityOptions.SAMLOptions.MasterUserName":                 AnyString,
+	"AdvancedSecurityOptions.SAMLOptions.RolesKey":                       AnyString,
+	"AdvancedSecurityOptions.SAMLOptions.SessionTimeoutMinutes":          {Range: &SAMLSessionTimeoutMinutes},
+	"AdvancedSecurityOptions.SAMLOptions.SubjectKey":                     AnyString,
+	"AutoTuneOptions.MaintenanceSchedules[].CronExpressionForRecurrence": AnyString,
+	"AutoTuneOptions.MaintenanceSchedules[].Duration.Value":              {Range: &MaintenanceDurationValue},
+
+	"ClusterConfig.DedicatedMasterCount":                      {Range: &DedicatedMasterCount},
+	"ClusterConfig.DedicatedMasterType":                       nonEmpty,
+	"ClusterConfig.InstanceCount":                             {Range: &InstanceCount},
+	"ClusterConfig.InstanceType":                              nonEmpty,
+	"ClusterConfig.NodeOptions":                               {Items: between(0, int64(MaxNodeOptions))},
+	"ClusterConfig.NodeOptions[].NodeType":                    nonEmpty,
+	"ClusterConfig.NodeOptions[].NodeConfig.Count":            {Range: &NodeCount},
+	"ClusterConfig.NodeOptions[].NodeConfig.Type":             nonEmpty,
+	"ClusterConfig.WarmCount":                                 {Range: &WarmCount},
+	"ClusterConfig.WarmType":                                  nonEmpty,
+	"ClusterConfig.ZoneAwarenessConfig.AvailabilityZoneCount": {Range: &AvailabilityZoneCount},
+
+	"UserPoolAuthOptions.IdentityPoolId": AnyString,
+	"UserPoolAuthOptions.RoleArn":        arn,
+	"UserPoolAuthOptions.UserPoolId":     AnyString,
+
+	"DeploymentStrategyOptions.DeploymentStrategy": nonEmpty,
+
+	"DomainEndpointOptions.CustomEndpoint":               {Length: between(1, 255)},
+	"DomainEndpointOptions.CustomEndpointCertificateArn": arn,
+	"DomainEndpointOptions.TLSSecurityPolicy":            nonEmpty,
+
+	"BlockVolumeOptions.Iops":       {Range: &Iops},
+	"BlockVolumeOptions.Throughput": {Range: &Throughput},
+	"BlockVolumeOptions.VolumeSize": {Range: &VolumeSize},
+	"BlockVolumeOptions.VolumeType": nonEmpty,
+
+	"EncryptionAtRestOptions.KmsKeyId": AnyString,
+
+	"WorkforceIdentityOptions.WorkforceIdentityInstanceARN":    arn,
+	"WorkforceIdentityOptions.WorkforceIdentityInstanceRegion": AnyString,
+	"WorkforceIdentityOptions.RolesKey":                        AnyString,
+	"WorkforceIdentityOptions.SubjectKey":                      AnyString,
+
+	"LogPublishingOptions.*.LogsLogGroupArn": arn,
+
+	"OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Hours":   {Range: &Hour},
+	"OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Minutes": {Range: &Minute},
+	"SnapshotOptions.AutomatedSnapshotStartHour":                 {Range: &Hour},
+
+	"VPCOptions.SecurityGroupIds": {Items: between(0, int64(MaxSecurityGroupIDs)), Item: &nonEmpty},
+	"VPCOptions.SubnetIds":        {Items: between(0, int64(MaxSubnetIDs)), Item: &nonEmpty},
+}
