@@ -25,19 +25,16 @@ type Value struct {
 }
 
 // Form is a pattern a string must match, with the words that say what it
-// must be ("must be an ARN such as ...").
+// must be ("must be an ARN such as ...") and a value of the form.
 type Form struct {
-	Re   *regexp.Regexp
-	Must string
+	Re      *regexp.Regexp
+	Must    string
+	Example string
 }
 
 // Unbounded is the largest maximum: a Length or Items with Max Unbounded has
 // a minimum only.
 const Unbounded = math.MaxInt64
-
-// MaxWholeNumber is the largest whole number a JSON number carries exactly
-// (2^53): every whole-number member's range lies within ±MaxWholeNumber.
-const MaxWholeNumber = 1 << 53
 
 // AnyString is the rule of a string member that takes any string: the spec
 // gives no rule and the project decides none.
@@ -105,14 +102,16 @@ var nonEmpty = Value{Length: between(1, Unbounded)}
 
 // arn is the form of an ARN.
 var arn = Value{Form: &Form{
-	Re:   regexp.MustCompile(`^arn:[a-z-]+:[a-z0-9-]+:[a-z0-9-]*:\d{0,12}:.+$`),
-	Must: "must be an ARN such as arn:cloud:identity::123456789012:role/name",
+	Re:      regexp.MustCompile(`^arn:[a-z-]+:[a-z0-9-]+:[a-z0-9-]*:\d{0,12}:.+$`),
+	Must:    "must be an ARN such as arn:cloud:identity::123456789012:role/name",
+	Example: "arn:cloud:identity::123456789012:role/name",
 }}
 
 // WarningCode is the form of a validation code in AcceptedWarnings.
 var WarningCode = Value{Form: &Form{
-	Re:   regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`),
-	Must: "must be a validation code such as ADV_NO_DEDICATED_MASTERS (1 to 128 letters, digits and _.:-)",
+	Re:      regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`),
+	Must:    "must be a validation code such as ADV_NO_DEDICATED_MASTERS (1 to 128 letters, digits and _.:-)",
+	Example: "ADV_NO_DEDICATED_MASTERS",
 }}
 
 // AcceptedWarnings is the rule of UpdateDomainConfig's AcceptedWarnings:
@@ -145,7 +144,9 @@ var DomainConfig = map[string]Value{
 	"AdvancedSecurityOptions.IdentityFederationOptions.RolesKey":   AnyString,
 	"AdvancedSecurityOptions.IdentityFederationOptions.SubjectKey": AnyString,
 	"AdvancedSecurityOptions.JWTOptions.JwksUrl": {Form: &Form{
-		Re: regexp.MustCompile(`^https://[^/?#\s]+[^\s]*$`), Must: "must be an https URL such as https://idp.example.com/.well-known/jwks.json",
+		Re:      regexp.MustCompile(`^https://[^/?#\s]+[^\s]*$`),
+		Must:    "must be an https URL such as https://idp.example.com/.well-known/jwks.json",
+		Example: "https://idp.example.com/.well-known/jwks.json",
 	}},
 	"AdvancedSecurityOptions.JWTOptions.PublicKey":                       AnyString,
 	"AdvancedSecurityOptions.JWTOptions.RolesKey":                        AnyString,
@@ -160,6 +161,7 @@ var DomainConfig = map[string]Value{
 	"AdvancedSecurityOptions.SAMLOptions.RolesKey":                       AnyString,
 	"AdvancedSecurityOptions.SAMLOptions.SessionTimeoutMinutes":          {Range: &SAMLSessionTimeoutMinutes},
 	"AdvancedSecurityOptions.SAMLOptions.SubjectKey":                     AnyString,
+	"AutoTuneOptions.MaintenanceSchedules":                               {},
 	"AutoTuneOptions.MaintenanceSchedules[].CronExpressionForRecurrence": AnyString,
 	"AutoTuneOptions.MaintenanceSchedules[].Duration.Value":              {Range: &MaintenanceDurationValue},
 

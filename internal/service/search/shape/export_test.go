@@ -3,23 +3,30 @@ package shape
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // ValidateField runs the provider's validators of the field at the wire
 // path (ClusterConfig, InstanceCount) on v, for tests that compare them
 // with the emulator's checks. It is an error when there is no such field
-// or when none of the field's validators takes a value of v's type: a
-// probe that checks nothing must not pass.
+// or when the field has validators and none takes a value of v's type: a
+// probe that checks nothing must not pass. A field without validators
+// takes any value of its type.
 func ValidateField(ctx context.Context, v attr.Value, wirePath ...string) (diag.Diagnostics, error) {
 	name, vs, ok := lookup(wirePath...)
 	if !ok {
 		return nil, fmt.Errorf("no field at the wire path %v", wirePath)
+	}
+	if len(vs) == 0 {
+		return nil, nil
 	}
 	p := path.Root(name)
 	var diags diag.Diagnostics
@@ -33,6 +40,8 @@ func ValidateField(ctx context.Context, v attr.Value, wirePath ...string) (diag.
 		diags, fits = validate(ctx, vs, validator.Map.ValidateMap, validator.MapRequest{Path: p, ConfigValue: v})
 	case types.Set:
 		diags, fits = validate(ctx, vs, validator.Set.ValidateSet, validator.SetRequest{Path: p, ConfigValue: v})
+	case types.List:
+		diags, fits = validate(ctx, vs, validator.List.ValidateList, validator.ListRequest{Path: p, ConfigValue: v})
 	}
 	if !fits {
 		return nil, fmt.Errorf("none of the %d validators of %v takes a %T", len(vs), wirePath, v)
@@ -59,4 +68,98 @@ func validate[X, Req any, Resp response](ctx context.Context, vs []validator.Des
 		}
 	}
 	return diags, fits
+}
+
+// Leaf is a member of the section table that a request sends, for tests
+// that derive values from its rules.
+type Leaf struct {
+	// Path is the wire path (ClusterConfig, NodeOptions, NodeConfig, Count).
+	Path []string
+	// RuleKey is the path as rules.DomainConfig names it
+	// (ClusterConfig.NodeOptions[].NodeConfig.Count).
+	RuleKey string
+	// Kind is string, policy, time, bool, int, set, list, map, objectMap
+	// or object.
+	Kind string
+	// Rule is the member's rule; nil when it has none.
+	Rule *rules.Value
+	// OneOf are an enumeration's values.
+	OneOf []string
+}
+
+// Leaves are every member a request may send, objects included, in the
+// table's order.
+func Leaves() []Leaf {
+	var out []Leaf
+	var walk func(fs []field, path []string, key string)
+	walk = func(fs []field, path []string, key string) {
+		for i := range fs {
+			f := &fs[i]
+			if f.role == returned {
+				continue
+			}
+			p := append(slices.Clone(path), f.wire)
+			k := key + f.wire
+			out = append(out, Leaf{Path: p, RuleKey: k, Kind: kindName(f.kind), Rule: f.rule, OneOf: f.oneOf})
+			switch f.kind.(type) {
+			case objectListKind:
+				walk(f.fields, p, k+"[].")
+			case objectMapKind:
+				walk(f.fields, p, k+".*.")
+			default:
+				walk(f.fields, p, k+".")
+			}
+		}
+	}
+	walk(sections, nil, "")
+	return out
+}
+
+func kindName(k codec) string {
+	switch k.(type) {
+	case policyKind:
+		return "policy"
+	case timeKind:
+		return "time"
+	case stringKind:
+		return "string"
+	case boolKind:
+		return "bool"
+	case int64Kind:
+		return "int"
+	case stringSetKind:
+		return "set"
+	case stringMapKind:
+		return "map"
+	case objectListKind:
+		return "list"
+	case objectMapKind:
+		return "objectMap"
+	}
+	return "object"
+}
+
+// NullElements is a list of n null elements of the list at the wire path,
+// to probe its length.
+func NullElements(n int, wirePath ...string) (types.List, error) {
+	f, ok := sectionByWire(wirePath[0])
+	for _, w := range wirePath[1:] {
+		if !ok {
+			break
+		}
+		f, ok = f.child(w)
+	}
+	if !ok || f.elem == nil {
+		return types.List{}, fmt.Errorf("no list at %v", wirePath)
+	}
+	lt, ok := f.kind.resourceAttribute(f, true).GetType().(types.ListType)
+	if !ok {
+		return types.List{}, fmt.Errorf("%v is not a list", wirePath)
+	}
+	ot, _ := lt.ElemType.(types.ObjectType)
+	elems := make([]attr.Value, n)
+	for i := range elems {
+		elems[i] = types.ObjectNull(ot.AttrTypes)
+	}
+	return types.ListValueMust(lt.ElemType, elems), nil
 }
