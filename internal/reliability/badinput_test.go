@@ -121,7 +121,7 @@ func badCases() []badCase {
 		{name: "short-term key region", kind: "ephemeral", typ: "cloud_models_short_term_api_key", body: `region = "Mars"`, attr: "region", want: `region name`},
 		{name: "converse region", kind: "data", typ: "cloud_models_converse", body: `model_id = "m"` + "\n" + `prompt = "hi"` + "\n" + `region = "moon"`, attr: "region", want: `region name`},
 		{name: "converse model id", kind: "data", typ: "cloud_models_converse", body: `model_id = "a model"` + "\n" + `prompt = "hi"`, attr: "model_id", want: `letters, digits`},
-		{name: "converse empty prompt", kind: "data", typ: "cloud_models_converse", body: `model_id = "m"` + "\n" + `prompt = ""`, attr: "prompt", want: `string length must be between 1`},
+		{name: "converse empty prompt", kind: "data", typ: "cloud_models_converse", body: `model_id = "m"` + "\n" + `prompt = ""`, attr: "prompt", want: `character count must be between 1 and 100000`},
 		{name: "converse runtime url", kind: "data", typ: "cloud_models_converse", body: `model_id = "m"` + "\n" + `prompt = "hi"` + "\n" + `runtime_url = "runtime.example"`, attr: "runtime_url", want: `http`},
 		// Provider settings.
 		prov("provider region", `region = "Mars"`, "region", `must be a region name such as us-east-1`),

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/policy"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 var _ core.AdminService = (*Service)(nil)
@@ -250,7 +251,7 @@ func (s *Service) DeleteCredentialBehindTheBack(userName, id string) bool {
 // AddManagedPolicy adds an account-managed policy that users can attach
 // (arn:cloud:identity::<account>:policy/<name>), beside the catalogue.
 func (s *Service) AddManagedPolicy(arn string, document []byte) error {
-	if !policyArnRe.MatchString(arn) {
+	if rules.PolicyARN.CheckString(arn) != nil {
 		return fmt.Errorf("%q is not a policy ARN", arn)
 	}
 	d, err := policy.Parse(document)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // Rules of service-specific credentials (long-term API keys).
@@ -19,8 +20,8 @@ const (
 	// MinCredentialAgeDays and MaxCredentialAgeDays bound CredentialAgeDays
 	// (IAM's range). CredentialAgeDays is required: the spec's long-term key
 	// lives "until a configured expiration date", chosen at creation.
-	MinCredentialAgeDays = 1
-	MaxCredentialAgeDays = 36600
+	MinCredentialAgeDays = rules.MinCredentialAgeDays
+	MaxCredentialAgeDays = rules.MaxCredentialAgeDays
 	// MaxCredentialsPerService is how many keys one user may hold for one
 	// service.
 	MaxCredentialsPerService = 2

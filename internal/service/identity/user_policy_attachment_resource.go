@@ -4,31 +4,26 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 var (
 	_ resource.ResourceWithConfigure   = (*userPolicyAttachmentResource)(nil)
 	_ resource.ResourceWithImportState = (*userPolicyAttachmentResource)(nil)
 )
-
-// policyArnRe is the shape of a managed policy's ARN: owned by an account
-// or by the cloud itself.
-var policyArnRe = regexp.MustCompile(`^arn:cloud:identity::(\d{12}|cloud):policy/.+`)
 
 // NewUserPolicyAttachmentResource is the factory of
 // cloud_identity_user_policy_attachment.
@@ -57,10 +52,8 @@ func (r *userPolicyAttachmentResource) Schema(_ context.Context, _ resource.Sche
 			"policy_arn": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "ARN of the managed policy, `arn:cloud:identity::cloud:policy/<name>` for the cloud's own policies (such as `ModelsLimitedAccess` or `DenyBearerTokens`) or `arn:cloud:identity::<account>:policy/<name>`. Changing it replaces the attachment.",
-				Validators: []validator.String{
-					stringvalidator.RegexMatches(policyArnRe, "must be a policy ARN such as arn:cloud:identity::cloud:policy/ModelsLimitedAccess"),
-				},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          validators.StringRule(rules.PolicyARN),
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 		},
 	}
@@ -161,7 +154,7 @@ func (r *userPolicyAttachmentResource) Delete(ctx context.Context, req resource.
 // so the first one separates the two.
 func (r *userPolicyAttachmentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	user, arn, ok := strings.Cut(req.ID, "/")
-	if !ok || !userNameRe.MatchString(user) || len(user) > 64 || !policyArnRe.MatchString(arn) {
+	if !ok || !validUserName(user) || rules.PolicyARN.CheckString(arn) != nil {
 		resp.Diagnostics.AddError("Invalid Import ID",
 			fmt.Sprintf("Import a policy attachment as <user_name>/<policy_arn>, for example alice/arn:cloud:identity::cloud:policy/ModelsLimitedAccess; got %q.", req.ID))
 		return
