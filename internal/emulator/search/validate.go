@@ -125,13 +125,21 @@ func checkAccessPolicies(p *string) *apiError {
 	if n := rules.AccessPoliciesLength(*p); n > rules.MaxAccessPoliciesChars {
 		return validationError("AccessPolicies must be at most %d characters, not %d.", rules.MaxAccessPoliciesChars, n)
 	}
-	if *p != "" {
-		// The text null decodes into a nil map without an error: it is no
-		// policy document either.
-		var doc map[string]any
-		if err := json.Unmarshal([]byte(*p), &doc); err != nil || doc == nil {
-			return validationError("AccessPolicies must be a JSON policy document (a JSON object), not %s.", describePolicy(*p, err))
+	if *p == "" {
+		return nil
+	}
+	// The text null is no policy document either (decoded into a map, it
+	// would be a nil map without an error).
+	var doc any
+	if err := json.Unmarshal([]byte(*p), &doc); err != nil {
+		return validationError("AccessPolicies must be a JSON policy document (a JSON object), not text that is not JSON: %v.", err)
+	}
+	if _, ok := doc.(map[string]any); !ok {
+		what := "null"
+		if doc != nil {
+			what = describeValue(doc)
 		}
+		return validationError("AccessPolicies must be a JSON policy document (a JSON object), not %s.", what)
 	}
 	return nil
 }
@@ -167,20 +175,6 @@ func checkEnumerations(in *UpdateDomainConfigRequest) *apiError {
 		}
 	}
 	return firstError(errs...)
-}
-
-// describePolicy names what an AccessPolicies text is instead of an
-// object, without repeating it.
-func describePolicy(text string, err error) string {
-	if err != nil {
-		return "text that is not JSON"
-	}
-	var v any
-	_ = json.Unmarshal([]byte(text), &v)
-	if v == nil {
-		return "null"
-	}
-	return describeValue(v)
 }
 
 // checkValues applies the shared value rules (rules.DomainConfig) to the
