@@ -305,3 +305,28 @@ func TestAccDomainConfig_dedicatedMasterCount(t *testing.T) {
 		}
 	}
 }
+
+// The spec's limit of 25 accepted warnings, at the limit and one past: 26
+// codes (or a code not of a code's form) are refused at plan before any
+// call; exactly 25 plan, apply, and reach the service, which accepts them
+// too.
+func TestAccDomainConfig_acceptedWarningsLimit(t *testing.T) {
+	emu := newDomainEmulator(t)
+	codes := func(n int) string {
+		return fmt.Sprintf(`  snapshot_options  = { automated_snapshot_start_hour = 5 }
+  accepted_warnings = [for i in range(%d) : format("ADV_CODE_%%02d", i)]`, n)
+	}
+	emu.ClearCalls()
+	parallelTest(t, []resource.TestStep{
+		{Config: domainConfig(emu, codes(26)), PlanOnly: true, ExpectError: acctest.ErrorRe(`accepted_warnings set must contain at most 25 elements, got: 26`)},
+		{Config: domainConfig(emu, `  snapshot_options  = { automated_snapshot_start_hour = 5 }
+  accepted_warnings = ["has space"]`), PlanOnly: true, ExpectError: acctest.ErrorRe(`must be a validation code`)},
+		{Config: domainConfig(emu, codes(25)), ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("accepted_warnings"), knownvalue.SetSizeExact(25)),
+			statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(5)),
+		}},
+	})
+	if n := updates(emu); n != 1 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 1 (the 25 codes' apply)", n)
+	}
+}
