@@ -44,7 +44,7 @@ var AnyString = Value{}
 func (v Value) CheckString(s string) error {
 	if v.Length != nil {
 		if n := int64(utf8.RuneCountInString(s)); !v.Length.Contains(n) {
-			return fmt.Errorf("must be %s characters long, not %d", lengthWords(*v.Length), n)
+			return fmt.Errorf("must be %s long, not %d", count(*v.Length, "character"), n)
 		}
 	}
 	if v.Form != nil && !v.Form.Re.MatchString(s) {
@@ -65,7 +65,7 @@ func (v Value) CheckWholeNumber(n int64) error {
 // item.
 func (v Value) CheckStrings(items []string) error {
 	if v.Items != nil && !v.Items.Contains(int64(len(items))) {
-		return fmt.Errorf("must hold %s items, not %d", lengthWords(*v.Items), len(items))
+		return fmt.Errorf("must hold %s, not %d", count(*v.Items, "item"), len(items))
 	}
 	if v.Item != nil {
 		for i, s := range items {
@@ -80,19 +80,27 @@ func (v Value) CheckStrings(items []string) error {
 // CheckCount checks the number of items of an array of objects.
 func (v Value) CheckCount(n int) error {
 	if v.Items != nil && !v.Items.Contains(int64(n)) {
-		return fmt.Errorf("must hold %s items, not %d", lengthWords(*v.Items), n)
+		return fmt.Errorf("must hold %s, not %d", count(*v.Items, "item"), n)
 	}
 	return nil
 }
 
-func lengthWords(r IntRange) string {
-	if r.Min == 0 {
-		return fmt.Sprintf("at most %d", r.Max)
+// count says a range of a number of things: "at most 6 items", "at least
+// 1 character", "between 8 and 128 characters".
+func count(r IntRange, thing string) string {
+	plural := func(n int64) string {
+		if n == 1 {
+			return thing
+		}
+		return thing + "s"
 	}
-	if r.Max == Unbounded {
-		return fmt.Sprintf("at least %d", r.Min)
+	switch {
+	case r.Min == 0:
+		return fmt.Sprintf("at most %d %s", r.Max, plural(r.Max))
+	case r.Max == Unbounded:
+		return fmt.Sprintf("at least %d %s", r.Min, plural(r.Min))
 	}
-	return r.String()
+	return fmt.Sprintf("%s %s", r, plural(r.Max))
 }
 
 func between(lo, hi int64) *IntRange { return &IntRange{lo, hi} }
