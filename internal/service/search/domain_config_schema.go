@@ -175,11 +175,11 @@ func writeOnlyPassword() schema.StringAttribute {
 		WriteOnly:           true,
 		Sensitive:           true,
 		MarkdownDescription: "Write-only master user password (8 to 128 characters), never stored in state or plan. Sent with `advanced_security_options.master_user_options` when `master_user_password_wo_version` changes. Needs Terraform 1.11 or later.",
-		Validators: []validator.String{
-			stringvalidator.LengthBetween(8, 128),
+		// The rule of the member it is sent as, which the service applies.
+		Validators: append(validators.StringRule(rules.DomainConfig["AdvancedSecurityOptions.MasterUserOptions.MasterUserPassword"]),
 			stringvalidator.AlsoRequires(path.MatchRoot("master_user_password_wo_version")),
 			stringvalidator.ConflictsWith(path.MatchRoot("advanced_security_options").AtName("master_user_options").AtName("master_user_password")),
-		},
+		),
 	}
 }
 
