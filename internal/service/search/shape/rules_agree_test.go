@@ -19,9 +19,11 @@ import (
 )
 
 // probe is one value of one member: the Terraform value the provider
-// validates (nil when Terraform's type system refuses it before any
-// validator: a value of another type) and the JSON value the emulator is
-// sent.
+// validates and the JSON value the emulator is sent. tf is nil for a JSON
+// value of another type than the member's Terraform type makes: the
+// provider never sends one (its request carries the type the schema
+// decides), so the verdict to agree with is a refusal, and the probe holds
+// the emulator's types to the section table's.
 type probe struct {
 	leaf shape.Leaf
 	tf   attr.Value
@@ -63,7 +65,7 @@ func TestValueRulesAgree(t *testing.T) {
 	disagree := 0
 	for _, p := range probes {
 		name := fmt.Sprintf("%s = %.60s", p.leaf.RuleKey, p.what)
-		providerRefuses := true // Terraform refuses a value of another type
+		providerRefuses := true // a JSON type the provider never sends
 		if p.tf != nil {
 			diags, err := shape.ValidateField(ctx, p.tf, p.leaf.Path...)
 			if err != nil {
