@@ -146,31 +146,25 @@ func checkAccessPolicies(p *string) *apiError {
 
 func checkEnumerations(in *UpdateDomainConfigRequest) *apiError {
 	var errs []*apiError
-	if in.EngineMode != nil {
-		errs = append(errs, oneOf("EngineMode", *in.EngineMode, engineModes))
+	check := func(key string, v *string) {
+		if v != nil {
+			errs = append(errs, oneOf(key, *v, enumerations[key]))
+		}
 	}
-	if in.IPAddressType != nil {
-		errs = append(errs, oneOf("IPAddressType", *in.IPAddressType, ipAddressTypes))
-	}
-	if in.UseCase != nil {
-		errs = append(errs, oneOf("UseCase", *in.UseCase, useCases))
-	}
-	if in.DryRunMode != nil {
-		errs = append(errs, oneOf("DryRunMode", *in.DryRunMode, dryRunModes))
-	}
-	if a := in.AIMLOptions; a != nil && a.NaturalLanguageQueryGenerationOptions != nil && a.NaturalLanguageQueryGenerationOptions.DesiredState != nil {
-		errs = append(errs, oneOf("AIMLOptions.NaturalLanguageQueryGenerationOptions.DesiredState", *a.NaturalLanguageQueryGenerationOptions.DesiredState, desiredStates))
+	check("EngineMode", in.EngineMode)
+	check("IPAddressType", in.IPAddressType)
+	check("UseCase", in.UseCase)
+	check("DryRunMode", in.DryRunMode)
+	if a := in.AIMLOptions; a != nil && a.NaturalLanguageQueryGenerationOptions != nil {
+		check("AIMLOptions.NaturalLanguageQueryGenerationOptions.DesiredState", a.NaturalLanguageQueryGenerationOptions.DesiredState)
 	}
 	if a := in.AutoTuneOptions; a != nil {
-		if a.DesiredState != nil {
-			errs = append(errs, oneOf("AutoTuneOptions.DesiredState", *a.DesiredState, desiredStates))
-		}
-		if a.RollbackOnDisable != nil {
-			errs = append(errs, oneOf("AutoTuneOptions.RollbackOnDisable", *a.RollbackOnDisable, rollbackOnDisables))
-		}
+		check("AutoTuneOptions.DesiredState", a.DesiredState)
+		check("AutoTuneOptions.RollbackOnDisable", a.RollbackOnDisable)
+		const unit = "AutoTuneOptions.MaintenanceSchedules[].Duration.Unit"
 		for i, m := range a.MaintenanceSchedules {
 			if m.Duration != nil && m.Duration.Unit != nil {
-				errs = append(errs, oneOf(fmt.Sprintf("AutoTuneOptions.MaintenanceSchedules[%d].Duration.Unit", i), *m.Duration.Unit, durationUnits))
+				errs = append(errs, oneOf(fmt.Sprintf("AutoTuneOptions.MaintenanceSchedules[%d].Duration.Unit", i), *m.Duration.Unit, enumerations[unit]))
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
@@ -71,6 +72,32 @@ var (
 	rollbackOnDisables = []string{"NO_ROLLBACK", "DEFAULT_ROLLBACK"}
 	durationUnits      = []string{"HOURS"}
 )
+
+// enumerations are the request members whose value is one of a list,
+// keyed by the member's path (an array's elements as [], as in
+// rules.DomainConfig). checkEnumerations refuses by it.
+var enumerations = map[string][]string{
+	"EngineMode":    engineModes,
+	"IPAddressType": ipAddressTypes,
+	"UseCase":       useCases,
+	"DryRunMode":    dryRunModes,
+	"AIMLOptions.NaturalLanguageQueryGenerationOptions.DesiredState": desiredStates,
+	"AutoTuneOptions.DesiredState":                                   desiredStates,
+	"AutoTuneOptions.RollbackOnDisable":                              rollbackOnDisables,
+	"AutoTuneOptions.MaintenanceSchedules[].Duration.Unit":           durationUnits,
+}
+
+// Enumerations are the values UpdateDomainConfig accepts for each member
+// that is one of a list, keyed by the member's path (an array's elements
+// as []), so a test can hold the provider's lists to the emulator's as
+// sets.
+func Enumerations() map[string][]string {
+	out := make(map[string][]string, len(enumerations))
+	for k, v := range enumerations {
+		out[k] = slices.Clone(v)
+	}
+	return out
+}
 
 // The spec's limits.
 const (

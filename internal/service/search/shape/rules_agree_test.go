@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
@@ -51,9 +53,11 @@ func TestValueRulesAgree(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
+	enums := emusearch.Enumerations()
+	enumerationsAgree(t, enums)
 	var probes []probe
 	for _, l := range shape.Leaves() {
-		ps, err := probesOf(l)
+		ps, err := probesOf(l, enums[l.RuleKey])
 		if err != nil {
 			t.Error(err)
 			continue
@@ -88,15 +92,48 @@ func TestValueRulesAgree(t *testing.T) {
 	t.Logf("%d probes of %d members, %d disagreements", len(probes), len(shape.Leaves()), disagree)
 }
 
-// probesOf derives the probes of one member from its kind and rule.
-func probesOf(l shape.Leaf) ([]probe, error) {
+// enumerationsAgree: each member the emulator holds to a list is one the
+// provider holds to a list, and the two lists are the same set. (The
+// probes then send the union of both, so a value only one side has is a
+// disagreement there too.)
+func enumerationsAgree(t *testing.T, emu map[string][]string) {
+	t.Helper()
+	provider := map[string][]string{
+		// A control member, not a section's: the client's constants.
+		"DryRunMode": {searchclient.DryRunModeBasic, searchclient.DryRunModeVerbose},
+	}
+	for _, l := range shape.Leaves() {
+		if l.OneOf != nil {
+			provider[l.RuleKey] = l.OneOf
+		}
+	}
+	for key, want := range provider {
+		got, ok := emu[key]
+		if !ok {
+			t.Errorf("%s: the provider allows one of %v, the emulator any value", key, want)
+			continue
+		}
+		if a, b := slices.Sorted(slices.Values(want)), slices.Sorted(slices.Values(got)); !slices.Equal(a, b) {
+			t.Errorf("%s: the provider allows %v, the emulator %v", key, a, b)
+		}
+	}
+	for key, got := range emu {
+		if _, ok := provider[key]; !ok {
+			t.Errorf("%s: the emulator allows one of %v, the provider any value", key, got)
+		}
+	}
+}
+
+// probesOf derives the probes of one member from its kind and rule;
+// emuOneOf is the emulator's list when it holds the member to one.
+func probesOf(l shape.Leaf, emuOneOf []string) ([]probe, error) {
 	var out []probe
 	add := func(tf attr.Value, wire any, what string) {
 		out = append(out, probe{leaf: l, tf: tf, wire: wire, what: what})
 	}
 	str := func(s, what string) { add(types.StringValue(s), s, what) }
 	needsRule := func() error {
-		if l.Rule == nil && l.OneOf == nil {
+		if l.Rule == nil && l.OneOf == nil && emuOneOf == nil {
 			return fmt.Errorf("%s (%s) has no value rule: add it to rules.DomainConfig (rules.AnyString when any string goes)", l.RuleKey, l.Kind)
 		}
 		return nil
@@ -108,13 +145,14 @@ func probesOf(l shape.Leaf) ([]probe, error) {
 		}
 		add(nil, 5, "a number")
 		add(types.StringNull(), nil, "null")
-		if l.OneOf != nil {
-			for _, v := range l.OneOf {
+		if l.OneOf != nil || emuOneOf != nil {
+			union := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(l.OneOf), emuOneOf...))))
+			for _, v := range union {
 				str(v, v)
 			}
 			str("FOO", "FOO (no such value)")
 			str("", `""`)
-			str(strings.ToLower(l.OneOf[0]), "another case")
+			str(strings.ToLower(union[0]), "another case")
 			return out, nil
 		}
 		r := *l.Rule
