@@ -87,6 +87,11 @@ func TestValueRulesAgree(t *testing.T) {
 		if emulatorRefuses := err != nil; emulatorRefuses != providerRefuses {
 			disagree++
 			t.Errorf("%s: provider refuses %v, emulator refuses %v (%v)", name, providerRefuses, emulatorRefuses, err)
+		} else if err != nil {
+			if why := refusedFor(p, err); why != "" {
+				disagree++
+				t.Errorf("%s: both refuse, but the emulator for another reason: its message %q %s", name, err, why)
+			}
 		}
 	}
 	t.Logf("%d probes of %d members, %d disagreements", len(probes), len(shape.Leaves()), disagree)
@@ -122,6 +127,56 @@ func enumerationsAgree(t *testing.T, emu map[string][]string) {
 			t.Errorf("%s: the emulator allows one of %v, the provider any value", key, got)
 		}
 	}
+}
+
+// refusedFor says why the emulator's refusal of p is not one of p's
+// member ("" when it is): the message must name the member's path as the
+// probe sent it, and, when the member's own rule refuses the value, say
+// the rule's words. A refusal for another reason (another member, a
+// missing companion, a number strict decoding cannot hold) would
+// otherwise count as agreeing.
+func refusedFor(p probe, err error) string {
+	at := strings.NewReplacer("[]", "[0]", "*", "AUDIT_LOGS").Replace(p.leaf.RuleKey)
+	if !strings.Contains(err.Error(), at) {
+		return "does not name " + at
+	}
+	if p.leaf.Rule == nil {
+		return ""
+	}
+	var ruleErr error
+	switch v := p.wire.(type) {
+	case string:
+		ruleErr = p.leaf.Rule.CheckString(v)
+	case int64:
+		// Past 2^53 strict decoding refuses the number before any rule,
+		// naming the member (checked above).
+		if v <= 1<<53 && v >= -(1<<53) {
+			ruleErr = p.leaf.Rule.CheckWholeNumber(v)
+		}
+	case []any:
+		if p.leaf.Kind == "list" {
+			ruleErr = p.leaf.Rule.CheckCount(len(v))
+		} else if strs, ok := stringItems(v); ok {
+			ruleErr = p.leaf.Rule.CheckStrings(strs)
+		}
+	}
+	if ruleErr != nil && !strings.Contains(err.Error(), ruleErr.Error()) {
+		return fmt.Sprintf("does not say the rule's %q", ruleErr)
+	}
+	return ""
+}
+
+// stringItems is v's items when all are strings.
+func stringItems(v []any) ([]string, bool) {
+	out := make([]string, len(v))
+	for i, x := range v {
+		s, ok := x.(string)
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
 }
 
 // probesOf derives the probes of one member from its kind and rule;
