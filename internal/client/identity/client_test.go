@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -336,5 +337,32 @@ func TestResetWithLostAnswerIsRetried(t *testing.T) {
 	}
 	if attempts.Load() != 2 || cred.ServiceAPIKeyValue != "CLOUDKsecond" {
 		t.Fatalf("%d attempts, value %q; want 2 attempts and the second answer's value", attempts.Load(), cred.ServiceAPIKeyValue)
+	}
+}
+
+// TestCreateKeySendsCredentialAgeDays: the service requires the key's
+// lifetime, so it is always in the request, and a value outside its range
+// (0 being an input that forgot it) is refused before any call.
+func TestCreateKeySendsCredentialAgeDays(t *testing.T) {
+	t.Parallel()
+	ok := result("CreateServiceSpecificCredential", `<ServiceSpecificCredential><UserName>alice</UserName><ServiceSpecificCredentialId>ACCA1</ServiceSpecificCredentialId></ServiceSpecificCredential>`)
+	for _, days := range []int{1, 30, 36600} {
+		c, forms := fake(t, http.StatusOK, ok, nil)
+		if _, err := c.CreateServiceSpecificCredential(context.Background(), CreateServiceSpecificCredentialInput{UserName: "alice", ServiceName: "models.cloud.example", CredentialAgeDays: days}); err != nil {
+			t.Fatalf("%d days: %v", days, err)
+		}
+		if got := (*forms)[0].Get("CredentialAgeDays"); got != fmt.Sprint(days) {
+			t.Errorf("%d days: CredentialAgeDays sent as %q", days, got)
+		}
+	}
+	for _, days := range []int{0, -1, 36601} {
+		c, forms := fake(t, http.StatusOK, ok, nil)
+		_, err := c.CreateServiceSpecificCredential(context.Background(), CreateServiceSpecificCredentialInput{UserName: "alice", ServiceName: "models.cloud.example", CredentialAgeDays: days})
+		if !errors.Is(err, client.ErrInvalidInput) || !strings.Contains(err.Error(), "CredentialAgeDays must be between 1 and 36600") {
+			t.Errorf("%d days: error %v, want the range refused", days, err)
+		}
+		if len(*forms) != 0 {
+			t.Errorf("%d days: %d requests sent, want none", days, len(*forms))
+		}
 	}
 }
