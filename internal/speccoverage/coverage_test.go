@@ -3,9 +3,15 @@ package speccoverage_test
 import (
 	"bufio"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -36,13 +42,18 @@ func TestSpecCoverageNamesWhatExists(t *testing.T) {
 	for sc.Scan() {
 		line++
 		cells := tableCells(sc.Text())
-		if len(cells) != 3 || cells[0] == "Spec row" || strings.Trim(cells[0], "-") == "" {
+		if cells == nil || cells[0] == "Spec row" || strings.Trim(cells[0], "-: ") == "" {
+			continue
+		}
+		if len(cells) != 3 {
+			bad++
+			t.Errorf("SPEC_COVERAGE.md:%d: %d cells, want 3 (Spec row, Code, Test; write a | inside a cell as \\|)", line, len(cells))
 			continue
 		}
 		rows++
 		tests := 0
 		for col, cell := range cells[1:] {
-			scope := ""
+			scope, testFile := "", map[string]string{}
 			for _, name := range backquoted(cell) {
 				problem := ""
 				switch {
@@ -56,7 +67,9 @@ func TestSpecCoverageNamesWhatExists(t *testing.T) {
 					if col == 1 && testName.MatchString(name) {
 						tests++
 					}
-					if !tree.declared(scope, name) {
+					if file, ok := tree.declared(scope, name); ok {
+						testFile[name] = file
+					} else {
 						problem = fmt.Sprintf("not declared in %s", orTree(scope))
 					}
 				default:
@@ -65,6 +78,20 @@ func TestSpecCoverageNamesWhatExists(t *testing.T) {
 				if problem != "" {
 					bad++
 					t.Errorf("SPEC_COVERAGE.md:%d (%q): `%s`: %s", line, short(cells[0]), name, problem)
+				}
+			}
+			// A test named with its cases in parentheses, `TestX` ("case
+			// a", "case b"): each case is a string in the test's file.
+			for _, m := range subtests.FindAllStringSubmatch(cell, -1) {
+				file, ok := testFile[m[1]]
+				if !ok {
+					continue // reported above
+				}
+				for _, q := range quotedText.FindAllStringSubmatch(m[2], -1) {
+					if !strings.Contains(tree.files[file], strconv.Quote(q[1])) {
+						bad++
+						t.Errorf("SPEC_COVERAGE.md:%d (%q): %s has no case %q (%s)", line, short(cells[0]), m[1], q[1], file)
+					}
 				}
 			}
 		}
@@ -86,6 +113,9 @@ var (
 	goName   = regexp.MustCompile(`^[A-Za-z_]\w*(\.[A-Za-z_]\w*)?$`)
 	testName = regexp.MustCompile(`^(Test|Fuzz|Benchmark)\w*$`)
 	quoted   = regexp.MustCompile("`([^`]+)`")
+	// subtests is a test name followed by its cases in parentheses.
+	subtests   = regexp.MustCompile("`((?:Test|Fuzz)\\w*)` \\(([^)]*)\\)")
+	quotedText = regexp.MustCompile(`"([^"]+)"`)
 )
 
 func isPath(name string) bool {
@@ -107,16 +137,28 @@ func short(s string) string {
 }
 
 // tableCells are the cells of a Markdown table row; nil for another line.
+// A | escaped as \| is part of its cell.
 func tableCells(line string) []string {
 	line = strings.TrimSpace(line)
-	if !strings.HasPrefix(line, "|") || !strings.HasSuffix(line, "|") {
+	if !strings.HasPrefix(line, "|") || !strings.HasSuffix(line, "|") || strings.HasSuffix(line, `\|`) {
 		return nil
 	}
-	parts := strings.Split(line[1:len(line)-1], "|")
-	for i := range parts {
-		parts[i] = strings.TrimSpace(parts[i])
+	var parts []string
+	var cell strings.Builder
+	inner := line[1 : len(line)-1]
+	for i := 0; i < len(inner); i++ {
+		switch {
+		case inner[i] == '\\' && i+1 < len(inner) && inner[i+1] == '|':
+			cell.WriteByte('|')
+			i++
+		case inner[i] == '|':
+			parts = append(parts, strings.TrimSpace(cell.String()))
+			cell.Reset()
+		default:
+			cell.WriteByte(inner[i])
+		}
 	}
-	return parts
+	return append(parts, strings.TrimSpace(cell.String()))
 }
 
 func backquoted(cell string) []string {
@@ -127,14 +169,18 @@ func backquoted(cell string) []string {
 	return out
 }
 
-// tree is the repository's Go files, by path relative to the root.
+// tree is the repository's Go and Markdown files, by path relative to
+// the root, and the top-level declarations of its Go files.
 type tree struct {
 	files map[string]string // path -> source
 	dirs  map[string]bool
+	// decls holds each Go file's top-level names (topLevel).
+	decls map[string]map[string]bool
 }
 
 func loadTree(t *testing.T) *tree {
-	tr := &tree{files: map[string]string{}, dirs: map[string]bool{}}
+	tr := &tree{files: map[string]string{}, dirs: map[string]bool{}, decls: map[string]map[string]bool{}}
+	fset := token.NewFileSet()
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -148,12 +194,20 @@ func loadTree(t *testing.T) *tree {
 			tr.dirs[rel] = true
 			return nil
 		}
-		if strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".md") {
-			b, err := os.ReadFile(p)
+		if !strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		tr.files[rel] = string(b)
+		if strings.HasSuffix(p, ".go") {
+			f, err := parser.ParseFile(fset, p, b, parser.SkipObjectResolution)
 			if err != nil {
 				return err
 			}
-			tr.files[rel] = string(b)
+			tr.decls[rel] = topLevel(f)
 		}
 		return nil
 	})
@@ -161,6 +215,57 @@ func loadTree(t *testing.T) *tree {
 		t.Fatal(err)
 	}
 	return tr
+}
+
+// topLevel are a file's top-level declarations: funcs, types, vars and
+// consts by name, methods by name and as Type.Method (never a struct's
+// fields or a function's locals).
+func topLevel(f *ast.File) map[string]bool {
+	names := map[string]bool{}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil || len(d.Recv.List) == 0 {
+				names[d.Name.Name] = true
+				continue
+			}
+			// A method is named alone (authorize) or with its type.
+			names[d.Name.Name] = true
+			if recv := receiverType(d.Recv.List[0].Type); recv != "" {
+				names[recv+"."+d.Name.Name] = true
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch spec := spec.(type) {
+				case *ast.TypeSpec:
+					names[spec.Name.Name] = true
+				case *ast.ValueSpec:
+					for _, n := range spec.Names {
+						names[n.Name] = true
+					}
+				}
+			}
+		}
+	}
+	return names
+}
+
+// receiverType is a method receiver's type name (T of *T, T[K]).
+func receiverType(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
 }
 
 // path resolves a name to a file or directory: under internal/ first, as
@@ -202,33 +307,22 @@ func (tr *tree) isPackage(name, scope string) bool {
 	return ok && tr.dirs[p]
 }
 
-// declared reports whether the Go name is declared in scope (a file, a
-// directory's own files, or the whole tree when ""). A qualified name
-// pkg.Name is looked up in the package directories named pkg; Type.Method
-// as the method.
-func (tr *tree) declared(scope, name string) bool {
-	ident, qualifier := name, ""
+// declared reports the file that declares the Go name at the top level
+// in scope (a file, a directory's own files, or the whole tree when ""),
+// and whether one does. A qualified name pkg.Name is looked up in the
+// package directory named pkg; Type.Method as the method.
+func (tr *tree) declared(scope, name string) (string, bool) {
 	if i := strings.LastIndex(name, "."); i >= 0 {
-		qualifier, ident = name[:i], name[i+1:]
-	}
-	if qualifier != "" {
-		if dir, ok := tr.packageDir(qualifier); ok {
-			scope, qualifier = dir, ""
+		if dir, ok := tr.packageDir(name[:i]); ok {
+			scope, name = dir, name[i+1:]
 		}
 	}
-	decl := regexp.MustCompile(`(?m)^(func (\([^)]*\) )?` + ident + `[\[(]|type ` + ident + `\b|var ` + ident + `\b|const ` + ident + `\b|\t` + ident + `\s+(=|[\w\[\]*.]+(\s*=|\s*$|\s*//)))`)
-	for p, src := range tr.files {
-		if !strings.HasSuffix(p, ".go") || !inScope(p, scope) {
-			continue
-		}
-		if qualifier != "" && !regexp.MustCompile(`func \(\w+ \*?`+qualifier+`\) `+ident+`\(`).MatchString(src) {
-			continue
-		}
-		if decl.MatchString(src) {
-			return true
+	for _, p := range slices.Sorted(maps.Keys(tr.decls)) {
+		if inScope(p, scope) && tr.decls[p][name] {
+			return p, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // packageDir is the directory of the package named name under internal/
