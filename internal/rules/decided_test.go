@@ -57,7 +57,7 @@ func TestDecidedValues(t *testing.T) {
 		"AdvancedSecurityOptions.SAMLOptions.Idp.EntityId":                   {length: "8-512"},
 		"AdvancedSecurityOptions.SAMLOptions.Idp.MetadataContent":            {length: "1-1048576"},
 		"AdvancedSecurityOptions.SAMLOptions.MasterBackendRole":              anyString,
-		"AdvancedSecurityOptions.SAMLOptions.MasterUserName":                 anyString,
+		"AdvancedSecurityOptions.SAMLOptions.MasterUserName":                 {length: "1-64"},
 		"AdvancedSecurityOptions.SAMLOptions.RolesKey":                       anyString,
 		"AdvancedSecurityOptions.SAMLOptions.SessionTimeoutMinutes":          {rng: "1-1440"},
 		"AdvancedSecurityOptions.SAMLOptions.SubjectKey":                     anyString,
@@ -88,7 +88,7 @@ func TestDecidedValues(t *testing.T) {
 		"BlockVolumeOptions.VolumeType":                                      nonEmpty,
 		"EncryptionAtRestOptions.KmsKeyId":                                   anyString,
 		"WorkforceIdentityOptions.WorkforceIdentityInstanceARN":              arn,
-		"WorkforceIdentityOptions.WorkforceIdentityInstanceRegion":           anyString,
+		"WorkforceIdentityOptions.WorkforceIdentityInstanceRegion":           {form: "region"},
 		"WorkforceIdentityOptions.RolesKey":                                  anyString,
 		"WorkforceIdentityOptions.SubjectKey":                                anyString,
 		"LogPublishingOptions.*.LogsLogGroupArn":                             arn,
@@ -144,12 +144,13 @@ func checkRule(t *testing.T, key string, r rules.Value, w want) {
 		t.Errorf("%s: rule %+v, want %+v", key, got, w)
 	}
 	forms := map[string]struct{ good, bad string }{
-		"arn":   {"arn:cloud:identity::123456789012:policy/p", "not-an-arn"},
-		"https": {"https://idp.example.com/.well-known/jwks.json", "http://idp.example.com/.well-known/jwks.json"},
-		"code":  {strings.Repeat("A", 128), strings.Repeat("A", 129)},
-		"user":  {"alice+ops@example.com", "alice smith"},
-		"path":  {"/team/", "team"},
-		"model": {"anthropic.claude-v2:1", "claude v2"},
+		"arn":    {"arn:cloud:identity::123456789012:policy/p", "not-an-arn"},
+		"https":  {"https://idp.example.com/.well-known/jwks.json", "http://idp.example.com/.well-known/jwks.json"},
+		"code":   {strings.Repeat("A", 128), strings.Repeat("A", 129)},
+		"user":   {"alice+ops@example.com", "alice smith"},
+		"path":   {"/team/", "team"},
+		"model":  {"anthropic.claude-v2:1", "claude v2"},
+		"region": {"eu-west-3", "Europe"},
 	}
 	switch f, ok := forms[w.form]; {
 	case w.form == "" && r.Form != nil:

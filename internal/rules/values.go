@@ -115,6 +115,13 @@ var arn = Value{Form: &Form{
 	Example: "arn:cloud:identity::123456789012:role/name",
 }}
 
+// region is a region name's form (Region), as a member's rule.
+var region = Value{Form: &Form{Re: Region, Must: "must be a region name such as us-east-1", Example: "us-east-1"}}
+
+// masterUserName is the master user's name, whether the internal user
+// database's (MasterUserOptions) or SAML's: the same user, the same rule.
+var masterUserName = Value{Length: between(1, 64)}
+
 // WarningCode is the form of a validation code in AcceptedWarnings.
 var WarningCode = Value{Form: &Form{
 	Re:      regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`),
@@ -160,12 +167,12 @@ var DomainConfig = map[string]Value{
 	"AdvancedSecurityOptions.JWTOptions.RolesKey":                        AnyString,
 	"AdvancedSecurityOptions.JWTOptions.SubjectKey":                      AnyString,
 	"AdvancedSecurityOptions.MasterUserOptions.MasterUserARN":            arn,
-	"AdvancedSecurityOptions.MasterUserOptions.MasterUserName":           {Length: between(1, 64)},
+	"AdvancedSecurityOptions.MasterUserOptions.MasterUserName":           masterUserName,
 	"AdvancedSecurityOptions.MasterUserOptions.MasterUserPassword":       {Length: between(8, 128)},
 	"AdvancedSecurityOptions.SAMLOptions.Idp.EntityId":                   {Length: between(8, 512)},
 	"AdvancedSecurityOptions.SAMLOptions.Idp.MetadataContent":            {Length: between(1, 1048576)},
 	"AdvancedSecurityOptions.SAMLOptions.MasterBackendRole":              AnyString,
-	"AdvancedSecurityOptions.SAMLOptions.MasterUserName":                 AnyString,
+	"AdvancedSecurityOptions.SAMLOptions.MasterUserName":                 masterUserName,
 	"AdvancedSecurityOptions.SAMLOptions.RolesKey":                       AnyString,
 	"AdvancedSecurityOptions.SAMLOptions.SessionTimeoutMinutes":          {Range: &SAMLSessionTimeoutMinutes},
 	"AdvancedSecurityOptions.SAMLOptions.SubjectKey":                     AnyString,
@@ -203,7 +210,7 @@ var DomainConfig = map[string]Value{
 	"EncryptionAtRestOptions.KmsKeyId": AnyString,
 
 	"WorkforceIdentityOptions.WorkforceIdentityInstanceARN":    arn,
-	"WorkforceIdentityOptions.WorkforceIdentityInstanceRegion": AnyString,
+	"WorkforceIdentityOptions.WorkforceIdentityInstanceRegion": region,
 	"WorkforceIdentityOptions.RolesKey":                        AnyString,
 	"WorkforceIdentityOptions.SubjectKey":                      AnyString,
 
