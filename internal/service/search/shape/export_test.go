@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
@@ -42,6 +43,8 @@ func ValidateField(ctx context.Context, v attr.Value, wirePath ...string) (diag.
 		diags, fits = validate(ctx, vs, validator.Set.ValidateSet, validator.SetRequest{Path: p, ConfigValue: v})
 	case types.List:
 		diags, fits = validate(ctx, vs, validator.List.ValidateList, validator.ListRequest{Path: p, ConfigValue: v})
+	case types.Object:
+		diags, fits = validate(ctx, vs, validator.Object.ValidateObject, validator.ObjectRequest{Path: p, ConfigValue: v})
 	}
 	if !fits {
 		return nil, fmt.Errorf("none of the %d validators of %v takes a %T", len(vs), wirePath, v)
@@ -162,4 +165,48 @@ func NullElements(n int, wirePath ...string) (types.List, error) {
 		elems[i] = types.ObjectNull(ot.AttrTypes)
 	}
 	return types.ListValueMust(lt.ElemType, elems), nil
+}
+
+// ObjectOf is the object at the wire path with the attributes of values
+// (a Go string or bool each, by Terraform name) and the others null, to
+// probe an object's own validators.
+func ObjectOf(ctx context.Context, values map[string]any, wirePath ...string) (types.Object, error) {
+	f, ok := sectionByWire(wirePath[0])
+	for _, w := range wirePath[1:] {
+		if !ok {
+			break
+		}
+		f, ok = f.child(w)
+	}
+	if !ok {
+		return types.Object{}, fmt.Errorf("no field at %v", wirePath)
+	}
+	ot, ok := f.kind.resourceAttribute(f, true).GetType().(types.ObjectType)
+	if !ok {
+		return types.Object{}, fmt.Errorf("%v is not an object", wirePath)
+	}
+	attrs := map[string]attr.Value{}
+	for name, t := range ot.AttrTypes {
+		var raw tftypes.Value
+		switch v := values[name].(type) {
+		case string:
+			raw = tftypes.NewValue(tftypes.String, v)
+		case bool:
+			raw = tftypes.NewValue(tftypes.Bool, v)
+		case nil:
+			raw = tftypes.NewValue(t.TerraformType(ctx), nil)
+		default:
+			return types.Object{}, fmt.Errorf("%s: a %T", name, v)
+		}
+		av, err := t.ValueFromTerraform(ctx, raw)
+		if err != nil {
+			return types.Object{}, err
+		}
+		attrs[name] = av
+	}
+	obj, diags := types.ObjectValue(ot.AttrTypes, attrs)
+	if diags.HasError() {
+		return types.Object{}, fmt.Errorf("%v", diags)
+	}
+	return obj, nil
 }

@@ -65,6 +65,11 @@ func TestValueRulesAgree(t *testing.T) {
 		probes = append(probes, ps...)
 	}
 	probes = append(probes, advancedOptionProbes()...)
+	pause, err := snapshotPauseProbes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probes = append(probes, pause...)
 
 	disagree := 0
 	for _, p := range probes {
@@ -340,6 +345,46 @@ func advancedOptionProbes() []probe {
 		}
 	}
 	return out
+}
+
+// snapshotPauseProbes are windows of the automated snapshot suspension,
+// whose time members' rules are the object's (at most 3 days, end after
+// start, both set when enabled): validators.SnapshotPauseWindow in the
+// provider; in the emulator the request check when enabled lacks a time
+// or end is not after start, and the 3 days refused outright by the Basic
+// dry run these probes send (a Verbose dry run reports it as
+// CRIT_SNAPSHOT_PAUSE_TOO_LONG, a change is blocked by it).
+func snapshotPauseProbes(ctx context.Context) ([]probe, error) {
+	l := shape.Leaf{Path: []string{"AutomatedSnapshotPauseOptions"}, RuleKey: "AutomatedSnapshotPauseOptions", Kind: "object"}
+	start := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	var out []probe
+	for _, c := range []struct {
+		what    string
+		enabled bool
+		end     time.Duration // after start; 0 for no end
+	}{
+		{"3 days", true, 72 * time.Hour},
+		{"3 days and 1 second", true, 72*time.Hour + time.Second},
+		{"1 hour", true, time.Hour},
+		{"end at start", true, -0},
+		{"end before start", true, -time.Hour},
+		{"enabled without end", true, 0},
+		{"disabled without end", false, 0},
+		{"disabled, 4 days", false, 96 * time.Hour},
+	} {
+		tf := map[string]any{"enabled": c.enabled, "start_time": start.Format(time.RFC3339)}
+		wire := map[string]any{"Enabled": c.enabled, "StartTime": start.Unix()}
+		if c.end != 0 || c.what == "end at start" {
+			end := start.Add(c.end)
+			tf["end_time"], wire["EndTime"] = end.Format(time.RFC3339), end.Unix()
+		}
+		obj, err := shape.ObjectOf(ctx, tf, l.Path...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, probe{leaf: l, tf: obj, wire: wire, what: c.what})
+	}
+	return out, nil
 }
 
 // nest is v at the member the rule key names, below its section: an
