@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -39,6 +40,56 @@ const Unbounded = math.MaxInt64
 // AnyString is the rule of a string member that takes any string: the spec
 // gives no rule and the project decides none.
 var AnyString = Value{}
+
+// Describe says the rule in a sentence for an attribute's documentation
+// ("1 to 64 characters.", "From 1 to 1440.", "At most 5 items, each not
+// empty."); "" for a rule that allows any value.
+func (v Value) Describe() string {
+	var parts []string
+	if v.Items != nil {
+		parts = append(parts, fmt.Sprintf("%s %s", items(*v.Items), plural(v.Items.Max, "item")))
+		if v.Item != nil {
+			if d := v.Item.describe(); d != "" {
+				parts = append(parts, "each "+d)
+			}
+		}
+	}
+	if d := v.describe(); d != "" {
+		parts = append(parts, d)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	s := strings.Join(parts, ", ")
+	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+// describe says a string's or a number's rule, lower case.
+func (v Value) describe() string {
+	var parts []string
+	switch l := v.Length; {
+	case l == nil:
+	case l.Min == 1 && l.Max == Unbounded:
+		parts = append(parts, "not empty")
+	default:
+		parts = append(parts, count(*l, "character"))
+	}
+	if r := v.Range; r != nil {
+		parts = append(parts, fmt.Sprintf("from %d to %d", r.Min, r.Max))
+	}
+	if f := v.Form; f != nil {
+		parts = append(parts, f.Must)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// items says a number of items' bound: "at most 5", "1 to 3".
+func items(r IntRange) string {
+	if r.Min == 0 {
+		return fmt.Sprintf("at most %d", r.Max)
+	}
+	return fmt.Sprintf("%d to %d", r.Min, r.Max)
+}
 
 // CheckString checks a string against the rule.
 func (v Value) CheckString(s string) error {
@@ -88,19 +139,21 @@ func (v Value) CheckCount(n int) error {
 // count says a range of a number of things: "at most 6 items", "at least
 // 1 character", "between 8 and 128 characters".
 func count(r IntRange, thing string) string {
-	plural := func(n int64) string {
-		if n == 1 {
-			return thing
-		}
-		return thing + "s"
-	}
 	switch {
 	case r.Min == 0:
-		return fmt.Sprintf("at most %d %s", r.Max, plural(r.Max))
+		return fmt.Sprintf("at most %d %s", r.Max, plural(r.Max, thing))
 	case r.Max == Unbounded:
-		return fmt.Sprintf("at least %d %s", r.Min, plural(r.Min))
+		return fmt.Sprintf("at least %d %s", r.Min, plural(r.Min, thing))
 	}
-	return fmt.Sprintf("%s %s", r, plural(r.Max))
+	return fmt.Sprintf("%s %s", r, plural(r.Max, thing))
+}
+
+// plural is thing, counted n times.
+func plural(n int64, thing string) string {
+	if n == 1 {
+		return thing
+	}
+	return thing + "s"
 }
 
 func between(lo, hi int64) *IntRange { return &IntRange{lo, hi} }

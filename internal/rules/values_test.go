@@ -68,3 +68,22 @@ func TestFormExamplesFit(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribe: a rule's sentence for the documentation.
+func TestDescribe(t *testing.T) {
+	t.Parallel()
+	for key, want := range map[string]string{
+		"AdvancedSecurityOptions.MasterUserOptions.MasterUserName": "Between 1 and 64 characters.",
+		"AccessPolicies":                             "At most 102400 characters.",
+		"BlockVolumeOptions.Iops":                    "From 0 to 256000.",
+		"ClusterConfig.InstanceType":                 "Not empty.",
+		"VPCOptions.SubnetIds":                       "At most 6 items, each not empty.",
+		"ClusterConfig.NodeOptions":                  "At most 10 items.",
+		"AdvancedSecurityOptions.JWTOptions.JwksUrl": "Must be an https URL such as https://idp.example.com/.well-known/jwks.json.",
+		"EncryptionAtRestOptions.KmsKeyId":           "",
+	} {
+		if got := rules.DomainConfig[key].Describe(); got != want {
+			t.Errorf("%s: %q, want %q", key, got, want)
+		}
+	}
+}

@@ -88,6 +88,8 @@ type Leaf struct {
 	Rule *rules.Value
 	// OneOf are an enumeration's values.
 	OneOf []string
+	// Doc is the attribute's description.
+	Doc string
 }
 
 // Leaves are every member a request may send, objects included, in the
@@ -103,7 +105,7 @@ func Leaves() []Leaf {
 			}
 			p := append(slices.Clone(path), f.wire)
 			k := key + f.wire
-			out = append(out, Leaf{Path: p, RuleKey: k, Kind: kindName(f.kind), Rule: f.rule, OneOf: f.oneOf})
+			out = append(out, Leaf{Path: p, RuleKey: k, Kind: kindName(f.kind), Rule: f.rule, OneOf: f.oneOf, Doc: f.doc})
 			switch f.kind.(type) {
 			case objectListKind:
 				walk(f.fields, p, k+"[].")

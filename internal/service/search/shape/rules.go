@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
@@ -13,7 +14,7 @@ import (
 
 // ruled gives every member of the sections the value rule of its wire path
 // in rules.DomainConfig, the table the emulator checks requests with, and
-// the validators derived from it. A rule that names no member is a mistake
+// the validators derived from it, and says the rule in its description. A rule that names no member is a mistake
 // in one of the two tables, found when the tables are built.
 func ruled(fields []field) []field {
 	used := map[string]bool{}
@@ -34,6 +35,10 @@ func applyRules(fields []field, prefix string, used map[string]bool) {
 			used[key] = true
 			f.rule, f.ruleKey = &r, key
 			f.validators = append(f.validators, ruleValidators(f, r)...)
+			// The documented limits are the rule's, written from it.
+			if d := r.Describe(); d != "" {
+				f.doc = strings.TrimSpace(f.doc + " " + d)
+			}
 		}
 		switch f.kind.(type) {
 		// A list's or map's element object shares its fields with the
