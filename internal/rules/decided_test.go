@@ -122,7 +122,7 @@ func TestDecidedValues(t *testing.T) {
 		"MessageText":       {rules.MessageText, want{length: "1-100000"}},
 		"WarningCode":       {rules.WarningCode, want{form: "code"}},
 		"AcceptedWarnings":  {rules.AcceptedWarnings, want{items: "0-25"}},
-		"CredentialAgeDays": {rules.Value{Range: &rules.CredentialAgeDays}, want{rng: "1-36600"}},
+		"CredentialAgeDays": {rules.CredentialAgeDays, want{rng: "1-36600"}},
 	} {
 		checkRule(t, name, c.r, c.w)
 	}

@@ -24,13 +24,7 @@ var (
 		Must:    "must be a policy ARN such as arn:cloud:identity::cloud:policy/ModelsLimitedAccess",
 		Example: "arn:cloud:identity::cloud:policy/ModelsLimitedAccess",
 	}}
-	// CredentialAgeDays is a long-term key's lifetime, chosen at its
-	// creation (IAM's range).
-	CredentialAgeDays = IntRange{MinCredentialAgeDays, MaxCredentialAgeDays}
-)
-
-// The bounds of CredentialAgeDays.
-const (
-	MinCredentialAgeDays = 1
-	MaxCredentialAgeDays = 36600
+	// CredentialAgeDays is a long-term key's lifetime in days, chosen at
+	// its creation (IAM's range): the one home of its bounds.
+	CredentialAgeDays = Value{Range: between(1, 36600)}
 )

@@ -45,8 +45,8 @@ type CreateServiceSpecificCredentialInput struct {
 // its expiry chosen), so it is always sent, and a value outside its range
 // (0 included, an input that forgot it) is refused before the call.
 func (c *Client) CreateServiceSpecificCredential(ctx context.Context, in CreateServiceSpecificCredentialInput) (*ServiceSpecificCredential, error) {
-	if !rules.CredentialAgeDays.Contains(int64(in.CredentialAgeDays)) {
-		return nil, fmt.Errorf("%w: CredentialAgeDays must be %s, not %d", client.ErrInvalidInput, rules.CredentialAgeDays, in.CredentialAgeDays)
+	if err := rules.CredentialAgeDays.CheckWholeNumber(int64(in.CredentialAgeDays)); err != nil {
+		return nil, fmt.Errorf("%w: CredentialAgeDays %w", client.ErrInvalidInput, err)
 	}
 	p := url.Values{"UserName": {in.UserName}, "ServiceName": {in.ServiceName}, "CredentialAgeDays": {strconv.Itoa(in.CredentialAgeDays)}}
 	var out struct {

@@ -214,8 +214,8 @@ func (s *Service) DetachBehindTheBack(userName, policyArn string) bool {
 // policies) and returns its id and value. Like every long-term key it
 // expires: days is CredentialAgeDays, within its range.
 func (s *Service) CreateCredentialBehindTheBack(userName, serviceName string, days int, region string) (id, value string, err error) {
-	if days < MinCredentialAgeDays || days > MaxCredentialAgeDays {
-		return "", "", fmt.Errorf("credential age %d days: a key lives %d to %d days", days, MinCredentialAgeDays, MaxCredentialAgeDays)
+	if !ageDays.Contains(int64(days)) {
+		return "", "", fmt.Errorf("credential age %d days: a key lives %d to %d days", days, ageDays.Min, ageDays.Max)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

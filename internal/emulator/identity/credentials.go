@@ -17,11 +17,6 @@ import (
 
 // Rules of service-specific credentials (long-term API keys).
 const (
-	// MinCredentialAgeDays and MaxCredentialAgeDays bound CredentialAgeDays
-	// (IAM's range). CredentialAgeDays is required: the spec's long-term key
-	// lives "until a configured expiration date", chosen at creation.
-	MinCredentialAgeDays = rules.MinCredentialAgeDays
-	MaxCredentialAgeDays = rules.MaxCredentialAgeDays
 	// MaxCredentialsPerService is how many keys one user may hold for one
 	// service.
 	MaxCredentialsPerService = 2
@@ -125,14 +120,19 @@ func (s *Service) createServiceSpecificCredential(c *core.Caller, form url.Value
 	}{k.xml(u, true)}, nil
 }
 
+// ageDays bounds CredentialAgeDays (the shared rule). CredentialAgeDays is
+// required: the spec's long-term key lives "until a configured expiration
+// date", chosen at creation.
+var ageDays = *rules.CredentialAgeDays.Range
+
 // credentialAgeDays parses CredentialAgeDays, which a create must carry.
 func credentialAgeDays(v string) (int, *apiError) {
 	if v == "" {
-		return 0, invalidInput("CredentialAgeDays is required: a long-term key is created with its expiration chosen (%d to %d days).", MinCredentialAgeDays, MaxCredentialAgeDays)
+		return 0, invalidInput("CredentialAgeDays is required: a long-term key is created with its expiration chosen (%d to %d days).", ageDays.Min, ageDays.Max)
 	}
 	n, perr := strconv.Atoi(v)
-	if perr != nil || n < MinCredentialAgeDays || n > MaxCredentialAgeDays {
-		return 0, invalidInput("CredentialAgeDays %q must be an integer from %d to %d.", v, MinCredentialAgeDays, MaxCredentialAgeDays)
+	if perr != nil || !ageDays.Contains(int64(n)) {
+		return 0, invalidInput("CredentialAgeDays %q must be an integer from %d to %d.", v, ageDays.Min, ageDays.Max)
 	}
 	return n, nil
 }

@@ -91,7 +91,7 @@ func TestIdentityRulesAgree(t *testing.T) {
 		}
 		return out
 	}
-	age := rules.CredentialAgeDays
+	age := *rules.CredentialAgeDays.Range
 	inputs := []identityInput{
 		{res: NewUserResource(), attr: "user_name", values: append(str(rules.UserName), "a/b", "é"),
 			form: func(v, _ string) url.Values { return url.Values{"Action": {"CreateUser"}, "UserName": {v}} }},

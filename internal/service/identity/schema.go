@@ -3,7 +3,6 @@ package identity
 import (
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -72,8 +71,8 @@ func credentialAgeDaysAttribute() schema.Int64Attribute {
 		CustomType: customtypes.Int64Type{},
 		Required:   true,
 		MarkdownDescription: fmt.Sprintf("Days from creation until the key expires, %d to %d. Required: a long-term key lives until the expiration chosen at its creation "+
-			"(a policy may cap the age, such as the documented 90-day cap). Changing it replaces the key.", rules.CredentialAgeDays.Min, rules.CredentialAgeDays.Max),
-		Validators:    []validator.Int64{int64validator.Between(rules.CredentialAgeDays.Min, rules.CredentialAgeDays.Max)},
+			"(a policy may cap the age, such as the documented 90-day cap). Changing it replaces the key.", rules.CredentialAgeDays.Range.Min, rules.CredentialAgeDays.Range.Max),
+		Validators:    validators.Int64Rule(rules.CredentialAgeDays),
 		PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
 	}
 }

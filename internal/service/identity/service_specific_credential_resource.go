@@ -109,7 +109,7 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 				Optional:   true,
 				MarkdownDescription: "When set, a plan made this many days or fewer before `expiration_date` (or after it) replaces the key with a new one, " +
 					"and says so in a warning. Days are counted against the service's clock as seen at the last refresh. Must be smaller than `credential_age_days`.",
-				Validators: []validator.Int64{int64validator.Between(1, rules.CredentialAgeDays.Max-1)},
+				Validators: []validator.Int64{int64validator.Between(1, rules.CredentialAgeDays.Range.Max-1)},
 			},
 			"service_specific_credential_id": computedString("Id of the key, as the service gives it."),
 			"service_api_key_value": schema.StringAttribute{
