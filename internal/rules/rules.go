@@ -37,17 +37,6 @@ func (r IntRange) Contains(v int64) bool { return v >= r.Min && v <= r.Max }
 // String describes the range for a message: "between 1 and 1000".
 func (r IntRange) String() string { return fmt.Sprintf("between %d and %d", r.Min, r.Max) }
 
-// Ranges of whole-number fields. The spec gives none of these; they are
-// the service's documented values, decided once here.
-var (
-	InstanceCount         = IntRange{1, 1000}
-	DedicatedMasterCount  = IntRange{1, 5}
-	WarmCount             = IntRange{2, 150}
-	AvailabilityZoneCount = IntRange{2, 3}
-	Hour                  = IntRange{0, 23}
-	Minute                = IntRange{0, 59}
-)
-
 // DedicatedMasterCountsEnabled are the dedicated master counts a domain
 // may have while its dedicated master nodes are enabled (an odd quorum).
 // The spec gives no rule; this is the project's decision. It depends on

@@ -30,7 +30,8 @@ func TestDedicatedMasterRuleAgrees(t *testing.T) {
 	c := searchClient(t, emu)
 	ctx := testCtx(t)
 	for _, enabled := range []bool{true, false} {
-		for n := rules.DedicatedMasterCount.Min; n <= rules.DedicatedMasterCount.Max; n++ {
+		r := rules.DomainConfig["ClusterConfig.DedicatedMasterCount"].Range
+		for n := r.Min; n <= r.Max; n++ {
 			out, err := c.UpdateDomainConfig(ctx, &searchclient.UpdateDomainConfigInput{
 				DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr(searchclient.DryRunModeVerbose),
 				Sections: map[string]any{"ClusterConfig": map[string]any{"DedicatedMasterEnabled": enabled, "DedicatedMasterCount": n}},
