@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -228,7 +229,15 @@ func checkValue(v any, at []string, r rules.Value) *apiError {
 	case string:
 		err = r.CheckString(v)
 	case float64:
-		err = r.CheckWholeNumber(int64(v))
+		// Only a member with a range is a whole number; a fraction never
+		// converts to its truncation.
+		switch {
+		case r.Range == nil:
+		case v != math.Trunc(v):
+			err = fmt.Errorf("must be a whole number, not %v", v)
+		default:
+			err = r.CheckWholeNumber(int64(v))
+		}
 	case []any:
 		strs := make([]string, 0, len(v))
 		for _, x := range v {
