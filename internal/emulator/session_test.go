@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -122,7 +123,7 @@ func TestRuntimeContentType(t *testing.T) {
 // admin API's list of requests. No 16-character piece of it does either.
 func TestBearerKeyNotRecorded(t *testing.T) {
 	t.Parallel()
-	var printed bytes.Buffer
+	var printed lockedBuffer // the server's goroutines write it while the test reads it
 	e := emulator.New(emulator.Options{Log: &printed})
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
@@ -191,4 +192,23 @@ func TestBearerKeyNotRecorded(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe to write from the server's
+// goroutines and read from the test's.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
