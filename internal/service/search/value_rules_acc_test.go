@@ -33,6 +33,8 @@ func TestAccDomainConfig_valueRules(t *testing.T) {
 		{`  timeouts = { create = "0s" }`, `Invalid Timeout.*timeouts.create must be a positive duration`},
 		{`  advanced_options = { "indices.query.bool.max_clause_count" = "2147483648" }`, `max_clause_count must be a positive whole number up to 2147483647`},
 		{fmt.Sprintf("  access_policies = %q", long), `access_policies UTF-8 character count must be at most 102400`},
+		{`  advanced_security_options = { saml_options = { master_user_name = "" } }`, `saml_options.master_user_name.*must be between 1 and 64`},
+		{`  workforce_identity_options = { workforce_identity_instance_region = "Europe" }`, `workforce_identity_instance_region.*must be a region name such as us-east-1`},
 	} {
 		steps = append(steps, resource.TestStep{Config: domainConfig(emu, tc.body), ExpectError: acctest.ErrorRe(tc.want), PlanOnly: true})
 	}
