@@ -271,8 +271,8 @@ func checkRanges(in *UpdateDomainConfigRequest) *apiError {
 // bad value.
 func checkLogTypes(opts map[string]LogPublishingOption) *apiError {
 	for k := range opts {
-		if !slices.Contains(logTypes, k) {
-			return invalidType("LogPublishingOptions has an unsupported log type %q; supported: %s.", k, strings.Join(logTypes, ", "))
+		if supported := enumerations["LogPublishingOptions.*"]; !slices.Contains(supported, k) {
+			return invalidType("LogPublishingOptions has an unsupported log type %q; supported: %s.", k, strings.Join(supported, ", "))
 		}
 	}
 	return nil

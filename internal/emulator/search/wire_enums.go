@@ -75,7 +75,8 @@ var (
 
 // enumerations are the request members whose value is one of a list,
 // keyed by the member's path (an array's elements as [], as in
-// rules.DomainConfig). checkEnumerations refuses by it.
+// rules.DomainConfig), and the map whose keys are (a map's keys as *).
+// checkEnumerations and checkLogTypes refuse by it.
 var enumerations = map[string][]string{
 	"EngineMode":    engineModes,
 	"IPAddressType": ipAddressTypes,
@@ -85,6 +86,7 @@ var enumerations = map[string][]string{
 	"AutoTuneOptions.DesiredState":                                   desiredStates,
 	"AutoTuneOptions.RollbackOnDisable":                              rollbackOnDisables,
 	"AutoTuneOptions.MaintenanceSchedules[].Duration.Unit":           durationUnits,
+	"LogPublishingOptions.*":                                         logTypes,
 }
 
 // Enumerations are the values UpdateDomainConfig accepts for each member

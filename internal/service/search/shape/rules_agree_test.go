@@ -111,6 +111,8 @@ func enumerationsAgree(t *testing.T, emu map[string][]string) {
 	provider := map[string][]string{
 		// A control member, not a section's: the client's constants.
 		"DryRunMode": {searchclient.DryRunModeBasic, searchclient.DryRunModeVerbose},
+		// A map's keys: the provider's mapvalidator.KeysAre list.
+		"LogPublishingOptions.*": searchclient.LogTypes,
 	}
 	for _, l := range shape.Leaves() {
 		if l.OneOf != nil {
