@@ -148,6 +148,10 @@ func TestIdentityRulesAgree(t *testing.T) {
 			if emulatorRefuses := status == http.StatusBadRequest; emulatorRefuses != providerRefuses {
 				disagree++
 				t.Errorf("%s = %.40q (%d characters): provider refuses %v, emulator refuses %v (HTTP %d %s)", in.attr, v, len([]rune(v)), providerRefuses, emulatorRefuses, status, body)
+			} else if emulatorRefuses && !strings.Contains(body, wireName[in.attr]) {
+				// A refusal for another reason is no agreement.
+				disagree++
+				t.Errorf("%s = %.40q: both refuse, but the emulator's answer names no %s: %s", in.attr, v, wireName[in.attr], body)
 			}
 		}
 		for _, v := range in.values {
@@ -168,6 +172,12 @@ func TestIdentityRulesAgree(t *testing.T) {
 	if disagree > 0 {
 		t.Logf("%d disagreements", disagree)
 	}
+}
+
+// wireName is the request parameter of each probed attribute.
+var wireName = map[string]string{
+	"user_name": "UserName", "path": "Path", "policy_arn": "PolicyArn", "service_name": "ServiceName",
+	"credential_age_days": "CredentialAgeDays", "status": "Status",
 }
 
 // notSent are the attributes with validators whose value no request
