@@ -67,9 +67,9 @@ func TestConverseRulesAgree(t *testing.T) {
 	}
 	disagree := 0
 	for _, tc := range []struct {
-		attr string
-		rule rules.Value
-	}{{"model_id", rules.ModelID}, {"prompt", rules.MessageText}} {
+		attr, member string // member: the word the runtime's message names it by
+		rule         rules.Value
+	}{{"model_id", "model", rules.ModelID}, {"prompt", "text", rules.MessageText}} {
 		for _, v := range derived(tc.rule) {
 			var resp validator.StringResponse
 			for _, x := range byName[tc.attr] {
@@ -89,6 +89,10 @@ func TestConverseRulesAgree(t *testing.T) {
 			if emulatorRefuses := status != http.StatusOK; emulatorRefuses != providerRefuses {
 				disagree++
 				t.Errorf("%s = %.40q (%d characters): provider refuses %v, runtime refuses %v (HTTP %d %s)", tc.attr, v, len([]rune(v)), providerRefuses, emulatorRefuses, status, msg)
+			} else if emulatorRefuses && !strings.Contains(strings.ToLower(msg), tc.member) {
+				// A refusal for another reason is no agreement.
+				disagree++
+				t.Errorf("%s = %.40q: both refuse, but the runtime's message names no %s: %s", tc.attr, v, tc.member, msg)
 			}
 		}
 	}
