@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -114,4 +115,100 @@ func TestRuntimeContentType(t *testing.T) {
 			t.Errorf("Content-Type %q: %d %v, want %d", ct, resp.StatusCode, out, want)
 		}
 	}
+}
+
+// TestBearerKeyNotRecorded: a key sent in the Authorization header, long
+// term or short term, answered or refused, appears in none of the
+// emulator's records: its printed log, its request log (Calls) or the
+// admin API's list of requests. No 16-character piece of it does either.
+func TestBearerKeyNotRecorded(t *testing.T) {
+	t.Parallel()
+	var printed lockedBuffer // the server's goroutines write it while the test reads it
+	e := emulator.New(emulator.Options{Log: &printed})
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	ic, err := identityclient.New(client.Config{Region: e.Region(), Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()}}, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ic.CreateUser(ctx, identityclient.CreateUserInput{UserName: "logged"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ic.AttachUserPolicy(ctx, "logged", "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"); err != nil {
+		t.Fatal(err)
+	}
+	_, longTerm, err := e.Identity.CreateCredentialBehindTheBack("logged", "models.cloud.example", 30, e.Region())
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, err := modelsclient.GenerateToken(ctx, modelsclient.TokenRequest{
+		Host: strings.TrimPrefix(srv.URL, "http://"), Region: emulator.DefaultRegion, ExpiresIn: time.Hour,
+		Credentials: client.Credentials{AccessKeyID: emulator.DefaultAccessKeyID, SecretAccessKey: emulator.DefaultSecretAccessKey},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]string{"long-term": longTerm, "short-term": short.Value}
+	body := `{"messages":[{"role":"user","content":[{"text":"hi"}]}]}`
+	for name, key := range keys {
+		// Answered, then refused (another region's runtime).
+		for path, want := range map[string]int{"/model/m1/converse": 200, "/region/eu-west-1/model/m1/converse": 403} {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+path, strings.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+key)
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				t.Fatalf("%s key at %s: HTTP %d, want %d", name, path, resp.StatusCode, want)
+			}
+		}
+	}
+	calls, err := json.Marshal(e.Calls())
+	if err != nil {
+		t.Fatal(err)
+	}
+	converse := 0
+	for _, c := range e.Calls() {
+		if c.Operation == "Converse" {
+			converse++
+		}
+	}
+	if converse != 4 || !strings.Contains(printed.String(), "Converse") {
+		t.Fatalf("%d Converse calls in the request log, want 4, and the printed log names them: the records this test reads are not the ones the calls went to", converse)
+	}
+	_, listed := admin(t, http.MethodGet, srv.URL+"/_admin/requests", "")
+	records := map[string]string{"printed log": printed.String(), "request log": string(calls), "admin requests": listed}
+	for name, key := range keys {
+		for rec, text := range records {
+			for i := 0; i+16 <= len(key); i += 8 {
+				if piece := key[i : i+16]; strings.Contains(text, piece) {
+					t.Errorf("the %s records characters %d-%d of the %s key", rec, i, i+16, name)
+					break
+				}
+			}
+		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe to write from the server's
+// goroutines and read from the test's.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

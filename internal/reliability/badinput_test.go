@@ -88,6 +88,15 @@ func badCases() []badCase {
 		dcOK("zone count 4", `cluster_config = { zone_awareness_config = { availability_zone_count = 4 } }`, "cluster_config", `must be between 2 and 3, got: 4`).nested("cluster_config.zone_awareness_config.availability_zone_count"),
 		dcOK("subnet id empty", `vpc_options = { subnet_ids = [""] }`, "vpc_options", `string length must be at least 1`).nested("vpc_options.subnet_ids"),
 		dcOK("timeout negative", `timeouts = { update = "-1h" }`, "timeouts", `timeouts.update must be a positive duration`).nested("timeouts.update"),
+		// The value rules the emulator applies too (rules.DomainConfig): a plan
+		// refuses what the service would.
+		dcOK("volume size 2^53+1", `block_volume_options = { volume_size = 9007199254740993 }`, "block_volume_options", `volume_size value must be between 1 and 65536, got: 9007199254740993`).nested("block_volume_options.volume_size"),
+		dcOK("iops -1", `block_volume_options = { iops = -1 }`, "block_volume_options", `iops value must be between 0 and 256000, got: -1`).nested("block_volume_options.iops"),
+		dcOK("saml session of 1441 minutes", `advanced_security_options = { saml_options = { session_timeout_minutes = 1441 } }`, "advanced_security_options", `session_timeout_minutes value must be between 1 and 1440, got: 1441`).nested("advanced_security_options.saml_options.session_timeout_minutes"),
+		dcOK("jwks url over http", `advanced_security_options = { jwt_options = { jwks_url = "http://x" } }`, "advanced_security_options", `must be an https URL`).nested("advanced_security_options.jwt_options.jwks_url"),
+		dcOK("role arn not an ARN", `user_pool_auth_options = { role_arn = "admin" }`, "user_pool_auth_options", `must be an ARN`).nested("user_pool_auth_options.role_arn"),
+		dcOK("11 node options", `cluster_config = { node_options = [for i in range(11) : { node_type = "coordinator" }] }`, "cluster_config", `node_options list must contain at most 10 elements, got: 11`).nested("cluster_config.node_options"),
+		dcOK("accepted warning empty", `accepted_warnings = [""]`, "accepted_warnings", `must be a validation code`),
 		// Secrets.
 		dcOK("master password too short", `advanced_security_options = { master_user_options = { master_user_name = "admin", master_user_password = "short" } }`, "advanced_security_options", `between 8 and 128`).nested("advanced_security_options.master_user_options.master_user_password"),
 		dcOK("write-only version without password", `master_user_password_wo_version = 1`, "master_user_password_wo_version", `master_user_password_wo`),
@@ -121,7 +130,7 @@ func badCases() []badCase {
 		{name: "short-term key region", kind: "ephemeral", typ: "cloud_models_short_term_api_key", body: `region = "Mars"`, attr: "region", want: `region name`},
 		{name: "converse region", kind: "data", typ: "cloud_models_converse", body: `model_id = "m"` + "\n" + `prompt = "hi"` + "\n" + `region = "moon"`, attr: "region", want: `region name`},
 		{name: "converse model id", kind: "data", typ: "cloud_models_converse", body: `model_id = "a model"` + "\n" + `prompt = "hi"`, attr: "model_id", want: `letters, digits`},
-		{name: "converse empty prompt", kind: "data", typ: "cloud_models_converse", body: `model_id = "m"` + "\n" + `prompt = ""`, attr: "prompt", want: `string length must be between 1`},
+		{name: "converse empty prompt", kind: "data", typ: "cloud_models_converse", body: `model_id = "m"` + "\n" + `prompt = ""`, attr: "prompt", want: `character count must be between 1 and 100000`},
 		{name: "converse runtime url", kind: "data", typ: "cloud_models_converse", body: `model_id = "m"` + "\n" + `prompt = "hi"` + "\n" + `runtime_url = "runtime.example"`, attr: "runtime_url", want: `http`},
 		// Provider settings.
 		prov("provider region", `region = "Mars"`, "region", `must be a region name such as us-east-1`),

@@ -1,12 +1,18 @@
-// Package rules holds the value rules of the search domain's configuration
-// (ranges, lengths, AdvancedOptions values) and the form of a region name,
-// written once: the provider's validators and the emulator's request checks
-// both call them, so a value is never refused by one and accepted by the
-// other. Where the spec gives a
-// limit the rule is the spec's; where it does not, the rule is the
-// project's decision, written here once and documented for users in the
-// search_domain_config docs ("Rules checked at plan time"). This package
-// imports the standard library only (the rules rule of .golangci.yml).
+// Package rules holds the value rules that the provider and the emulator
+// both apply, written once: the search domain configuration's members
+// (rules.DomainConfig: ranges, lengths, forms, numbers of items; the
+// AdvancedOptions values), the identity inputs the provider sends, the
+// converse request's model id and text, and the form of a region name. The
+// provider derives its validators from them (internal/validators) and the
+// emulator checks requests with them, so a value is never refused by one
+// and accepted by the other; the agreement tests (TestValueRulesAgree,
+// TestIdentityRulesAgree, TestConverseRulesAgree) hold both sides to it.
+// Where the spec gives a limit the rule is the spec's; where it does not,
+// the rule is the project's decision, written here once and documented in
+// contributing/design.md ("Value rules"). Enumerations are not here: the
+// emulator keeps its own lists, written from the spec, and the agreement
+// test compares them with the provider's. This package imports the
+// standard library only (the rules rule of .golangci.yml).
 package rules
 
 import (
@@ -30,17 +36,6 @@ func (r IntRange) Contains(v int64) bool { return v >= r.Min && v <= r.Max }
 
 // String describes the range for a message: "between 1 and 1000".
 func (r IntRange) String() string { return fmt.Sprintf("between %d and %d", r.Min, r.Max) }
-
-// Ranges of whole-number fields. The spec gives none of these; they are
-// the service's documented values, decided once here.
-var (
-	InstanceCount         = IntRange{1, 1000}
-	DedicatedMasterCount  = IntRange{1, 5}
-	WarmCount             = IntRange{2, 150}
-	AvailabilityZoneCount = IntRange{2, 3}
-	Hour                  = IntRange{0, 23}
-	Minute                = IntRange{0, 59}
-)
 
 // DedicatedMasterCountsEnabled are the dedicated master counts a domain
 // may have while its dedicated master nodes are enabled (an odd quorum).

@@ -59,10 +59,11 @@ func TestAdvancedOptionDefaultsAreValid(t *testing.T) {
 
 func TestIntRange(t *testing.T) {
 	t.Parallel()
-	if InstanceCount.Contains(1001) || !InstanceCount.Contains(1000) || InstanceCount.Contains(0) {
-		t.Errorf("InstanceCount %v: the service allows 1 to 1000", InstanceCount)
+	r := IntRange{1, 1000}
+	if r.Contains(1001) || !r.Contains(1000) || r.Contains(0) {
+		t.Errorf("%v contains 1001 or 0, or not 1000", r)
 	}
-	if got := AvailabilityZoneCount.String(); got != "between 2 and 3" {
+	if got := (IntRange{2, 3}).String(); got != "between 2 and 3" {
 		t.Errorf("String() = %q", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -301,7 +302,7 @@ func TestCreateWithLostAnswerIsOutcomeUnknown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.CreateServiceSpecificCredential(context.Background(), CreateServiceSpecificCredentialInput{UserName: "alice", ServiceName: "models.cloud.example"})
+	_, err = c.CreateServiceSpecificCredential(context.Background(), CreateServiceSpecificCredentialInput{UserName: "alice", ServiceName: "models.cloud.example", CredentialAgeDays: 30})
 	if !errors.Is(err, client.ErrOutcomeUnknown) {
 		t.Fatalf("error %v, want ErrOutcomeUnknown", err)
 	}
@@ -359,5 +360,32 @@ func TestListUsersPage(t *testing.T) {
 	c, _ = fake(t, 200, result("ListUsers", `<Users/><IsTruncated>false</IsTruncated><Marker>stale</Marker>`), nil)
 	if got, err := c.ListUsers(context.Background(), ListUsersInput{}); err != nil || got.NextMarker != "" {
 		t.Errorf("last page: %+v, %v", got, err)
+	}
+}
+
+// TestCreateKeySendsCredentialAgeDays: the service requires the key's
+// lifetime, so it is always in the request, and a value outside its range
+// (0 being an input that forgot it) is refused before any call.
+func TestCreateKeySendsCredentialAgeDays(t *testing.T) {
+	t.Parallel()
+	ok := result("CreateServiceSpecificCredential", `<ServiceSpecificCredential><UserName>alice</UserName><ServiceSpecificCredentialId>ACCA1</ServiceSpecificCredentialId></ServiceSpecificCredential>`)
+	for _, days := range []int{1, 30, 36600} {
+		c, forms := fake(t, http.StatusOK, ok, nil)
+		if _, err := c.CreateServiceSpecificCredential(context.Background(), CreateServiceSpecificCredentialInput{UserName: "alice", ServiceName: "models.cloud.example", CredentialAgeDays: days}); err != nil {
+			t.Fatalf("%d days: %v", days, err)
+		}
+		if got := (*forms)[0].Get("CredentialAgeDays"); got != fmt.Sprint(days) {
+			t.Errorf("%d days: CredentialAgeDays sent as %q", days, got)
+		}
+	}
+	for _, days := range []int{0, -1, 36601} {
+		c, forms := fake(t, http.StatusOK, ok, nil)
+		_, err := c.CreateServiceSpecificCredential(context.Background(), CreateServiceSpecificCredentialInput{UserName: "alice", ServiceName: "models.cloud.example", CredentialAgeDays: days})
+		if !errors.Is(err, client.ErrInvalidInput) || !strings.Contains(err.Error(), "CredentialAgeDays must be between 1 and 36600") {
+			t.Errorf("%d days: error %v, want the range refused", days, err)
+		}
+		if len(*forms) != 0 {
+			t.Errorf("%d days: %d requests sent, want none", days, len(*forms))
+		}
 	}
 }

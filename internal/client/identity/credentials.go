@@ -2,9 +2,13 @@ package identity
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // Status values of a service-specific credential.
@@ -36,11 +40,15 @@ type CreateServiceSpecificCredentialInput struct {
 // makes a second key): a lost answer is client.ErrOutcomeUnknown, and the
 // key's value cannot be read again, so the caller lists the user's keys to
 // find the key and resets it to obtain a value.
+//
+// The service requires CredentialAgeDays (a long-term key is created with
+// its expiry chosen), so it is always sent, and a value outside its range
+// (0 included, an input that forgot it) is refused before the call.
 func (c *Client) CreateServiceSpecificCredential(ctx context.Context, in CreateServiceSpecificCredentialInput) (*ServiceSpecificCredential, error) {
-	p := url.Values{"UserName": {in.UserName}, "ServiceName": {in.ServiceName}}
-	if in.CredentialAgeDays > 0 {
-		p.Set("CredentialAgeDays", strconv.Itoa(in.CredentialAgeDays))
+	if err := rules.CredentialAgeDays.CheckWholeNumber(int64(in.CredentialAgeDays)); err != nil {
+		return nil, fmt.Errorf("%w: CredentialAgeDays %w", client.ErrInvalidInput, err)
 	}
+	p := url.Values{"UserName": {in.UserName}, "ServiceName": {in.ServiceName}, "CredentialAgeDays": {strconv.Itoa(in.CredentialAgeDays)}}
 	var out struct {
 		Credential ServiceSpecificCredential `xml:"ServiceSpecificCredential"`
 	}

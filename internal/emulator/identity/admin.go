@@ -10,6 +10,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/policy"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 var _ core.AdminService = (*Service)(nil)
@@ -209,9 +210,13 @@ func (s *Service) DetachBehindTheBack(userName, policyArn string) bool {
 	return false
 }
 
-// CreateCredentialBehindTheBack creates a key out of band (no limits, no
-// policies) and returns its id and value. days 0 means no expiry.
+// CreateCredentialBehindTheBack creates a key out of band (no quota, no
+// policies) and returns its id and value. Like every long-term key it
+// expires: days is CredentialAgeDays, within its range.
 func (s *Service) CreateCredentialBehindTheBack(userName, serviceName string, days int, region string) (id, value string, err error) {
+	if !ageDays.Contains(int64(days)) {
+		return "", "", fmt.Errorf("credential age %d days: a key lives %d to %d days", days, ageDays.Min, ageDays.Max)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u, ok := s.users[strings.ToLower(userName)]
@@ -219,10 +224,8 @@ func (s *Service) CreateCredentialBehindTheBack(userName, serviceName string, da
 		return "", "", fmt.Errorf("no user %s", userName)
 	}
 	now := s.clock.Now().Truncate(time.Second)
-	k := &credential{ID: randomID("ACCA", 17), ServiceName: serviceName, Value: newKeyValue(), Status: "Active", CreateDate: now, Region: region}
-	if days > 0 {
-		k.Expiration = now.Add(time.Duration(days) * 24 * time.Hour)
-	}
+	k := &credential{ID: randomID("ACCA", 17), ServiceName: serviceName, Value: newKeyValue(), Status: "Active", CreateDate: now, Region: region,
+		Expiration: now.Add(time.Duration(days) * 24 * time.Hour)}
 	u.Credentials = append(u.Credentials, k)
 	return k.ID, k.Value, nil
 }
@@ -248,7 +251,7 @@ func (s *Service) DeleteCredentialBehindTheBack(userName, id string) bool {
 // AddManagedPolicy adds an account-managed policy that users can attach
 // (arn:cloud:identity::<account>:policy/<name>), beside the catalogue.
 func (s *Service) AddManagedPolicy(arn string, document []byte) error {
-	if !policyArnRe.MatchString(arn) {
+	if rules.PolicyARN.CheckString(arn) != nil {
 		return fmt.Errorf("%q is not a policy ARN", arn)
 	}
 	d, err := policy.Parse(document)

@@ -12,14 +12,11 @@ import (
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // Rules of service-specific credentials (long-term API keys).
 const (
-	// MinCredentialAgeDays and MaxCredentialAgeDays bound CredentialAgeDays
-	// (IAM's range). Without CredentialAgeDays a key never expires.
-	MinCredentialAgeDays = 1
-	MaxCredentialAgeDays = 36600
 	// MaxCredentialsPerService is how many keys one user may hold for one
 	// service.
 	MaxCredentialsPerService = 2
@@ -40,7 +37,7 @@ type credential struct {
 	Value       string
 	Status      string
 	CreateDate  time.Time
-	// Expiration is zero for a key that never expires.
+	// Expiration is when the key stops working: every key has one.
 	Expiration time.Time
 	Region     string
 }
@@ -123,15 +120,19 @@ func (s *Service) createServiceSpecificCredential(c *core.Caller, form url.Value
 	}{k.xml(u, true)}, nil
 }
 
-// credentialAgeDays parses CredentialAgeDays; 0 when absent (the key never
-// expires).
+// ageDays bounds CredentialAgeDays (the shared rule). CredentialAgeDays is
+// required: the spec's long-term key lives "until a configured expiration
+// date", chosen at creation.
+var ageDays = *rules.CredentialAgeDays.Range
+
+// credentialAgeDays parses CredentialAgeDays, which a create must carry.
 func credentialAgeDays(v string) (int, *apiError) {
 	if v == "" {
-		return 0, nil
+		return 0, invalidInput("CredentialAgeDays is required: a long-term key is created with its expiration chosen (%d to %d days).", ageDays.Min, ageDays.Max)
 	}
 	n, perr := strconv.Atoi(v)
-	if perr != nil || n < MinCredentialAgeDays || n > MaxCredentialAgeDays {
-		return 0, invalidInput("CredentialAgeDays %q must be an integer from %d to %d.", v, MinCredentialAgeDays, MaxCredentialAgeDays)
+	if perr != nil || !ageDays.Contains(int64(n)) {
+		return 0, invalidInput("CredentialAgeDays %q must be an integer from %d to %d.", v, ageDays.Min, ageDays.Max)
 	}
 	return n, nil
 }
@@ -139,14 +140,11 @@ func credentialAgeDays(v string) (int, *apiError) {
 // authorizeCreateCredential checks the caller may create a key for svc on
 // the user, with the service name and age as condition keys.
 func (s *Service) authorizeCreateCredential(c *core.Caller, u *user, svc string, days int) *apiError {
-	keys := map[string]string{"identity:ServiceSpecificCredentialServiceName": svc}
-	if days > 0 {
-		keys["identity:ServiceSpecificCredentialAgeDays"] = strconv.Itoa(days)
+	keys := map[string]string{
+		"identity:ServiceSpecificCredentialServiceName": svc,
+		"identity:ServiceSpecificCredentialAgeDays":     strconv.Itoa(days),
 	}
 	return s.authorizeCall(c, "CreateServiceSpecificCredential", u.Arn, keys, func() string {
-		if days == 0 {
-			return fmt.Sprintf("a key for %s that never expires (no CredentialAgeDays)", svc)
-		}
 		return fmt.Sprintf("a key for %s with CredentialAgeDays %d", svc, days)
 	})
 }
@@ -167,7 +165,7 @@ func checkCredentialQuota(u *user, svc string) *apiError {
 }
 
 // newCredential is a new active key for svc, created now (to the second),
-// in the caller's region, expiring after days when days > 0.
+// in the caller's region, expiring after days.
 func (s *Service) newCredential(c *core.Caller, svc string, days int) *credential {
 	now := s.clock.Now().Truncate(time.Second)
 	k := &credential{
@@ -180,9 +178,7 @@ func (s *Service) newCredential(c *core.Caller, svc string, days int) *credentia
 	if c != nil {
 		k.Region = c.Region
 	}
-	if days > 0 {
-		k.Expiration = now.Add(time.Duration(days) * 24 * time.Hour)
-	}
+	k.Expiration = now.Add(time.Duration(days) * 24 * time.Hour)
 	return k
 }
 
@@ -275,7 +271,7 @@ func (s *Service) deleteServiceSpecificCredential(_ *core.Caller, form url.Value
 // KeyInfo describes a long-term API key for the runtime service.
 type KeyInfo struct {
 	UserName, UserArn, ServiceName, CredentialID, Status, Region string
-	// Expiration is zero for a key that never expires.
+	// Expiration is when the key stops working: every key has one.
 	Expiration time.Time
 }
 

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/policy"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // Limits of policy attachments.
@@ -21,8 +21,6 @@ const (
 	defaultMaxItems    = 100
 	maxMaxItems        = 1000
 )
-
-var policyArnRe = regexp.MustCompile(`^arn:cloud:identity::(\d{12}|cloud):policy/.+`)
 
 type attachedPolicyXML struct {
 	PolicyName string `xml:"PolicyName"`
@@ -42,7 +40,7 @@ func (s *Service) checkPolicyArn(arn string) (policy.Managed, *apiError) {
 	if arn == "" {
 		return policy.Managed{}, invalidInput("PolicyArn is required.")
 	}
-	if !policyArnRe.MatchString(arn) {
+	if rules.PolicyARN.CheckString(arn) != nil {
 		return policy.Managed{}, invalidInput("PolicyArn %q is not a policy ARN (arn:cloud:identity::<account or cloud>:policy/<name>).", arn)
 	}
 	m, ok := s.managedPolicy(arn)
@@ -82,7 +80,7 @@ func (s *Service) detachUserPolicy(_ *core.Caller, form url.Values) (any, *apiEr
 	if arn == "" {
 		return nil, invalidInput("PolicyArn is required.")
 	}
-	if !policyArnRe.MatchString(arn) {
+	if rules.PolicyARN.CheckString(arn) != nil {
 		return nil, invalidInput("PolicyArn %q is not a policy ARN (arn:cloud:identity::<account or cloud>:policy/<name>).", arn)
 	}
 	for i, p := range u.Policies {

@@ -89,7 +89,8 @@ func TestCredentialRules(t *testing.T) {
 		inMsg  string
 	}{
 		{"ok", []string{"UserName", "alice", "ServiceName", "models.cloud.example", "CredentialAgeDays", "30"}, 200, "", ""},
-		{"no age", []string{"UserName", "alice", "ServiceName", "models.cloud.example"}, 200, "", ""},
+		{"no age", []string{"UserName", "alice", "ServiceName", "models.cloud.example"}, 400, "InvalidInput", "CredentialAgeDays is required"},
+		{"min age", []string{"UserName", "alice", "ServiceName", "models.cloud.example", "CredentialAgeDays", "1"}, 200, "", ""},
 		{"max age", []string{"UserName", "alice", "ServiceName", "models.cloud.example", "CredentialAgeDays", "36600"}, 200, "", ""},
 		{"age zero", []string{"UserName", "alice", "ServiceName", "models.cloud.example", "CredentialAgeDays", "0"}, 400, "InvalidInput", "CredentialAgeDays"},
 		{"age too big", []string{"UserName", "alice", "ServiceName", "models.cloud.example", "CredentialAgeDays", "36601"}, 400, "InvalidInput", "CredentialAgeDays"},
@@ -183,18 +184,18 @@ func TestCredentialLifecycle(t *testing.T) {
 func TestCredentialLimitAndRegion(t *testing.T) {
 	t.Parallel()
 	s, _ := newService(t)
-	createKey(t, s)
-	createKey(t, s)
-	a := call(t, s, adminCaller, "CreateServiceSpecificCredential", "UserName", "alice", "ServiceName", "models.cloud.example")
+	createKey(t, s, "CredentialAgeDays", "30")
+	createKey(t, s, "CredentialAgeDays", "30")
+	a := call(t, s, adminCaller, "CreateServiceSpecificCredential", "UserName", "alice", "ServiceName", "models.cloud.example", "CredentialAgeDays", "30")
 	if a.status != http.StatusConflict || a.code != "LimitExceeded" || !strings.Contains(a.msg, "ServiceSpecificCredentialsPerUserPerService: 2") {
 		t.Errorf("third key: %d %s %q", a.status, a.code, a.msg)
 	}
 	must(t, call(t, s, adminCaller, "CreateUser", "UserName", "bob"))
 	west := &core.Caller{Principal: adminArn, Region: "eu-west-1"}
-	a = must(t, call(t, s, west, "CreateServiceSpecificCredential", "UserName", "bob", "ServiceName", "models.cloud.example"))
+	a = must(t, call(t, s, west, "CreateServiceSpecificCredential", "UserName", "bob", "ServiceName", "models.cloud.example", "CredentialAgeDays", "30"))
 	info, _ := s.LookupServiceAPIKey(valueRe.FindStringSubmatch(a.body)[1])
-	if info.Region != "eu-west-1" || !info.Expiration.IsZero() {
-		t.Errorf("key info %+v: want region eu-west-1 and no expiry", info)
+	if info.Region != "eu-west-1" || info.Expiration.IsZero() {
+		t.Errorf("key info %+v: want region eu-west-1 and an expiry", info)
 	}
 	if _, ok := s.LookupServiceAPIKey("CLOUDKnotakey"); ok {
 		t.Error("an unknown value was found")
@@ -288,7 +289,7 @@ func TestAuthorizeCreateCredential(t *testing.T) {
 		{"admin without policies", nil, "CreateServiceSpecificCredential", []string{"CredentialAgeDays", "120"}, 200, ""},
 		{"cap allows 90", []string{capDoc}, "CreateServiceSpecificCredential", []string{"CredentialAgeDays", "90"}, 200, ""},
 		{"cap refuses 120", []string{capDoc}, "CreateServiceSpecificCredential", []string{"CredentialAgeDays", "120"}, 403, `CredentialAgeDays 120) because no policy allows it (implicit deny); the condition of Allow statement "CapKeyAge" (requires identity:ServiceSpecificCredentialAgeDays NumericLessThanEquals 90) is not met`},
-		{"cap refuses no expiry", []string{capDoc}, "CreateServiceSpecificCredential", nil, 403, "never expires"},
+		{"no expiry refused before any policy", []string{capDoc}, "CreateServiceSpecificCredential", nil, 400, "CredentialAgeDays is required"},
 		{"cap leaves other actions", []string{capDoc}, "ListServiceSpecificCredentials", nil, 200, ""},
 		{"explicit deny of another action", []string{capDoc, denyUsers}, "DeleteUser", nil, 403, "explicit deny"},
 	}

@@ -4,18 +4,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
-)
-
-// Limits of the identity service's user fields.
-var (
-	userNameRe = regexp.MustCompile(`^[\w+=,.@-]{1,64}$`)
-	pathRe     = regexp.MustCompile(`^(/|/[\x21-\x7E]{1,510}/)$`)
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 type user struct {
@@ -49,7 +43,7 @@ func validateUserName(field, v string) *apiError {
 	if v == "" {
 		return invalidInput("%s is required.", field)
 	}
-	if !userNameRe.MatchString(v) {
+	if rules.UserName.CheckString(v) != nil {
 		return invalidInput("%s %q must be 1 to 64 characters of letters, digits and +=,.@_-.", field, v)
 	}
 	return nil
@@ -72,10 +66,10 @@ func (s *Service) createUser(_ *core.Caller, form url.Values) (any, *apiError) {
 	if err := validateUserName("UserName", name); err != nil {
 		return nil, err
 	}
-	if path == "" {
+	if !form.Has("Path") {
 		path = "/"
 	}
-	if !pathRe.MatchString(path) {
+	if rules.UserPath.CheckString(path) != nil {
 		return nil, invalidInput("Path %q must begin and end with / and hold 1 to 512 printable ASCII characters.", path)
 	}
 	tags, aerr := parseTags(form, "Tags")

@@ -50,7 +50,7 @@ func (s *Service) authenticate(r *http.Request, rt route, now time.Time) (tokenT
 	case info.Status != "Active":
 		return LongTerm, info.UserArn, info.Expiration, &apiError{http.StatusForbidden, "AccessDeniedException",
 			fmt.Sprintf("The API key %s is %s. Reactivate it or use another key.", info.CredentialID, info.Status)}
-	case !info.Expiration.IsZero() && !now.Before(info.Expiration):
+	case !now.Before(info.Expiration):
 		return LongTerm, info.UserArn, info.Expiration, &apiError{http.StatusForbidden, "ExpiredTokenException",
 			fmt.Sprintf("The API key %s expired at %s.", info.CredentialID, info.Expiration.UTC().Format(time.RFC3339))}
 	case info.Region != rt.region:

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 type message struct {
@@ -70,6 +72,9 @@ func checkMessage(i int, m message) *apiError {
 	for j, c := range m.Content {
 		if c.Text == nil {
 			return &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].content[" + strconv.Itoa(j) + "] needs text."}
+		}
+		if err := rules.MessageText.CheckString(*c.Text); err != nil {
+			return &apiError{http.StatusBadRequest, "ValidationException", "messages[" + strconv.Itoa(i) + "].content[" + strconv.Itoa(j) + "].text " + err.Error() + "."}
 		}
 	}
 	return nil

@@ -32,8 +32,7 @@ const (
 
 var (
 	// /region/<r> (optional) /alt (optional) /model/<id>/converse.
-	pathRe  = regexp.MustCompile(`^(?:/region/([^/]+))?(/alt)?/model/([^/]+)/converse$`)
-	modelRe = regexp.MustCompile(`^[A-Za-z0-9._:/+-]+$`)
+	pathRe = regexp.MustCompile(`^(?:/region/([^/]+))?(/alt)?/model/([^/]+)/converse$`)
 )
 
 // Use is one authenticated-or-refused runtime call. It holds no secret.
@@ -140,7 +139,7 @@ func (s *Service) parse(r *http.Request) (route, *apiError) {
 		return rt, &apiError{http.StatusNotFound, "UnknownOperationException", "No runtime serves region " + rt.region + "."}
 	case r.Method != http.MethodPost:
 		return rt, &apiError{http.StatusMethodNotAllowed, "UnknownOperationException", "Converse is POST."}
-	case err != nil || len(model) > 2048 || !modelRe.MatchString(model):
+	case err != nil || rules.ModelID.CheckString(model) != nil:
 		return rt, &apiError{http.StatusBadRequest, "ValidationException", "The model identifier must be 1 to 2048 characters of letters, digits and ._:/+-."}
 	}
 	rt.model = model

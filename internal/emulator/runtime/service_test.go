@@ -50,7 +50,7 @@ func newFixture(t *testing.T) *fixture {
 	return &fixture{emu: e, url: srv.URL, id: id}
 }
 
-// user creates a user with policies and a key of days (0: none) in region.
+// user creates a user with policies and a key of days in region.
 func (f *fixture) user(t *testing.T, name, region string, days int, policies ...string) (id, key string) {
 	t.Helper()
 	ctx := context.Background()
@@ -168,6 +168,44 @@ func TestRuntimeRefusals(t *testing.T) {
 	}
 }
 
+// TestRuntimeBodyRules: the runtime's rules of a converse body, each
+// refused with the message that names the member: a role other than user
+// or assistant, a message without content, a block without text, an empty
+// or over-long text, a conversation that does not end with the user. A
+// body that keeps every rule is answered.
+func TestRuntimeBodyRules(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	_, key := f.user(t, "alice", "us-east-1", 30, limitedAccess)
+	bad := func(msg string) answer { return answer{400, "ValidationException", msg} }
+	tests := []struct {
+		name, payload string
+		want          answer
+	}{
+		{"user, assistant, user", `{"messages":[{"role":"user","content":[{"text":"a"}]},{"role":"assistant","content":[{"text":"b"}]},{"role":"user","content":[{"text":"c"}]}]}`, answer{Status: 200}},
+		{"role system", `{"messages":[{"role":"system","content":[{"text":"a"}]}]}`, bad("messages[0].role must be user or assistant.")},
+		{"role missing", `{"messages":[{"content":[{"text":"a"}]}]}`, bad("messages[0].role must be user or assistant.")},
+		{"role in another case", `{"messages":[{"role":"User","content":[{"text":"a"}]}]}`, bad("messages[0].role must be user or assistant.")},
+		{"empty content", `{"messages":[{"role":"user","content":[]}]}`, bad("messages[0].content must hold at least one block.")},
+		{"no content", `{"messages":[{"role":"user"}]}`, bad("messages[0].content must hold at least one block.")},
+		{"block without text", `{"messages":[{"role":"user","content":[{"text":"a"},{"image":{}}]}]}`, bad("messages[0].content[1] needs text.")},
+		{"empty text", `{"messages":[{"role":"user","content":[{"text":""}]}]}`, bad("messages[0].content[0].text must be between 1 and 100000 characters long, not 0.")},
+		{"text of 100001 characters", `{"messages":[{"role":"user","content":[{"text":"` + strings.Repeat("é", 100001) + `"}]}]}`, bad("messages[0].content[0].text must be between 1 and 100000 characters long, not 100001.")},
+		{"text of 100000 characters", `{"messages":[{"role":"user","content":[{"text":"` + strings.Repeat("é", 100000) + `"}]}]}`, answer{Status: 200}},
+		{"last from the assistant", `{"messages":[{"role":"user","content":[{"text":"a"}]},{"role":"assistant","content":[{"text":"b"}]}]}`, bad("The last message must have the role user.")},
+		{"empty messages", `{"messages":[]}`, bad("The request body needs a non-empty messages array.")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, _ := f.call(t, "/model/m1/converse", "Bearer "+key, tt.payload)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("answer (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestRuntimeExpiryAndShortTermDeny(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -211,7 +249,7 @@ func TestRuntimeExpiryAndShortTermDeny(t *testing.T) {
 func TestRuntimeAnswer(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	_, key := f.user(t, "alice", "us-east-1", 0, limitedAccess)
+	_, key := f.user(t, "alice", "us-east-1", 30, limitedAccess)
 	got, m := f.call(t, "/model/anthropic.claude%2Fv1/converse", "Bearer "+key,
 		`{"messages":[{"role":"user","content":[{"text":"first try"}]},{"role":"assistant","content":[{"text":"ok"}]},{"role":"user","content":[{"text":"say hi"}]}]}`)
 	if got.Status != 200 {

@@ -33,7 +33,7 @@ func TestDryRunDeploymentType(t *testing.T) {
 		{"explicit index applies live", api.UpdateDomainConfigInput{Sections: obj{"AdvancedOptions": obj{api.AdvancedOptionAllowExplicitIndex: "false"}}}, "dynamic"},
 		{"log publishing", api.UpdateDomainConfigInput{Sections: obj{"LogPublishingOptions": obj{"AUDIT_LOGS": obj{"Enabled": true}}}}, "dynamic"},
 		{"software update", api.UpdateDomainConfigInput{Sections: obj{"SoftwareUpdateOptions": obj{"AutoSoftwareUpdateEnabled": true}}}, "dynamic"},
-		{"master user is always a change", api.UpdateDomainConfigInput{Sections: obj{"AdvancedSecurityOptions": obj{"MasterUserOptions": obj{"MasterUserName": "admin", "MasterUserPassword": "s3cret!"}}}}, "dynamic"},
+		{"master user is always a change", api.UpdateDomainConfigInput{Sections: obj{"AdvancedSecurityOptions": obj{"MasterUserOptions": obj{"MasterUserName": "admin", "MasterUserPassword": "s3cret!pw"}}}}, "dynamic"},
 		{"dynamic and blue/green", api.UpdateDomainConfigInput{Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 5}, "ClusterConfig": obj{"InstanceType": "r6g.xlarge.search"}}}, "blue/green"},
 		{"same values", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"InstanceCount": 3, "InstanceType": "r6g.large.search"}, "SnapshotOptions": obj{"AutomatedSnapshotStartHour": 0}}}, "none"},
 		{"empty request", api.UpdateDomainConfigInput{}, "none"},

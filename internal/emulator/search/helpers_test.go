@@ -100,11 +100,22 @@ func deref[T any](p *T) T {
 func emulatorZeroPace() search.Pace { return search.Pace{} }
 
 // do sends a signed request with a raw body through the shared signing
-// stack (no search client types involved) and decodes the JSON answer.
+// stack (no search client types involved) and decodes the JSON answer. A
+// body is sent as JSON, as every client sends it.
 func (e *env) do(t *testing.T, method, path string, q url.Values, body string) (int, map[string]any) {
 	t.Helper()
+	var h http.Header
+	if body != "" {
+		h = http.Header{"Content-Type": {"application/json"}}
+	}
+	return e.doWith(t, method, path, q, h, body)
+}
+
+// doWith is do with the request's headers h.
+func (e *env) doWith(t *testing.T, method, path string, q url.Values, h http.Header, body string) (int, map[string]any) {
+	t.Helper()
 	resp, err := e.raw.Do(ctx(t), &client.Request{
-		Operation: "Raw", Method: method, Path: "/2021-01-01/search/domain/" + path, Query: q, Body: []byte(body),
+		Operation: "Raw", Method: method, Path: "/2021-01-01/search/domain/" + path, Query: q, Header: h, Body: []byte(body),
 	})
 	if err != nil {
 		t.Fatal(err)

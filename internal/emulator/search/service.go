@@ -5,9 +5,11 @@
 package search
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 	"sync"
@@ -192,7 +194,24 @@ func readRequest(r *http.Request) (name, op string, body []byte, _ *apiError) {
 		// The emulator has already read and bounded the body.
 		body, _ = io.ReadAll(r.Body)
 	}
+	if op == "UpdateDomainConfig" {
+		return name, op, body, checkContentType(r, body)
+	}
 	return name, op, body, checkReadRequest(op, body)
+}
+
+// checkContentType refuses an UpdateDomainConfig body that is not sent as
+// JSON: the spec's request is a JSON body, and a body of another media
+// type is not read as one.
+func checkContentType(r *http.Request, body []byte) *apiError {
+	ct := r.Header.Get("Content-Type")
+	if len(bytes.TrimSpace(body)) == 0 && ct == "" {
+		return nil
+	}
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		return validationError("The request body must be sent with Content-Type: application/json, not %q.", ct)
+	}
+	return nil
 }
 
 // operate runs operation op on the domain d.

@@ -2,12 +2,14 @@ package search_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	api "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 )
 
 // Members of the spec the emulator answers and the client decodes, each
@@ -207,5 +209,65 @@ func TestDryRunConfigMembers(t *testing.T) {
 	_ = json.Unmarshal(m["SnapshotOptions"], &snap)
 	if snap["AutomatedSnapshotStartHour"] != 3.0 {
 		t.Errorf("DryRunConfig.SnapshotOptions = %v, want the planned hour 3", snap)
+	}
+}
+
+// TestDryRunConfigEndpoints: a DryRunConfig's endpoint members, as the
+// spec lists them: Endpoint (a string) for a public domain, EndpointV2 and
+// DomainEndpointV2HostedZoneId (strings) once the planned configuration is
+// dualstack, and Endpoints (a map of strings) for a domain in a VPC, which
+// has no Endpoint.
+func TestDryRunConfigEndpoints(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	c := ctx(t)
+	if err := env.e.Search.AddDomain(search.DomainSpec{DomainName: "private", Config: json.RawMessage(`{"ClusterConfig":{"InstanceCount":1,"InstanceType":"r6g.large.search"},"VPCOptions":{"SubnetIds":["subnet-1"]}}`)}); err != nil {
+		t.Fatal(err)
+	}
+	config := func(domain string, sections obj) map[string]json.RawMessage {
+		t.Helper()
+		out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: domain, DryRun: ptr(true), DryRunMode: ptr("Verbose"), Sections: sections})
+		if err != nil {
+			t.Fatal(err)
+		}
+		env.e.Clock().Advance(2 * time.Hour)
+		got, err := env.c.DescribeDryRunProgress(c, api.DescribeDryRunProgressInput{DomainName: domain, DryRunID: deref(out.DryRunProgressStatus.DryRunId), LoadDryRunConfig: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.DryRunConfig.Members
+	}
+	str := func(m map[string]json.RawMessage, name string) string {
+		var s string
+		if err := json.Unmarshal(m[name], &s); err != nil || s == "" {
+			t.Errorf("DryRunConfig.%s = %s, want a non-empty string", name, m[name])
+		}
+		return s
+	}
+
+	public := config("demo", obj{"IPAddressType": "dualstack"})
+	endpoint, v2 := str(public, "Endpoint"), str(public, "EndpointV2")
+	str(public, "DomainEndpointV2HostedZoneId")
+	if endpoint == v2 || !strings.Contains(v2, "demo") {
+		t.Errorf("Endpoint %q and EndpointV2 %q: want two endpoints of demo", endpoint, v2)
+	}
+	if _, ok := public["Endpoints"]; ok {
+		t.Errorf("a public domain has Endpoints %s", public["Endpoints"])
+	}
+
+	ipv4 := config("demo", obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 3}})
+	for _, name := range []string{"EndpointV2", "DomainEndpointV2HostedZoneId"} {
+		if _, ok := ipv4[name]; ok {
+			t.Errorf("an ipv4 domain has %s %s", name, ipv4[name])
+		}
+	}
+
+	vpc := config("private", obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 3}})
+	var endpoints map[string]string
+	if err := json.Unmarshal(vpc["Endpoints"], &endpoints); err != nil || !strings.Contains(endpoints["vpc"], "private") {
+		t.Errorf("DryRunConfig.Endpoints = %s, want a map of strings with the vpc endpoint of private", vpc["Endpoints"])
+	}
+	if _, ok := vpc["Endpoint"]; ok {
+		t.Errorf("a VPC domain has Endpoint %s", vpc["Endpoint"])
 	}
 }

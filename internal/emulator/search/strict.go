@@ -285,7 +285,7 @@ func describeValue(v any) string {
 		return "a string"
 	case bool:
 		return "a boolean"
-	case json.Number:
+	case json.Number, float64:
 		return "a number"
 	}
 	return "null"

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -42,7 +43,7 @@ func parseRequest(body []byte) (*request, *apiError) {
 	if err := json.Unmarshal(b, &req.typed); err != nil {
 		return nil, internalError("The request could not be decoded after it was checked: %v", err)
 	}
-	if aerr := checkLimits(&req.typed); aerr != nil {
+	if aerr := firstError(checkValues(dec.value), checkLimits(&req.typed)); aerr != nil {
 		return nil, aerr
 	}
 	for k, v := range dec.value {
@@ -64,13 +65,6 @@ func oneOf(field, v string, allowed []string) *apiError {
 		return nil
 	}
 	return validationError("%s must be one of %s, not %q.", field, strings.Join(allowed, ", "), v)
-}
-
-func inRange(field string, v *int64, r rules.IntRange) *apiError {
-	if v != nil && !r.Contains(*v) {
-		return validationError("%s must be %s, not %d.", field, r, *v)
-	}
-	return nil
 }
 
 // checkReadRequest refuses a body on the GET operations with BaseException,
@@ -116,6 +110,11 @@ func checkAcceptedWarnings(codes []string) *apiError {
 	if n := len(codes); n > rules.MaxAcceptedWarnings {
 		return validationError("AcceptedWarnings may list at most %d codes, not %d.", rules.MaxAcceptedWarnings, n)
 	}
+	for i, c := range codes {
+		if err := rules.WarningCode.CheckString(c); err != nil {
+			return validationError("AcceptedWarnings[%d] %s.", i, err)
+		}
+	}
 	return nil
 }
 
@@ -127,56 +126,143 @@ func checkAccessPolicies(p *string) *apiError {
 	if n := rules.AccessPoliciesLength(*p); n > rules.MaxAccessPoliciesChars {
 		return validationError("AccessPolicies must be at most %d characters, not %d.", rules.MaxAccessPoliciesChars, n)
 	}
-	if *p != "" {
-		var doc map[string]any
-		if err := json.Unmarshal([]byte(*p), &doc); err != nil {
-			return validationError("AccessPolicies must be a JSON policy document (a JSON object): %v.", err)
+	if *p == "" {
+		return nil
+	}
+	// The text null is no policy document either (decoded into a map, it
+	// would be a nil map without an error).
+	var doc any
+	if err := json.Unmarshal([]byte(*p), &doc); err != nil {
+		return validationError("AccessPolicies must be a JSON policy document (a JSON object), not text that is not JSON: %v.", err)
+	}
+	if _, ok := doc.(map[string]any); !ok {
+		what := "null"
+		if doc != nil {
+			what = describeValue(doc)
 		}
+		return validationError("AccessPolicies must be a JSON policy document (a JSON object), not %s.", what)
 	}
 	return nil
 }
 
 func checkEnumerations(in *UpdateDomainConfigRequest) *apiError {
 	var errs []*apiError
-	if in.EngineMode != nil {
-		errs = append(errs, oneOf("EngineMode", *in.EngineMode, engineModes))
+	check := func(key string, v *string) {
+		if v != nil {
+			errs = append(errs, oneOf(key, *v, enumerations[key]))
+		}
 	}
-	if in.IPAddressType != nil {
-		errs = append(errs, oneOf("IPAddressType", *in.IPAddressType, ipAddressTypes))
+	check("EngineMode", in.EngineMode)
+	check("IPAddressType", in.IPAddressType)
+	check("UseCase", in.UseCase)
+	check("DryRunMode", in.DryRunMode)
+	if a := in.AIMLOptions; a != nil && a.NaturalLanguageQueryGenerationOptions != nil {
+		check("AIMLOptions.NaturalLanguageQueryGenerationOptions.DesiredState", a.NaturalLanguageQueryGenerationOptions.DesiredState)
 	}
-	if in.UseCase != nil {
-		errs = append(errs, oneOf("UseCase", *in.UseCase, useCases))
-	}
-	if in.DryRunMode != nil {
-		errs = append(errs, oneOf("DryRunMode", *in.DryRunMode, dryRunModes))
+	if a := in.AutoTuneOptions; a != nil {
+		check("AutoTuneOptions.DesiredState", a.DesiredState)
+		check("AutoTuneOptions.RollbackOnDisable", a.RollbackOnDisable)
+		const unit = "AutoTuneOptions.MaintenanceSchedules[].Duration.Unit"
+		for i, m := range a.MaintenanceSchedules {
+			if m.Duration != nil && m.Duration.Unit != nil {
+				errs = append(errs, oneOf(fmt.Sprintf("AutoTuneOptions.MaintenanceSchedules[%d].Duration.Unit", i), *m.Duration.Unit, enumerations[unit]))
+			}
+		}
 	}
 	return firstError(errs...)
 }
 
-// checkRanges checks the numbers of the snapshot, off-peak window, snapshot
-// pause and cluster sections.
+// checkValues applies the shared value rules (rules.DomainConfig) to the
+// body's sections, wherever their members are: in each element of an
+// array of objects, each value of a map. Members are checked in the order
+// of their paths, so the first refusal is always the same one.
+func checkValues(body map[string]any) *apiError {
+	for _, key := range slices.Sorted(maps.Keys(rules.DomainConfig)) {
+		if aerr := checkValueAt(body, strings.Split(key, "."), nil, rules.DomainConfig[key]); aerr != nil {
+			return aerr
+		}
+	}
+	return nil
+}
+
+// checkValueAt checks r on the members at the path segs below v; at is
+// the path so far, for the message.
+func checkValueAt(v any, segs, at []string, r rules.Value) *apiError {
+	if len(segs) == 0 {
+		return checkValue(v, at, r)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	seg := segs[0]
+	if seg == "*" {
+		for _, k := range sortedKeys(m) {
+			if aerr := checkValueAt(m[k], segs[1:], append(slices.Clone(at), k), r); aerr != nil {
+				return aerr
+			}
+		}
+		return nil
+	}
+	name, each := strings.CutSuffix(seg, "[]")
+	x, ok := m[name]
+	if !ok {
+		return nil
+	}
+	if !each {
+		return checkValueAt(x, segs[1:], append(slices.Clone(at), name), r)
+	}
+	items, _ := x.([]any)
+	for i, item := range items {
+		if aerr := checkValueAt(item, segs[1:], append(slices.Clone(at), fmt.Sprintf("%s[%d]", name, i)), r); aerr != nil {
+			return aerr
+		}
+	}
+	return nil
+}
+
+// checkValue checks one member's value (strict decoding has checked its
+// type: a string, a whole number held as float64, or an array).
+func checkValue(v any, at []string, r rules.Value) *apiError {
+	var err error
+	switch v := v.(type) {
+	case string:
+		err = r.CheckString(v)
+	case float64:
+		// Only a member with a range is a whole number; a fraction never
+		// converts to its truncation.
+		switch {
+		case r.Range == nil:
+		case v != math.Trunc(v):
+			err = fmt.Errorf("must be a whole number, not %v", v)
+		default:
+			err = r.CheckWholeNumber(int64(v))
+		}
+	case []any:
+		strs := make([]string, 0, len(v))
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				strs = append(strs, s)
+			}
+		}
+		if len(strs) == len(v) && len(v) > 0 {
+			err = r.CheckStrings(strs)
+		} else {
+			err = r.CheckCount(len(v))
+		}
+	}
+	if err != nil {
+		return validationError("%s %s.", pathName(at), err)
+	}
+	return nil
+}
+
+// checkRanges checks the snapshot pause's window (the value rules of the
+// other numbers are checkValues').
 func checkRanges(in *UpdateDomainConfigRequest) *apiError {
 	var errs []*apiError
-	if so := in.SnapshotOptions; so != nil {
-		errs = append(errs, inRange("SnapshotOptions.AutomatedSnapshotStartHour", so.AutomatedSnapshotStartHour, rules.Hour))
-	}
-	if o := in.OffPeakWindowOptions; o != nil && o.OffPeakWindow != nil && o.OffPeakWindow.WindowStartTime != nil {
-		ws := o.OffPeakWindow.WindowStartTime
-		errs = append(errs,
-			inRange("OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Hours", ws.Hours, rules.Hour),
-			inRange("OffPeakWindowOptions.OffPeakWindow.WindowStartTime.Minutes", ws.Minutes, rules.Minute))
-	}
 	if p := in.AutomatedSnapshotPauseOptions; p != nil {
 		errs = append(errs, checkSnapshotPause(p))
-	}
-	if c := in.ClusterConfig; c != nil {
-		errs = append(errs,
-			inRange("ClusterConfig.InstanceCount", c.InstanceCount, rules.InstanceCount),
-			inRange("ClusterConfig.DedicatedMasterCount", c.DedicatedMasterCount, rules.DedicatedMasterCount),
-			inRange("ClusterConfig.WarmCount", c.WarmCount, rules.WarmCount))
-		if c.ZoneAwarenessConfig != nil {
-			errs = append(errs, inRange("ClusterConfig.ZoneAwarenessConfig.AvailabilityZoneCount", c.ZoneAwarenessConfig.AvailabilityZoneCount, rules.AvailabilityZoneCount))
-		}
 	}
 	return firstError(errs...)
 }
@@ -185,8 +271,8 @@ func checkRanges(in *UpdateDomainConfigRequest) *apiError {
 // bad value.
 func checkLogTypes(opts map[string]LogPublishingOption) *apiError {
 	for k := range opts {
-		if !slices.Contains(logTypes, k) {
-			return invalidType("LogPublishingOptions has an unsupported log type %q; supported: %s.", k, strings.Join(logTypes, ", "))
+		if supported := enumerations["LogPublishingOptions.*"]; !slices.Contains(supported, k) {
+			return invalidType("LogPublishingOptions has an unsupported log type %q; supported: %s.", k, strings.Join(supported, ", "))
 		}
 	}
 	return nil

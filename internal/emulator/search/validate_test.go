@@ -2,6 +2,8 @@ package search_test
 
 import (
 	"errors"
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -83,5 +85,58 @@ func TestPathParametersValidatedBeforeCalling(t *testing.T) {
 	}
 	if n := len(env.e.Calls()); n != 0 {
 		t.Errorf("%d requests reached the emulator; want none", n)
+	}
+}
+
+// TestUpdateDomainConfigRequestRules: the request rules that a raw body
+// reaches (no client in between): exactly 25 accepted warnings pass and 26
+// are refused, a code not of a code's form is refused, AccessPolicies of
+// the JSON text null is no policy document, a body sent as anything but
+// application/json is refused, and a 29-character domain name is refused
+// before any domain is looked up. Each is sent as a signed Basic dry run,
+// which changes nothing when it passes.
+func TestUpdateDomainConfigRequestRules(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	codes := func(n int) string {
+		c := make([]string, n)
+		for i := range c {
+			c[i] = fmt.Sprintf("%q", fmt.Sprintf("ADV_CODE_%02d", i))
+		}
+		return "[" + strings.Join(c, ",") + "]"
+	}
+	json := http.Header{"Content-Type": {"application/json"}}
+	tests := []struct {
+		name, path string
+		header     http.Header
+		body       string
+		status     int
+		words      string
+	}{
+		{"25 accepted warnings", "demo/config", json, `{"DryRun":true,"AcceptedWarnings":` + codes(25) + `}`, 200, ""},
+		{"26 accepted warnings", "demo/config", json, `{"DryRun":true,"AcceptedWarnings":` + codes(26) + `}`, 400, "AcceptedWarnings may list at most 25 codes, not 26."},
+		{"a code with a space", "demo/config", json, `{"DryRun":true,"AcceptedWarnings":["has space"]}`, 400, "AcceptedWarnings[0] must be a validation code"},
+		{"an empty code", "demo/config", json, `{"DryRun":true,"AcceptedWarnings":["ADV_X",""]}`, 400, "AcceptedWarnings[1] must be a validation code"},
+		{"access policies null", "demo/config", json, `{"DryRun":true,"AccessPolicies":"null"}`, 400, "AccessPolicies must be a JSON policy document (a JSON object), not null."},
+		{"access policies an array", "demo/config", json, `{"DryRun":true,"AccessPolicies":"[]"}`, 400, "not an array"},
+		{"access policies empty", "demo/config", json, `{"DryRun":true,"AccessPolicies":""}`, 200, ""},
+		{"text/plain", "demo/config", http.Header{"Content-Type": {"text/plain"}}, `{"DryRun":true}`, 400, `Content-Type: application/json, not "text/plain"`},
+		{"no content type", "demo/config", nil, `{"DryRun":true}`, 400, `Content-Type: application/json, not ""`},
+		{"json with a charset", "demo/config", http.Header{"Content-Type": {"application/json; charset=utf-8"}}, `{"DryRun":true}`, 200, ""},
+		{"domain name of 29", strings.Repeat("d", 29) + "/config", json, `{"DryRun":true}`, 400, "must be 3 to 28 characters long, it has 29"},
+		{"domain name of 28 (none such)", strings.Repeat("d", 28) + "/config", json, `{"DryRun":true}`, 409, "Domain not found"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			status, out := env.doWith(t, "POST", tc.path, nil, tc.header, tc.body)
+			msg, _ := out["message"].(string)
+			if status != tc.status || !strings.Contains(msg, tc.words) {
+				t.Errorf("HTTP %d %v; want %d and %q", status, out, tc.status, tc.words)
+			}
+			if tc.status == 400 && out["__type"] != "ValidationException" {
+				t.Errorf("type %v, want ValidationException", out["__type"])
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
@@ -66,7 +67,39 @@ var (
 	useCases       = []string{"SEARCH", "VECTOR", "OBSERVABILITY", "MIXED"}
 	dryRunModes    = []string{dryRunModeBasic, dryRunModeVerbose}
 	logTypes       = []string{"INDEX_SLOW_LOGS", "SEARCH_SLOW_LOGS", "ES_APPLICATION_LOGS", "AUDIT_LOGS"}
+	// The spec leaves these "not shown"; the service's documented values.
+	desiredStates      = []string{"ENABLED", "DISABLED"}
+	rollbackOnDisables = []string{"NO_ROLLBACK", "DEFAULT_ROLLBACK"}
+	durationUnits      = []string{"HOURS"}
 )
+
+// enumerations are the request members whose value is one of a list,
+// keyed by the member's path (an array's elements as [], as in
+// rules.DomainConfig), and the map whose keys are (a map's keys as *).
+// checkEnumerations and checkLogTypes refuse by it.
+var enumerations = map[string][]string{
+	"EngineMode":    engineModes,
+	"IPAddressType": ipAddressTypes,
+	"UseCase":       useCases,
+	"DryRunMode":    dryRunModes,
+	"AIMLOptions.NaturalLanguageQueryGenerationOptions.DesiredState": desiredStates,
+	"AutoTuneOptions.DesiredState":                                   desiredStates,
+	"AutoTuneOptions.RollbackOnDisable":                              rollbackOnDisables,
+	"AutoTuneOptions.MaintenanceSchedules[].Duration.Unit":           durationUnits,
+	"LogPublishingOptions.*":                                         logTypes,
+}
+
+// Enumerations are the values UpdateDomainConfig accepts for each member
+// that is one of a list, keyed by the member's path (an array's elements
+// as []), so a test can hold the provider's lists to the emulator's as
+// sets.
+func Enumerations() map[string][]string {
+	out := make(map[string][]string, len(enumerations))
+	for k, v := range enumerations {
+		out[k] = slices.Clone(v)
+	}
+	return out
+}
 
 // The spec's limits.
 const (

@@ -15,6 +15,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 func TestValidatorPatterns(t *testing.T) {
@@ -25,20 +26,20 @@ func TestValidatorPatterns(t *testing.T) {
 		in   string
 		want bool
 	}{
-		{"cloud policy", policyArnRe, "arn:cloud:identity::cloud:policy/ModelsLimitedAccess", true},
-		{"account policy", policyArnRe, "arn:cloud:identity::123456789012:policy/team/Mine", true},
-		{"short account", policyArnRe, "arn:cloud:identity::1234:policy/Mine", false},
-		{"other partition", policyArnRe, "arn:aws:iam::aws:policy/AdministratorAccess", false},
-		{"no policy name", policyArnRe, "arn:cloud:identity::cloud:policy/", false},
-		{"user arn", policyArnRe, "arn:cloud:identity::123456789012:user/alice", false},
+		{"cloud policy", rules.PolicyARN.Form.Re, "arn:cloud:identity::cloud:policy/ModelsLimitedAccess", true},
+		{"account policy", rules.PolicyARN.Form.Re, "arn:cloud:identity::123456789012:policy/team/Mine", true},
+		{"short account", rules.PolicyARN.Form.Re, "arn:cloud:identity::1234:policy/Mine", false},
+		{"other partition", rules.PolicyARN.Form.Re, "arn:aws:iam::aws:policy/AdministratorAccess", false},
+		{"no policy name", rules.PolicyARN.Form.Re, "arn:cloud:identity::cloud:policy/", false},
+		{"user arn", rules.PolicyARN.Form.Re, "arn:cloud:identity::123456789012:user/alice", false},
 		{"credential id", credentialIDRe, "ACCAABCDEFGHIJKLMNOPQ", true},
 		{"credential id short", credentialIDRe, "ACCA123", false},
 		{"credential id slash", credentialIDRe, "ACCAABCDEFGHIJ/KLMNOPQ", false},
 		{"service name", serviceNameRe, "models.cloud.example", true},
 		{"service name caps", serviceNameRe, "Models.cloud.example", false},
 		{"service name no dot", serviceNameRe, "models", false},
-		{"user name", userNameRe, "alice+ops@example.com", true},
-		{"user name space", userNameRe, "a b", false},
+		{"user name", rules.UserName.Form.Re, "alice+ops@example.com", true},
+		{"user name space", rules.UserName.Form.Re, "a b", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

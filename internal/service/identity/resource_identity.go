@@ -169,8 +169,6 @@ type identityRule struct {
 // userNameRule is the identity service's rule for a user name.
 var userNameRule = identityRule{"user_name", validUserName, "1 to 64 letters, digits and +=,.@_-"}
 
-func validUserName(s string) bool { return len(s) <= 64 && userNameRe.MatchString(s) }
-
 // accountIDRule: account_id may be left out (the provider's account).
 var accountIDRule = identityRule{identityAccountID, func(s string) bool { return s == "" || accountIDRe.MatchString(s) }, "12 digits"}
 

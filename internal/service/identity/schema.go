@@ -2,9 +2,7 @@ package identity
 
 import (
 	"fmt"
-	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -15,20 +13,18 @@ import (
 
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 // Schema pieces the identity service's resources share.
 
-// userNameRe is the identity service's rule for a user name.
-var userNameRe = regexp.MustCompile(`^[\w+=,.@-]+$`)
+// userNameValidators are the identity service's rules for a user name
+// (rules.UserName, which the emulator applies too).
+func userNameValidators() []validator.String { return validators.StringRule(rules.UserName) }
 
-// userNameValidators are the identity service's rules for a user name.
-func userNameValidators() []validator.String {
-	return []validator.String{
-		stringvalidator.LengthBetween(1, 64),
-		stringvalidator.RegexMatches(userNameRe, "must contain only letters, digits and the characters +=,.@_-"),
-	}
-}
+// validUserName reports whether name is a user name, for import ids.
+func validUserName(name string) bool { return rules.UserName.CheckString(name) == nil }
 
 // userNameAttribute is the user a resource is or belongs to: a change
 // replaces the resource.
@@ -75,8 +71,8 @@ func credentialAgeDaysAttribute() schema.Int64Attribute {
 		CustomType: customtypes.Int64Type{},
 		Required:   true,
 		MarkdownDescription: fmt.Sprintf("Days from creation until the key expires, %d to %d. Required: a long-term key lives until the expiration chosen at its creation "+
-			"(a policy may cap the age, such as the documented 90-day cap). Changing it replaces the key.", minCredentialAgeDays, maxCredentialAgeDays),
-		Validators:    []validator.Int64{int64validator.Between(minCredentialAgeDays, maxCredentialAgeDays)},
+			"(a policy may cap the age, such as the documented 90-day cap). Changing it replaces the key.", rules.CredentialAgeDays.Range.Min, rules.CredentialAgeDays.Range.Max),
+		Validators:    validators.Int64Rule(rules.CredentialAgeDays),
 		PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
 	}
 }

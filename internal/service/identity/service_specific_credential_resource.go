@@ -27,6 +27,7 @@ import (
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 var (
@@ -40,9 +41,7 @@ var (
 // Limits of a long-term API key, as the identity service has them.
 const (
 	// DefaultServiceName is the model runtime service's ServiceName.
-	DefaultServiceName   = "models.cloud.example"
-	minCredentialAgeDays = 1
-	maxCredentialAgeDays = 36600
+	DefaultServiceName = "models.cloud.example"
 	// privateClockOffset is the private-state key holding how far the
 	// service's clock was ahead of ours at the last refresh, in seconds.
 	privateClockOffset = "clock_offset_seconds"
@@ -114,7 +113,7 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 				Optional:   true,
 				MarkdownDescription: "When set, a plan made this many days or fewer before `expiration_date` (or after it) replaces the key with a new one, " +
 					"and says so in a warning. Days are counted against the service's clock as seen at the last refresh. Must be smaller than `credential_age_days`.",
-				Validators: []validator.Int64{int64validator.Between(1, maxCredentialAgeDays-1)},
+				Validators: []validator.Int64{int64validator.Between(1, rules.CredentialAgeDays.Range.Max-1)},
 			},
 			"service_specific_credential_id": computedString("Id of the key, as the service gives it."),
 			"service_api_key_value": schema.StringAttribute{

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -15,13 +13,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 var (
@@ -29,10 +28,6 @@ var (
 	_ resource.ResourceWithImportState = (*userPolicyAttachmentResource)(nil)
 	_ resource.ResourceWithIdentity    = (*userPolicyAttachmentResource)(nil)
 )
-
-// policyArnRe is the shape of a managed policy's ARN: owned by an account
-// or by the cloud itself.
-var policyArnRe = regexp.MustCompile(`^arn:cloud:identity::(\d{12}|cloud):policy/.+`)
 
 // NewUserPolicyAttachmentResource is the factory of
 // cloud_identity_user_policy_attachment.
@@ -62,10 +57,8 @@ func (r *userPolicyAttachmentResource) Schema(_ context.Context, _ resource.Sche
 			"policy_arn": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "ARN of the managed policy, `arn:cloud:identity::cloud:policy/<name>` for the cloud's own policies (such as `ModelsLimitedAccess` or `DenyBearerTokens`) or `arn:cloud:identity::<account>:policy/<name>`. Changing it replaces the attachment.",
-				Validators: []validator.String{
-					stringvalidator.RegexMatches(policyArnRe, "must be a policy ARN such as arn:cloud:identity::cloud:policy/ModelsLimitedAccess"),
-				},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          validators.StringRule(rules.PolicyARN),
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 		},
 	}
@@ -211,7 +204,7 @@ func (r *userPolicyAttachmentResource) ImportState(ctx context.Context, req reso
 		if resp.Diagnostics.Append(diags...); diags.HasError() {
 			return
 		}
-		if checkImportIdentity(id, &resp.Diagnostics, userNameRule, identityRule{"policy_arn", policyArnRe.MatchString, "a policy ARN such as arn:cloud:identity::cloud:policy/ModelsLimitedAccess"}); resp.Diagnostics.HasError() {
+		if checkImportIdentity(id, &resp.Diagnostics, userNameRule, identityRule{"policy_arn", func(s string) bool { return rules.PolicyARN.CheckString(s) == nil }, "a policy ARN such as arn:cloud:identity::cloud:policy/ModelsLimitedAccess"}); resp.Diagnostics.HasError() {
 			return
 		}
 		user, arn, ok = id["user_name"], id["policy_arn"], true
@@ -221,7 +214,7 @@ func (r *userPolicyAttachmentResource) ImportState(ctx context.Context, req reso
 		}
 		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, id)...)
 	}
-	if !ok || !validUserName(user) || !policyArnRe.MatchString(arn) {
+	if !ok || !validUserName(user) || rules.PolicyARN.CheckString(arn) != nil {
 		resp.Diagnostics.AddError("Invalid Import ID",
 			fmt.Sprintf("Import a policy attachment as <user_name>/<policy_arn>, for example alice/arn:cloud:identity::cloud:policy/ModelsLimitedAccess, or by an identity with both; got %q.", req.ID))
 		return

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
@@ -16,13 +14,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 var (
@@ -30,9 +29,6 @@ var (
 	_ resource.ResourceWithImportState = (*userResource)(nil)
 	_ resource.ResourceWithIdentity    = (*userResource)(nil)
 )
-
-// userPathRe is the identity service's rule for a user's path.
-var userPathRe = regexp.MustCompile(`^(/|/[\x21-\x7E]+/)$`)
 
 // NewUserResource is the factory of cloud_identity_user.
 func NewUserResource() resource.Resource { return &userResource{} }
@@ -66,11 +62,8 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 				Computed:            true,
 				Default:             stringdefault.StaticString("/"),
 				MarkdownDescription: "Path of the user: `/`, or 1 to 512 printable ASCII characters that begin and end with `/`. Defaults to `/`. Changing it replaces the user.",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(1, 512),
-					stringvalidator.RegexMatches(userPathRe, "must be / or begin and end with / and hold only printable ASCII characters"),
-				},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          validators.StringRule(rules.UserPath),
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"arn":         computedString("ARN of the user, `arn:cloud:identity::<account>:user<path><name>`."),
 			"user_id":     computedString("Stable unique id the service gives the user."),

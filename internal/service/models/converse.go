@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -17,15 +16,8 @@ import (
 	modelsclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/models"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
-)
-
-var modelIDRe = regexp.MustCompile(`^[A-Za-z0-9._:/+-]+$`)
-
-// Limits checked at validate time.
-const (
-	maxModelIDLen = 2048
-	maxPromptLen  = 100000
 )
 
 // converseModel is the data source's and the ephemeral resource's shape.
@@ -55,11 +47,8 @@ type converseAttribute struct {
 // converseAttributes are the attributes of both converse types.
 func converseAttributes() []converseAttribute {
 	return []converseAttribute{
-		{name: "model_id", required: true, desc: "Identifier of a model or an inference profile, such as `anthropic.claude-v2`.", validators: []validator.String{
-			stringvalidator.LengthBetween(1, maxModelIDLen),
-			stringvalidator.RegexMatches(modelIDRe, "must be letters, digits and ._:/+-"),
-		}},
-		{name: "prompt", required: true, desc: "The user text sent as the only message.", validators: []validator.String{stringvalidator.LengthBetween(1, maxPromptLen)}},
+		{name: "model_id", required: true, desc: "Identifier of a model or an inference profile, such as `anthropic.claude-v2`.", validators: validators.StringRule(rules.ModelID)},
+		{name: "prompt", required: true, desc: "The user text sent as the only message.", validators: validators.StringRule(rules.MessageText)},
 		{name: "api_key", optional: true, sensitive: true, validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			desc: "The API key sent as `Authorization: Bearer`: a long-term key (`cloud_identity_service_specific_credential.service_api_key_value`) or a short-term key (`cloud_models_short_term_api_key`). Falls back to the `CLOUD_BEARER_TOKEN_MODELS` environment variable."}, //nolint:gosec // a description, not a credential
 		{name: "region", optional: true, computed: true, validators: []validator.String{validators.Region(), stringvalidator.ConflictsWith(path.MatchRoot("runtime_url"))},

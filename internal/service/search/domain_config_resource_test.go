@@ -264,7 +264,7 @@ func TestAccDomainConfig_writeOnlyPassword(t *testing.T) {
 	parallelTest(t, []resource.TestStep{
 		{
 			Config:      cfg("short", 1),
-			ExpectError: acctest.ErrorRe(`master_user_password_wo string length must be between 8 and 128`),
+			ExpectError: acctest.ErrorRe(`master_user_password_wo UTF-8 character count must be between 8 and 128`),
 		},
 		{
 			Config:            cfg("first-Passw0rd", 1),

@@ -3,12 +3,10 @@ package search
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -32,9 +30,6 @@ const (
 	defaultCreateTimeout = 90 * time.Minute
 	defaultUpdateTimeout = 90 * time.Minute
 )
-
-// warningCodeRe is the form of a validation code in accepted_warnings.
-var warningCodeRe = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 
 // Dry-run modes of dry_run_mode: the service's two, and Off.
 const dryRunModeOff = "Off"
@@ -91,7 +86,7 @@ func domainConfigSchema(ctx context.Context) schema.Schema {
 			ElementType:         types.StringType,
 			Optional:            true,
 			MarkdownDescription: "Codes of Advisory validation warnings to accept (at most 25). An Advisory warning whose code is not listed fails the plan; Critical failures cannot be accepted.",
-			Validators:          []validator.Set{setvalidator.SizeAtMost(rules.MaxAcceptedWarnings), setvalidator.ValueStringsAre(stringvalidator.RegexMatches(warningCodeRe, "must be a validation code such as ADV_NO_DEDICATED_MASTERS"))},
+			Validators:          validators.SetRule(rules.AcceptedWarnings),
 		},
 		"allow_blue_green": schema.BoolAttribute{
 			Optional: true, Computed: true, Default: booldefault.StaticBool(true),
@@ -180,11 +175,11 @@ func writeOnlyPassword() schema.StringAttribute {
 		WriteOnly:           true,
 		Sensitive:           true,
 		MarkdownDescription: "Write-only master user password (8 to 128 characters), never stored in state or plan. Sent with `advanced_security_options.master_user_options` when `master_user_password_wo_version` changes. Needs Terraform 1.11 or later.",
-		Validators: []validator.String{
-			stringvalidator.LengthBetween(8, 128),
+		// The rule of the member it is sent as, which the service applies.
+		Validators: append(validators.StringRule(rules.DomainConfig["AdvancedSecurityOptions.MasterUserOptions.MasterUserPassword"]),
 			stringvalidator.AlsoRequires(path.MatchRoot("master_user_password_wo_version")),
 			stringvalidator.ConflictsWith(path.MatchRoot("advanced_security_options").AtName("master_user_options").AtName("master_user_password")),
-		},
+		),
 	}
 }
 

@@ -33,6 +33,8 @@ func TestAccDomainConfig_valueRules(t *testing.T) {
 		{`  timeouts = { create = "0s" }`, `Invalid Timeout.*timeouts.create must be a positive duration`},
 		{`  advanced_options = { "indices.query.bool.max_clause_count" = "2147483648" }`, `max_clause_count must be a positive whole number up to 2147483647`},
 		{fmt.Sprintf("  access_policies = %q", long), `access_policies UTF-8 character count must be at most 102400`},
+		{`  advanced_security_options = { saml_options = { master_user_name = "" } }`, `saml_options.master_user_name.*must be between 1 and 64`},
+		{`  workforce_identity_options = { workforce_identity_instance_region = "Europe" }`, `workforce_identity_instance_region.*must be a region name such as us-east-1`},
 	} {
 		steps = append(steps, resource.TestStep{Config: domainConfig(emu, tc.body), ExpectError: acctest.ErrorRe(tc.want), PlanOnly: true})
 	}
@@ -303,5 +305,30 @@ func TestAccDomainConfig_dedicatedMasterCount(t *testing.T) {
 		if strings.HasPrefix(c.Operation, "UpdateDomainConfig") {
 			t.Errorf("a refused dedicated master count made call %s (dry run %v)", c.Operation, c.DryRun)
 		}
+	}
+}
+
+// The spec's limit of 25 accepted warnings, at the limit and one past: 26
+// codes (or a code not of a code's form) are refused at plan before any
+// call; exactly 25 plan, apply, and reach the service, which accepts them
+// too.
+func TestAccDomainConfig_acceptedWarningsLimit(t *testing.T) {
+	emu := newDomainEmulator(t)
+	codes := func(n int) string {
+		return fmt.Sprintf(`  snapshot_options  = { automated_snapshot_start_hour = 5 }
+  accepted_warnings = [for i in range(%d) : format("ADV_CODE_%%02d", i)]`, n)
+	}
+	emu.ClearCalls()
+	parallelTest(t, []resource.TestStep{
+		{Config: domainConfig(emu, codes(26)), PlanOnly: true, ExpectError: acctest.ErrorRe(`accepted_warnings set must contain at most 25 elements, got: 26`)},
+		{Config: domainConfig(emu, `  snapshot_options  = { automated_snapshot_start_hour = 5 }
+  accepted_warnings = ["has space"]`), PlanOnly: true, ExpectError: acctest.ErrorRe(`must be a validation code`)},
+		{Config: domainConfig(emu, codes(25)), ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("accepted_warnings"), knownvalue.SetSizeExact(25)),
+			statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(5)),
+		}},
+	})
+	if n := updates(emu); n != 1 {
+		t.Errorf("real UpdateDomainConfig calls = %d, want 1 (the 25 codes' apply)", n)
 	}
 }

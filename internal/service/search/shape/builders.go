@@ -1,14 +1,10 @@
 package shape
 
 import (
-	"regexp"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-
-	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // The builders the section table (sections.go) is written with: one per
@@ -24,7 +20,9 @@ func str(wire, doc string, v ...validator.String) field {
 
 // enum is a string of one of values; the description lists them.
 func enum(wire, doc string, values []string) field {
-	return str(wire, strings.TrimSpace(doc+" One of "+backquoted(values)+"."), stringvalidator.OneOf(values...))
+	f := str(wire, strings.TrimSpace(doc+" One of "+backquoted(values)+"."), stringvalidator.OneOf(values...))
+	f.oneOf = values
+	return f
 }
 
 // policy is a JSON document in a string, compared by meaning.
@@ -96,18 +94,3 @@ func (f field) check(v ...validator.Describer) field {
 
 // withDefaults sets the defaults of a string map's keys.
 func (f field) withDefaults(d map[string]string) field { f.defaults = d; return f }
-
-var (
-	arnRe   = regexp.MustCompile(`^arn:[a-z-]+:[a-z0-9-]+:[a-z0-9-]*:\d{0,12}:.+$`)
-	httpsRe = regexp.MustCompile(`^https://`)
-)
-
-func arn() validator.String {
-	return stringvalidator.RegexMatches(arnRe, "must be an ARN such as arn:cloud:identity::123456789012:role/name")
-}
-
-func nonEmpty() validator.String { return stringvalidator.LengthAtLeast(1) }
-
-// between checks a whole number against a shared range (internal/rules),
-// the same one the emulator applies.
-func between(r rules.IntRange) validator.Int64 { return int64validator.Between(r.Min, r.Max) }

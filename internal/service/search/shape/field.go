@@ -18,6 +18,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // role says which way a field travels.
@@ -56,6 +58,12 @@ type field struct {
 	// validators check the configured value; each is of the kind's
 	// validator type (validator.String for a string, ...).
 	validators []validator.Describer
+	// rule is the member's value rule in rules.DomainConfig, under ruleKey
+	// (ruled, rules.go); nil for a member with none.
+	rule    *rules.Value
+	ruleKey string
+	// oneOf are the values of an enumeration (enum).
+	oneOf []string
 	// typ is the Terraform type in each view, derived once from the
 	// field's schema attribute (finish).
 	typ [2]tftypes.Type
