@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -43,8 +44,8 @@ const (
 	// privateClockOffset is the private-state key holding how far the
 	// service's clock was ahead of ours at the last refresh, in seconds.
 	privateClockOffset = "clock_offset_seconds"
-	// privateHeld is the private-state key set once an imported key is
-	// marked as held on its user.
+	// privateHeld is the private-state key an earlier version set once its
+	// refresh had marked an imported key as held: such a key reads as held.
 	privateHeld = "held"
 )
 
@@ -80,6 +81,7 @@ type serviceSpecificCredentialModel struct {
 	CreateDate                  types.String      `tfsdk:"create_date"`
 	ExpirationDate              types.String      `tfsdk:"expiration_date"`
 	Region                      types.String      `tfsdk:"region"`
+	Held                        types.Bool        `tfsdk:"held"`
 }
 
 func (r *serviceSpecificCredentialResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -124,6 +126,13 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 			"expiration_date": computedString("When the key expires (RFC 3339); null only for an imported key made without an expiry."),
 			"region": computedString("Region the key was created in and the only one it works in: the provider's `region` at creation. " +
 				"When the provider's region changes, the plan replaces the key with one for the new region."),
+			"held": schema.BoolAttribute{
+				Computed: true,
+				MarkdownDescription: "Whether the key is marked on its user (the user tag `terraform-cloud:key:<id>`) as held by a configuration, so that the recovery of another configuration's interrupted create never takes it. " +
+					"A key this resource creates is marked by its create. An imported key is `false` until the first apply after the import marks it: " +
+					"a plan never writes, so the plan of an import shows `held` changing to `true` as an update in place (identity:TagUser at apply).",
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+			},
 		},
 	}
 }
@@ -176,6 +185,10 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 		plan.ServiceAPIKeyValue = types.StringUnknown()
 	}
 	planRenewal(time.Now().Add(clockOffset(ctx, req.Private)), &plan, &state, resp)
+	if !state.Held.ValueBool() && (!state.Held.IsNull() || !readsAsHeld(ctx, &state, req.Private)) {
+		// An imported key: the apply marks it (Update), never the plan.
+		plan.Held = types.BoolValue(true)
+	}
 	// An existing key is planned on every refresh, mostly without a change:
 	// only what the planning above changed is written back.
 	resp.Diagnostics.Append(setChanged(ctx, &resp.Plan, &proposed, &plan)...)
@@ -280,6 +293,7 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	flattenCredential(cred, &plan)
 	plan.ServiceAPIKeyValue = types.StringValue(cred.ServiceAPIKeyValue)
 	plan.Region = types.StringValue(r.clients.Identity.Region())
+	plan.Held = types.BoolValue(true) // marked by the create (hold), or warned about
 	r.setCreatedStatus(ctx, cred, want.status, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -327,8 +341,8 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	if state.ServiceAPIKeyValue.IsUnknown() {
 		state.ServiceAPIKeyValue = types.StringNull()
 	}
-	if state.ServiceAPIKeyValue.IsNull() {
-		resp.Diagnostics.Append(r.holdImported(ctx, user, id, req.Private, resp.Private)...)
+	if state.Held.IsNull() || state.Held.IsUnknown() {
+		state.Held = types.BoolValue(readsAsHeld(ctx, &state, req.Private))
 	}
 	resp.Diagnostics.Append(recordClockOffset(ctx, serverTime, req.Private, resp.Private)...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
@@ -376,22 +390,34 @@ func recordClockOffset(ctx context.Context, serverTime time.Time, prior privateS
 	return next.SetKey(ctx, privateClockOffset, offset)
 }
 
-// holdImported marks an imported key (the one kind without a value in
-// state) as held on its user, once: a key a create made was marked when
-// its answer arrived, and without the mark a recovery of an interrupted
-// create whose window covers the key's creation could take it. A failure is
-// logged, and the next refresh tries again.
-func (r *serviceSpecificCredentialResource) holdImported(ctx context.Context, user, id string, prior privateState, next privateSetter) diag.Diagnostics {
-	if b, _ := prior.GetKey(ctx, privateHeld); len(b) > 0 {
-		return nil
+// readsAsHeld tells, for a state without held (just imported, or written
+// by an earlier version), whether the key is marked on its user: a key
+// with a value in state was made by a create, which marked it; an imported
+// one was marked by an earlier version's refresh when the private state
+// says so. A refresh only reads; an unmarked key is marked by the next
+// apply (markHeld), which the plan shows.
+func readsAsHeld(ctx context.Context, state *serviceSpecificCredentialModel, prior privateState) bool {
+	if !state.ServiceAPIKeyValue.IsNull() {
+		return true
 	}
+	b, _ := prior.GetKey(ctx, privateHeld)
+	return len(b) > 0
+}
+
+// markHeld marks an imported key as held on its user, as its create would
+// have: without the mark, a recovery of an interrupted create whose window
+// covers the key's creation could take it. A failure is a warning and
+// leaves held false, so the next plan plans the mark again.
+func (r *serviceSpecificCredentialResource) markHeld(ctx context.Context, state *serviceSpecificCredentialModel, diags *diag.Diagnostics) bool {
+	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
 	if err := r.clients.Identity.TagUser(ctx, user, []identityclient.Tag{{Key: claimTagKey(id), Value: newNonce()}}); err != nil {
-		tflog.Warn(ctx, "Could not mark an imported key as held on its user (identity:TagUser): a recovery of an interrupted create could take it until it is", map[string]any{
-			"user_name": user, "service_specific_credential_id": id, "error": err.Error(),
-		})
-		return nil
+		diags.AddWarning("Imported Key Not Marked as Held",
+			fmt.Sprintf("Marking key %s as held on user %q (tag %s, identity:TagUser) failed, so held stays false and the next plan plans it again. "+
+				"Until it is marked, a recovery of another configuration's interrupted create of a key for this user, whose window covers this key's creation, could take it.\n\n%s",
+				id, user, claimTagKey(id), err))
+		return false
 	}
-	return next.SetKey(ctx, privateHeld, []byte("true"))
+	return true
 }
 
 func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -405,6 +431,7 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 	plan.ID, plan.ServiceSpecificCredentialID = state.ID, state.ServiceSpecificCredentialID
 	plan.CreateDate, plan.ExpirationDate, plan.Region = state.CreateDate, state.ExpirationDate, state.Region
 	plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
+	plan.Held = types.BoolValue(state.Held.ValueBool() || r.markHeld(ctx, &state, &resp.Diagnostics))
 
 	if !plan.Status.Equal(state.Status) && !r.updateStatus(ctx, &state, plan.Status.ValueString(), &resp.Diagnostics) {
 		return

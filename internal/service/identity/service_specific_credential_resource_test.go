@@ -172,7 +172,8 @@ func TestAccServiceSpecificCredential_lifecycle(t *testing.T) {
 			ImportStateIdFunc: func(s *terraform.State) (string, error) {
 				return "alice/" + s.RootModule().Resources[keyAddr].Primary.Attributes["service_specific_credential_id"], nil
 			},
-			ImportStateVerifyIgnore: []string{"service_api_key_value", "reset_triggers"},
+			// An imported key is held only once an apply has marked it.
+			ImportStateVerifyIgnore: []string{"service_api_key_value", "reset_triggers", "held"},
 		},
 		{
 			ResourceName:      attachAddr,
@@ -504,7 +505,8 @@ func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 	}
 }
 
-// An imported key is marked as held on its user, so a later recovery of an
+// An imported key is marked as held on its user by the apply after the
+// import (the plan shows it and writes nothing), so a later recovery of an
 // interrupted create whose window covers the key's creation leaves it
 // alone: the new key is created beside it.
 func TestAccServiceSpecificCredential_importedKeyIsHeld(t *testing.T) {
@@ -542,7 +544,27 @@ resource "cloud_identity_service_specific_credential" "imported" {
 `, importedID)
 	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
 		{
+			Config:             imported,
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		},
+		{
+			PreConfig: func() {
+				if n := emu.CountCalls("TagUser", false); n != 0 {
+					t.Errorf("the plan of the import sent %d TagUser, want 0", n)
+				}
+				if _, ok := emu.Identity.UserTags("ida")["terraform-cloud:key:"+importedID]; ok {
+					t.Errorf("the plan of the import marked key %s", importedID)
+				}
+			},
 			Config: imported,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("cloud_identity_service_specific_credential.imported", plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue("cloud_identity_service_specific_credential.imported", tfjsonpath.New("held"), knownvalue.Bool(true)),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("cloud_identity_service_specific_credential.imported", tfjsonpath.New("held"), knownvalue.Bool(true)),
+			},
 			Check: func(*terraform.State) error {
 				if _, ok := emu.Identity.UserTags("ida")["terraform-cloud:key:"+importedID]; !ok {
 					return fmt.Errorf("the imported key %s is not marked as held: tags %v", importedID, emu.Identity.UserTags("ida"))
