@@ -43,6 +43,13 @@ func (w *Workspace) Write(config string) error {
 // Run runs one Terraform command and returns its wall time; on failure the
 // error carries the command's output.
 func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, error) {
+	took, _, err := w.RunOutput(ctx, args...)
+	return took, err
+}
+
+// RunOutput is Run that also returns the command's output (stdout and
+// stderr).
+func (w *Workspace) RunOutput(ctx context.Context, args ...string) (time.Duration, string, error) {
 	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
 	cmd.Dir = w.Dir
 	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
@@ -51,7 +58,7 @@ func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, err
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	if w.OnStart != nil {
 		w.OnStart(cmd.Process)
@@ -59,9 +66,9 @@ func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, err
 	err := cmd.Wait()
 	took := time.Since(start)
 	if err != nil {
-		return took, fmt.Errorf("terraform %v: %w\n%s", args, err, out.String())
+		return took, out.String(), fmt.Errorf("terraform %v: %w\n%s", args, err, out.String())
 	}
-	return took, nil
+	return took, out.String(), nil
 }
 
 // DevOverrides writes a CLI configuration that takes the provider source

@@ -85,6 +85,11 @@ func (s *Service) Allows(principal, action, resource string, keys map[string]str
 // authorizeAction is authorizeCall for the actions without condition keys.
 func (s *Service) authorizeAction(c *core.Caller, action string, form url.Values) *apiError {
 	resource := "*"
+	if action == "SimulatePrincipalPolicy" {
+		// Simulating a principal is governed on that principal, so a plan
+		// role may be allowed to simulate the apply role and nothing else.
+		return s.authorizeCall(c, action, form.Get("PolicySourceArn"), nil, nil)
+	}
 	if name := form.Get("UserName"); name != "" {
 		if u, ok := s.users[strings.ToLower(name)]; ok {
 			resource = u.Arn
