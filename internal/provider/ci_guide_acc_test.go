@@ -2,9 +2,12 @@ package provider_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
@@ -184,6 +186,20 @@ func TestAccCIGuideTwoRoles(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
+	// The apply role's policy allows exactly what the permissions guide
+	// lists for the types' plan, apply, import and destroy.
+	documented := parseDocumented(t)
+	want := map[string]bool{}
+	for _, rows := range documented {
+		for _, op := range []string{opPlan, opApply, opImport, opDestroy} {
+			for _, a := range rows[op] {
+				want[a] = true
+			}
+		}
+	}
+	if got := policyActions(t, ciGuide+"policy-apply.json"); !maps.Equal(got, want) {
+		t.Errorf("policy-apply.json allows %v; the permissions guide lists %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
 	emu := acctest.NewEmulator(t)
 	c := newCIWorkspace(t, emu)
 	planRole := guideRole(t, emu, "terraform-plan", "trust-github-plan.json", "policy-plan.json")
@@ -283,11 +299,36 @@ func guideRole(t *testing.T, emu *acctest.Emulator, name, trustFile, policyFile 
 	return role.Arn
 }
 
+// policyActions are the actions a policy document's statements name.
+func policyActions(t *testing.T, file string) map[string]bool {
+	t.Helper()
+	var doc struct {
+		Statement []struct {
+			Action any
+		}
+	}
+	if err := json.Unmarshal(readFile(t, file), &doc); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, st := range doc.Statement {
+		switch a := st.Action.(type) {
+		case string:
+			out[a] = true
+		case []any:
+			for _, v := range a {
+				out[fmt.Sprint(v)] = true
+			}
+		}
+	}
+	return out
+}
+
 // adminIdentity is an identity client of the emulator's administrator, to
 // make what a test imports.
 func adminIdentity(t *testing.T, emu *acctest.Emulator) *identityclient.Client {
 	t.Helper()
-	idc, err := identityclient.New(client.Config{Region: emu.Region(), Credentials: client.Credentials{AccessKeyID: emu.AccessKeyID(), SecretAccessKey: emu.SecretAccessKey()}}, emu.URL)
+	idc, err := identityclient.New(adminConfig(emu), emu.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
