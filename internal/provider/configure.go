@@ -38,6 +38,10 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if !ok {
 		return
 	}
+	applyPrincipal, ok := resolveApplyPrincipal(cfg, diags)
+	if !ok {
+		return
+	}
 	creds := p.credentials(ctx, &cfg, ccfg, eps.STS, diags)
 	if diags.HasError() {
 		return
@@ -53,9 +57,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if !ok {
 		return
 	}
-	if clients.ApplyPrincipal, ok = resolveApplyPrincipal(cfg, diags); !ok {
-		return
-	}
+	clients.ApplyPrincipal = applyPrincipal
 	tflog.Debug(ctx, "Provider configured", map[string]any{
 		"region": region, "credentials": creds.source, "sts_endpoint": eps.STS, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": ccfg.MaxRetries, "http_timeout": ccfg.AttemptTimeout.String(),
 	})

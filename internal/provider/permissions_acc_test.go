@@ -515,3 +515,43 @@ func makeUser(t *testing.T, emu *acctest.Emulator, name string) {
 		t.Fatal(err)
 	}
 }
+
+// A plan role without the dry run (search:UpdateDomainConfig with
+// search:DryRun = "true") still plans a domain's change: one warning says
+// the dry run could not be had, dry_run is known only after apply, and
+// nothing is written.
+func TestAccPermissionsPlanWithoutDryRun(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1")
+	}
+	acctest.PreCheck(t)
+	clearEnv(t)
+	emu := acctest.NewEmulator(t)
+	role := putRoleWith(t, emu, "plan", []string{"identity:Get*", "identity:List*", "search:Describe*"})
+	ws := newAdminWorkspace(t)
+	cfg := providerWith(emu, fmt.Sprintf("access_key = %q\n  secret_key = %q\n  assume_role {\n    role_arn = %q\n  }\n", emu.AccessKeyID(), emu.SecretAccessKey(), role)) + `
+resource "cloud_search_domain_config" "demo" {
+  domain_name      = "demo"
+  snapshot_options = { automated_snapshot_start_hour = 3 }
+}
+`
+	if err := ws.Write(cfg); err != nil {
+		t.Fatal(err)
+	}
+	emu.ClearCalls()
+	_, out, err := ws.RunOutput(context.Background(), "plan", "-input=false", "-no-color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"Warning: Dry Run Unavailable", "search:UpdateDomainConfig", "dry_run = (known after apply)", "1 to add"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the plan does not say %q:\n%s", want, out)
+		}
+	}
+	for _, call := range emu.Calls() {
+		if !reads(call) {
+			t.Errorf("the plan wrote: %s %s", call.Service, call.Operation)
+		}
+	}
+}
