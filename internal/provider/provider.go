@@ -42,7 +42,7 @@ const (
 	// EnvApplyPrincipalARN names the principal that applies (a CI's apply
 	// role), when another one plans.
 	EnvApplyPrincipalARN = "CLOUD_APPLY_PRINCIPAL_ARN"
-	EnvTokenFile    = "CLOUD_WEB_IDENTITY_TOKEN_FILE" //nolint:gosec // G101: a variable's name, not a credential
+	EnvTokenFile         = "CLOUD_WEB_IDENTITY_TOKEN_FILE" //nolint:gosec // G101: a variable's name, not a credential
 	// EnvTFCToken is where HCP Terraform puts a workload identity token
 	// when a workspace sets TFC_WORKLOAD_IDENTITY_AUDIENCE.
 	EnvTFCToken = "TFC_WORKLOAD_IDENTITY_TOKEN" //nolint:gosec // G101: a variable's name, not a credential
