@@ -133,7 +133,7 @@ func (q *createQuestion) refused(res identityclient.EvaluationResult, diags *dia
 		who, hint = fmt.Sprintf("the principal that applies (%s, apply_principal_arn)", q.principal), ""
 	}
 	diags.AddAttributeError(attr, createSummary,
-		fmt.Sprintf("A policy of %s refuses identity:CreateServiceSpecificCredential for a key for user %q with credential_age_days = %d for %s: %s. "+
+		fmt.Sprintf("A policy of %s refuses a key for user %q with credential_age_days = %d for %s (identity:CreateServiceSpecificCredential): %s. "+
 			"The identity service's policy simulation says so at plan, before anything is created. "+
 			"Ask for a key the policy allows (for example a shorter credential_age_days), or have an administrator change the policy.%s",
 			who, q.user, q.days, q.service, why, hint))
