@@ -241,6 +241,12 @@ func derivePermissions(t *testing.T) permissionTable {
 			if _, err := ws.Run(context.Background(), append(st.args, "-input=false", "-no-color")...); err != nil {
 				t.Fatalf("%s, %s: %v", sc.typ, st.op, err)
 			}
+			if st.args[0] == "plan" || st.args[0] == "query" {
+				// A plan and a query never write.
+				if bad := writesOrRefusals(emu.Calls()); len(bad) > 0 {
+					t.Errorf("%s, terraform %s: %s", sc.typ, strings.Join(st.args, " "), strings.Join(bad, "; "))
+				}
+			}
 			if ops[st.op] == nil {
 				ops[st.op] = map[string]bool{}
 			}
