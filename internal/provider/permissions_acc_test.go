@@ -38,8 +38,8 @@ const (
 //     with -refresh-only (what a plan role needs);
 //   - apply: terraform apply of a create and of an update (its refresh and
 //     its plan at apply included);
-//   - import: terraform plan and apply of a configuration whose import
-//     blocks bring the object in;
+//   - import: terraform import, and terraform plan and apply of a
+//     configuration whose import blocks bring the object in;
 //   - query: terraform query of the type's list resource;
 //   - destroy: terraform destroy.
 const (
@@ -94,17 +94,17 @@ var (
 
 // lifecycle is the usual scenario: plan and apply a create, plan with no
 // change and refresh-only, plan and apply update (when there is one),
-// destroy; then plan and apply an import of what imported names (made by
-// the administrator), and destroy it.
-func lifecycle(create, update, imported string) []permissionStep {
+// destroy; then terraform import of what imported names (made by the
+// administrator; importArgs are the address and the id), the plan and
+// apply of its import block, and destroy it.
+func lifecycle(create, update, imported string, importArgs ...string) []permissionStep {
 	steps := []permissionStep{plan(create), apply(opApply, ""), plan(""), refreshOnly}
 	if update != "" {
 		steps = append(steps, plan(update), apply(opApply, ""))
 	}
-	steps = append(steps, destroy)
-	if imported != "" {
-		steps = append(steps, permissionStep{op: opImport, config: imported, args: []string{"plan"}}, apply(opImport, ""), destroy)
-	}
+	steps = append(steps, destroy,
+		permissionStep{op: opImport, config: imported, args: append([]string{"import"}, importArgs...)},
+		permissionStep{op: opImport, args: []string{"plan"}}, apply(opImport, ""), destroy)
 	return steps
 }
 
@@ -123,7 +123,7 @@ var permissionScenarios = []permissionScenario{
   to = cloud_identity_user.u
   id = "made-by-hand"
 }
-resource "cloud_identity_user" "u" { user_name = "made-by-hand" }`)
+resource "cloud_identity_user" "u" { user_name = "made-by-hand" }`, "cloud_identity_user.u", "made-by-hand")
 	}},
 	{"cloud_identity_user_policy_attachment", func(t *testing.T, emu *acctest.Emulator) []permissionStep {
 		makeUser(t, emu, "perm")
@@ -144,7 +144,7 @@ resource "cloud_identity_user" "u" { user_name = "made-by-hand" }`)
 resource "cloud_identity_user_policy_attachment" "a" {
   user_name  = "made-by-hand"
   policy_arn = %[1]q
-}`, modelsPolicy))
+}`, modelsPolicy), "cloud_identity_user_policy_attachment.a", "made-by-hand/"+modelsPolicy)
 	}},
 	{"cloud_identity_service_specific_credential", func(t *testing.T, emu *acctest.Emulator) []permissionStep {
 		makeUser(t, emu, "perm")
@@ -161,7 +161,8 @@ resource "cloud_identity_user_policy_attachment" "a" {
 `, user, extra)
 		}
 		return lifecycle(key("perm", ""), key("perm", "  status = \"Inactive\"\n  reset_triggers = { rotation = \"1\" }\n"),
-			fmt.Sprintf("import {\n  to = cloud_identity_service_specific_credential.k\n  id = \"made-by-hand/%s\"\n}\n", id)+key("made-by-hand", ""))
+			fmt.Sprintf("import {\n  to = cloud_identity_service_specific_credential.k\n  id = \"made-by-hand/%s\"\n}\n", id)+key("made-by-hand", ""),
+			"cloud_identity_service_specific_credential.k", "made-by-hand/"+id)
 	}},
 	{"cloud_search_domain_config", func(t *testing.T, emu *acctest.Emulator) []permissionStep {
 		if err := emu.Search.AddDomain(emusearch.DomainSpec{DomainName: "logs"}); err != nil {
@@ -174,7 +175,8 @@ resource "cloud_identity_user_policy_attachment" "a" {
 }
 `, name, hour)
 		}
-		return lifecycle(domain("demo", 3), domain("demo", 5), "import {\n  to = cloud_search_domain_config.d\n  id = \"logs\"\n}\n"+domain("logs", 0))
+		return lifecycle(domain("demo", 3), domain("demo", 5), "import {\n  to = cloud_search_domain_config.d\n  id = \"logs\"\n}\n"+domain("logs", 0),
+			"cloud_search_domain_config.d", "logs")
 	}},
 	{"cloud_search_domain_change_progress", func(*testing.T, *acctest.Emulator) []permissionStep {
 		return []permissionStep{plan(`data "cloud_search_domain_change_progress" "p" { domain_name = "demo" }`)}
@@ -238,11 +240,13 @@ func derivePermissions(t *testing.T) permissionTable {
 				}
 			}
 			emu.ClearCalls()
-			if _, err := ws.Run(context.Background(), append(st.args, "-input=false", "-no-color")...); err != nil {
+			// Options go before the arguments (terraform import's address and id).
+			args := append([]string{st.args[0], "-input=false", "-no-color"}, st.args[1:]...)
+			if _, err := ws.Run(context.Background(), args...); err != nil {
 				t.Fatalf("%s, %s: %v", sc.typ, st.op, err)
 			}
-			if st.args[0] == "plan" || st.args[0] == "query" {
-				// A plan and a query never write.
+			if st.args[0] == "plan" || st.args[0] == "query" || st.args[0] == "import" {
+				// A plan, a query and terraform import never write.
 				if bad := writesOrRefusals(emu.Calls()); len(bad) > 0 {
 					t.Errorf("%s, terraform %s: %s", sc.typ, strings.Join(st.args, " "), strings.Join(bad, "; "))
 				}
