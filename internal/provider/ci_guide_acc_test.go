@@ -65,7 +65,13 @@ func TestAccCIGuide(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			role := putRole(t, emu, tc.role, trust)
+			role, err := emu.Identity.PutRole(tc.role, trust, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := emu.Identity.AttachPrincipalPolicy(role.Arn, "policy-one-role.json", readFile(t, guide+"policy-one-role.json")); err != nil {
+				t.Fatal(err)
+			}
 			token := signer.sign(t, tc.issuer, tc.subject, "sts.cloud.example", emu.Clock().Now().Add(10*time.Minute))
 
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -197,8 +203,10 @@ func TestAccCIGuideTwoRoles(t *testing.T) {
 			}
 		}
 	}
-	if got := policyActions(t, ciGuide+"policy-apply.json"); !maps.Equal(got, want) {
-		t.Errorf("policy-apply.json allows %v; the permissions guide lists %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	for _, f := range []string{"policy-apply.json", "policy-one-role.json"} {
+		if got := policyActions(t, ciGuide+f); !maps.Equal(got, want) {
+			t.Errorf("%s allows %v; the permissions guide lists %v", f, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+		}
 	}
 	emu := acctest.NewEmulator(t)
 	c := newCIWorkspace(t, emu)
