@@ -149,10 +149,19 @@ resource "cloud_identity_user_policy_attachment" "a" {
 	{"cloud_identity_service_specific_credential", func(t *testing.T, emu *acctest.Emulator) []permissionStep {
 		makeUser(t, emu, "perm")
 		makeUser(t, emu, "made-by-hand")
+		// The key is made by hand while a create of another configuration,
+		// interrupted, is recorded on the user: its import reads the tags
+		// (identity:ListUserTags), and its apply marks it (identity:TagUser).
+		start := emu.Clock().Now().Add(-time.Second)
+		if err := adminIdentity(t, emu).TagUser(context.Background(), "made-by-hand", []identityclient.Tag{{Key: "terraform-cloud:creating:interrupted",
+			Value: fmt.Sprintf("models.cloud.example %d %d", start.Unix(), start.Add(5*time.Second).Unix())}}); err != nil {
+			t.Fatal(err)
+		}
 		id, _, err := emu.Identity.CreateCredentialBehindTheBack("made-by-hand", "models.cloud.example", 30, emu.Region())
 		if err != nil {
 			t.Fatal(err)
 		}
+		emu.Clock().Advance(2 * time.Minute)
 		key := func(user, extra string) string {
 			return fmt.Sprintf(`resource "cloud_identity_service_specific_credential" "k" {
   user_name           = %q

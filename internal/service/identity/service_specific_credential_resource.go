@@ -128,9 +128,9 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 				"When the provider's region changes, the plan replaces the key with one for the new region."),
 			"held": schema.BoolAttribute{
 				Computed: true,
-				MarkdownDescription: "Whether the key is marked on its user (the user tag `terraform-cloud:key:<id>`) as held by a configuration, so that the recovery of another configuration's interrupted create never takes it. " +
-					"A key this resource creates is marked by its create. An imported key is `false` until the first apply after the import marks it: " +
-					"a plan never writes, so the plan of an import shows `held` changing to `true` as an update in place (identity:TagUser at apply).",
+				MarkdownDescription: "Whether no recovery of another configuration's interrupted create can take the key: it is marked on its user as held by a configuration (the user tag `terraform-cloud:key:<id>`), or it needs no mark. " +
+					"A key this resource creates is marked by its create. An imported key needs no mark when it was created more than a minute before the import and no record of an interrupted create on its user covers its creation (the import reads the user's tags to know). " +
+					"Otherwise it is `false` until the first apply after the import marks it: a plan never writes, so the plan of that import shows `held` changing to `true` as an update in place (identity:TagUser at apply).",
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
 			},
 		},
@@ -342,7 +342,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		state.ServiceAPIKeyValue = types.StringNull()
 	}
 	if state.Held.IsNull() || state.Held.IsUnknown() {
-		state.Held = types.BoolValue(readsAsHeld(ctx, &state, req.Private))
+		state.Held = types.BoolValue(readsAsHeld(ctx, &state, req.Private) || r.beyondRecovery(ctx, found, serverTime))
 	}
 	resp.Diagnostics.Append(recordClockOffset(ctx, serverTime, req.Private, resp.Private)...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
@@ -402,6 +402,44 @@ func readsAsHeld(ctx context.Context, state *serviceSpecificCredentialModel, pri
 	}
 	b, _ := prior.GetKey(ctx, privateHeld)
 	return len(b) > 0
+}
+
+// recentKey is how recently a key must have been created for a record
+// not yet written to cover it: a record's window starts when its create
+// starts, give or take clockMargin and the error of our estimate of the
+// service's clock.
+const recentKey = time.Minute
+
+// beyondRecovery reports whether no recovery of an interrupted create can
+// ever take key, an imported key without a value (one ListUserTags, a read,
+// once per import): it is marked already, or it is older than any record
+// still to be written can cover (recentKey) and no record on its user
+// covers its creation or is taking it over. Then it needs no mark, and
+// its import plans no update. When the tags cannot be read, the answer is
+// no: the apply marks it.
+func (r *serviceSpecificCredentialResource) beyondRecovery(ctx context.Context, key *identityclient.ServiceSpecificCredential, serverTime time.Time) bool {
+	if serverTime.IsZero() || serverTime.Sub(key.CreateDate) < recentKey {
+		return false
+	}
+	out, err := r.clients.Identity.ListUserTags(ctx, key.UserName)
+	if err != nil {
+		tflog.Debug(ctx, "Could not read the tags of an imported key's user: the apply marks the key as held", map[string]any{"user_name": key.UserName, "error": err.Error()})
+		return false
+	}
+	pending, claims := recordsOf(out.Tags, key.ServiceName)
+	c := claims[claimTagKey(key.ServiceSpecificCredentialID)]
+	if c.nonce != "" {
+		return true
+	}
+	if len(c.takers) > 0 {
+		return false
+	}
+	for _, p := range pending {
+		if inCreateWindow(p, key.CreateDate) {
+			return false
+		}
+	}
+	return true
 }
 
 // markHeld marks an imported key as held on its user, as its create would
