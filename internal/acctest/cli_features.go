@@ -3,6 +3,7 @@ package acctest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"sync"
@@ -62,17 +63,27 @@ func CLIVersion(path string) (openTofu bool, v *version.Version, err error) {
 // implements neither feature. Call it after PreCheck.
 func SkipUnlessCLISupports(t testing.TB, f Feature) {
 	t.Helper()
+	if ok, why := CLISupports(t, f); !ok {
+		t.Skip(why)
+	}
+}
+
+// CLISupports reports whether the CLI under test has f, and when it has
+// not, why: for a test that runs the rest of its steps without it.
+func CLISupports(t testing.TB, f Feature) (ok bool, why string) {
+	t.Helper()
 	path := os.Getenv("TF_ACC_TERRAFORM_PATH")
 	if path == "" {
-		return // PreCheck has failed the test already
+		return true, "" // PreCheck has failed the test already
 	}
 	openTofu, v, err := CLIVersion(path)
 	switch {
 	case err != nil:
 		t.Fatalf("reading the version of %s: %v", path, err)
 	case openTofu:
-		t.Skipf("%s: OpenTofu %s does not support %s", path, v, f.name)
+		return false, fmt.Sprintf("%s: OpenTofu %s does not support %s", path, v, f.name)
 	case v.LessThan(f.min):
-		t.Skipf("%s: Terraform %s does not support %s (Terraform %s+ does)", path, v, f.name, f.min)
+		return false, fmt.Sprintf("%s: Terraform %s does not support %s (Terraform %s+ does)", path, v, f.name, f.min)
 	}
+	return true, ""
 }

@@ -22,6 +22,12 @@ type Clients struct {
 	Endpoints Endpoints
 	// Caller is the principal the provider runs as.
 	Caller *Caller
+	// ApplyPrincipal is the ARN of the principal that will apply
+	// (apply_principal_arn), when another one plans; "" for the caller.
+	ApplyPrincipal string
+	// PlanChecks remembers, for this provider instance, a plan-time
+	// permission check that could not be made, so that a plan says so once.
+	PlanChecks *PlanChecks
 
 	Identity *identity.Client
 	Search   *searchclient.Client

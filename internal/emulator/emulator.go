@@ -85,6 +85,7 @@ func New(opts Options) *Emulator {
 	})
 	e.Identity = identity.New(e.clock, opts.Account)
 	e.Search = search.New(e.clock, opts.Account, opts.Region)
+	e.Search.AuthorizeWith(e.Identity.Allows)
 	e.Runtime = runtime.New(e.clock, e.Identity, e.creds, opts.Region)
 	e.STS = sts.New(e.clock, opts.Account, e.Identity, e.creds)
 	// The token service first: it shares POST / with the identity service.
@@ -207,14 +208,19 @@ func (e *Emulator) serveService(w http.ResponseWriter, r *http.Request, svc core
 	op := svc.Classify(r, body)
 	call := Call{Time: e.clock.Now(), Service: svc.Name(), Operation: op.Name, DryRun: op.DryRun}
 	rw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	var caller *core.Caller
 	defer func() {
 		call.Status = rw.status
+		if caller != nil {
+			call.Actions = caller.Authorized
+		}
 		e.log.add(call)
 		e.printCall(call)
 	}()
 
 	if name := svc.SigningName(); name != "" && !op.Unsigned {
-		caller, verr := e.creds.Verify(r, body, name, e.clock.Now())
+		var verr *sigv4.Error
+		caller, verr = e.creds.Verify(r, body, name, e.clock.Now())
 		if verr != nil {
 			core.WriteError(rw, svc.Protocol(), authStatus(svc.Protocol(), verr.Condition), core.Code(svc.Protocol(), verr.Condition), verr.Message)
 			return

@@ -18,6 +18,10 @@ type Call struct {
 	// AccessKeyID is the signing key of a signed request.
 	AccessKeyID string `json:"access_key_id,omitempty"`
 	Region      string `json:"region,omitempty"`
+	// Actions are the policy actions the service authorized for the
+	// request (identity:GetUser, search:UpdateDomainConfig, ...), allowed or
+	// refused; none for a call no policy governs (sts:GetCallerIdentity).
+	Actions []string `json:"actions,omitempty"`
 }
 
 // DefaultMaxLoggedCalls bounds the request log of an emulator whose Options

@@ -38,6 +38,10 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if !ok {
 		return
 	}
+	applyPrincipal, ok := resolveApplyPrincipal(cfg, diags)
+	if !ok {
+		return
+	}
 	creds := p.credentials(ctx, &cfg, ccfg, eps.STS, diags)
 	if diags.HasError() {
 		return
@@ -53,6 +57,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if !ok {
 		return
 	}
+	clients.ApplyPrincipal = applyPrincipal
 	tflog.Debug(ctx, "Provider configured", map[string]any{
 		"region": region, "credentials": creds.source, "sts_endpoint": eps.STS, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": ccfg.MaxRetries, "http_timeout": ccfg.AttemptTimeout.String(),
 	})
@@ -99,6 +104,23 @@ func resolveRegion(cfg providerModel, diags *diag.Diagnostics) string {
 			fmt.Sprintf("The region %q (from %s) is not a region name such as us-east-1.", region, source(cfg.Region, EnvRegion)))
 	}
 	return region
+}
+
+// resolveApplyPrincipal is apply_principal_arn, else
+// CLOUD_APPLY_PRINCIPAL_ARN (checked as the attribute is), else "".
+func resolveApplyPrincipal(cfg providerModel, diags *diag.Diagnostics) (string, bool) {
+	if cfg.ApplyPrincipal.IsUnknown() {
+		diags.AddAttributeError(path.Root("apply_principal_arn"), "Unknown Provider Setting",
+			"The provider cannot be configured while apply_principal_arn is unknown. Set it to a value known at plan time.")
+		return "", false
+	}
+	arn := setting(cfg.ApplyPrincipal, EnvApplyPrincipalARN)
+	if arn != "" && !principalARNRe.MatchString(arn) {
+		diags.AddAttributeError(path.Root("apply_principal_arn"), "Invalid Apply Principal",
+			fmt.Sprintf("%s = %q is not the ARN of an identity-service user or role, such as arn:cloud:identity::123456789012:role/terraform-apply.", EnvApplyPrincipalARN, arn))
+		return "", false
+	}
+	return arn, true
 }
 
 // resolveEndpoints is each service's base URL: endpoints.<service>, else
@@ -185,7 +207,7 @@ func newClients(ccfg client.Config, eps conns.Endpoints, caller *conns.Caller, d
 		return nil, false
 	}
 	return &conns.Clients{
-		Region: ccfg.Region, Config: ccfg, Endpoints: eps, Caller: caller,
+		Region: ccfg.Region, Config: ccfg, Endpoints: eps, Caller: caller, PlanChecks: &conns.PlanChecks{},
 		Identity: idc, Search: sc, Tokens: modelsclient.NewTokenCache(modelsclient.MaxCachedTokens),
 	}, true
 }

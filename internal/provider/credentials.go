@@ -44,9 +44,11 @@ type webIdentityModel struct {
 }
 
 var (
-	roleARNRe     = regexp.MustCompile(`^arn:cloud:identity::\d{12}:role/[\w+=,.@/-]{1,512}$`)
-	sessionNameRe = regexp.MustCompile(`^[\w+=,.@-]{2,64}$`)
-	externalIDRe  = regexp.MustCompile(`^[\w+=,.@:/-]+$`)
+	roleARNRe = regexp.MustCompile(`^arn:cloud:identity::\d{12}:role/[\w+=,.@/-]{1,512}$`)
+	// principalARNRe is a user's or a role's ARN (apply_principal_arn).
+	principalARNRe = regexp.MustCompile(`^arn:cloud:identity::\d{12}:(role|user)/[\w+=,.@/-]{1,512}$`)
+	sessionNameRe  = regexp.MustCompile(`^[\w+=,.@-]{2,64}$`)
+	externalIDRe   = regexp.MustCompile(`^[\w+=,.@:/-]+$`)
 )
 
 // roleDuration is assume_role.duration: a role session's length the token

@@ -40,7 +40,10 @@ const (
 	EnvConfigFile   = "CLOUD_CONFIG_FILE"
 	EnvCredsFile    = "CLOUD_SHARED_CREDENTIALS_FILE" //nolint:gosec // G101: a variable's name, not a credential
 	EnvRoleARN      = "CLOUD_ROLE_ARN"
-	EnvTokenFile    = "CLOUD_WEB_IDENTITY_TOKEN_FILE" //nolint:gosec // G101: a variable's name, not a credential
+	// EnvApplyPrincipalARN names the principal that applies (a CI's apply
+	// role), when another one plans.
+	EnvApplyPrincipalARN = "CLOUD_APPLY_PRINCIPAL_ARN"
+	EnvTokenFile         = "CLOUD_WEB_IDENTITY_TOKEN_FILE" //nolint:gosec // G101: a variable's name, not a credential
 	// EnvTFCToken is where HCP Terraform puts a workload identity token
 	// when a workspace sets TFC_WORKLOAD_IDENTITY_AUDIENCE.
 	EnvTFCToken = "TFC_WORKLOAD_IDENTITY_TOKEN" //nolint:gosec // G101: a variable's name, not a credential
@@ -92,6 +95,8 @@ type providerModel struct {
 	Endpoints    *endpoints        `tfsdk:"endpoints"`
 	MaxRetries   customtypes.Int64 `tfsdk:"max_retries"`
 	HTTPTimeout  types.String      `tfsdk:"http_timeout"`
+	// ApplyPrincipal is apply_principal_arn.
+	ApplyPrincipal types.String `tfsdk:"apply_principal_arn"`
 
 	Profile                   types.String      `tfsdk:"profile"`
 	SharedConfigFiles         types.List        `tfsdk:"shared_config_files"`
@@ -155,6 +160,15 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Optional:            true,
 				MarkdownDescription: fmt.Sprintf("How long one attempt of a request may take (connect, send, answer), as a duration such as `30s` or `2m`, between 1ms and 1h. Defaults to `%s`. An attempt that runs out is retried like a dropped connection, within `max_retries`.", client.DefaultAttemptTimeout),
 				Validators:          []validator.String{httpTimeout},
+			},
+			"apply_principal_arn": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The principal that will apply the plan, when another one plans it: a CI whose pull requests plan under a read-only role and whose merges apply under a role that may write " +
+					"(see the *CI with OIDC* guide). The plan-time permission check of a new `cloud_identity_service_specific_credential` asks the identity service about this principal " +
+					"(the plan role needs `identity:SimulatePrincipalPolicy` on it) instead of the one the provider runs as. Falls back to `CLOUD_APPLY_PRINCIPAL_ARN`; defaults to the caller. " +
+					"A user or role ARN, such as `arn:cloud:identity::123456789012:role/terraform-apply`.",
+				Validators: []validator.String{stringvalidator.RegexMatches(principalARNRe,
+					"must be the ARN of an identity-service user or role, such as arn:cloud:identity::123456789012:role/terraform-apply")},
 			},
 		},
 		Blocks: map[string]schema.Block{},

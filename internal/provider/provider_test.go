@@ -21,7 +21,8 @@ resource "cloud_identity_user" "test" {
 // clearEnv makes the test independent of the caller's CLOUD_* variables.
 func clearEnv(t *testing.T) {
 	for _, v := range []string{"CLOUD_REGION", "CLOUD_ACCESS_KEY_ID", "CLOUD_SECRET_ACCESS_KEY", "CLOUD_SESSION_TOKEN", "CLOUD_ENDPOINT_URL",
-		"CLOUD_PROFILE", "CLOUD_CONFIG_FILE", "CLOUD_SHARED_CREDENTIALS_FILE", "CLOUD_ROLE_ARN", "CLOUD_WEB_IDENTITY_TOKEN_FILE", "TFC_WORKLOAD_IDENTITY_TOKEN"} {
+		"CLOUD_PROFILE", "CLOUD_CONFIG_FILE", "CLOUD_SHARED_CREDENTIALS_FILE", "CLOUD_ROLE_ARN", "CLOUD_WEB_IDENTITY_TOKEN_FILE", "TFC_WORKLOAD_IDENTITY_TOKEN",
+		"CLOUD_APPLY_PRINCIPAL_ARN"} {
 		t.Setenv(v, "")
 	}
 	t.Setenv("HOME", t.TempDir()) // no ~/.cloud of the user's
@@ -48,6 +49,8 @@ func TestAccProvider_badConfiguration(t *testing.T) {
 		{"max_retries out of range", `region = "us-east-1"` + "\n" + creds + "\n  max_retries = 99", nil, `Attribute max_retries value must be between 0 and 25`},
 		{"http_timeout not a duration", `region = "us-east-1"` + "\n" + creds + "\n  http_timeout = \"soon\"", nil, `Invalid HTTP Timeout.*"soon" is not a duration`},
 		{"http_timeout too long", `region = "us-east-1"` + "\n" + creds + "\n  http_timeout = \"2h\"", nil, `Invalid HTTP Timeout.*must be between 1ms and 1h`},
+		{"apply_principal_arn not a principal", `region = "us-east-1"` + "\n" + creds + "\n  apply_principal_arn = \"arn:cloud:sts::123456789012:assumed-role/apply/ci\"", nil, `Attribute apply_principal_arn must be the ARN of an identity-service user or role`},
+		{"apply principal from env not a principal", `region = "us-east-1"` + "\n" + creds + "\n  " + endpoints, map[string]string{"CLOUD_APPLY_PRINCIPAL_ARN": "terraform-apply"}, `Invalid Apply Principal.*CLOUD_APPLY_PRINCIPAL_ARN = "terraform-apply" is not the ARN`},
 		{"wrong secret", fmt.Sprintf("region = \"us-east-1\"\n  access_key = %q\n  secret_key = \"wrong\"\n  %s", emu.AccessKeyID(), endpoints), nil, `SignatureDoesNotMatch.*does not match the signature you provided`},
 		{"unknown access key", "region = \"us-east-1\"\n  access_key = \"NOSUCHACCESSKEY0001\"\n  secret_key = \"x\"\n  " + endpoints, nil, `InvalidClientTokenId.*security token included in the request is invalid`},
 	}

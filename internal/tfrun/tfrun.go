@@ -44,15 +44,22 @@ func (w *Workspace) Write(config string) error {
 // Run runs one Terraform command and returns its wall time; on failure the
 // error carries the command's output.
 func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, error) {
+	took, _, err := w.RunOutput(ctx, args...)
+	return took, err
+}
+
+// RunOutput is Run that also returns the command's output (stdout and
+// stderr).
+func (w *Workspace) RunOutput(ctx context.Context, args ...string) (time.Duration, string, error) {
 	var out bytes.Buffer
 	cmd := w.command(ctx, args, &out, &out)
 	start := time.Now()
 	err := w.run(cmd)
 	took := time.Since(start)
 	if err != nil {
-		return took, fmt.Errorf("terraform %v: %w\n%s", args, err, out.String())
+		return took, out.String(), fmt.Errorf("terraform %v: %w\n%s", args, err, out.String())
 	}
-	return took, nil
+	return took, out.String(), nil
 }
 
 // Output runs one Terraform command and returns what it wrote to stdout

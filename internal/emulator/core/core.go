@@ -114,6 +114,10 @@ type Caller struct {
 	Region string
 	// Session is true for temporary credentials (with a session token).
 	Session bool
+	// Authorized lists the actions the service authorized for this
+	// request (allowed or refused), in order: the request log keeps them,
+	// so tests derive from them the permissions an operation needs.
+	Authorized []string
 }
 
 type callerKey struct{}

@@ -59,6 +59,7 @@ func (s *Service) authorizeCall(c *core.Caller, action, resource string, keys ma
 		return nil
 	}
 	full := "identity:" + action
+	c.Authorized = append(c.Authorized, full)
 	ok, r := s.decide(c.Principal, full, resource, keys)
 	if ok {
 		return nil
@@ -71,9 +72,24 @@ func (s *Service) authorizeCall(c *core.Caller, action, resource string, keys ma
 	return &apiError{http.StatusForbidden, "AccessDenied", msg}
 }
 
+// Allows decides a request of another service (the search domain
+// service's) by the rule the identity service applies to its own
+// (decide): reason explains a refusal.
+func (s *Service) Allows(principal, action, resource string, keys map[string]string) (ok bool, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ok, r := s.decide(principal, action, resource, keys)
+	return ok, r.Reason()
+}
+
 // authorizeAction is authorizeCall for the actions without condition keys.
 func (s *Service) authorizeAction(c *core.Caller, action string, form url.Values) *apiError {
 	resource := "*"
+	if action == "SimulatePrincipalPolicy" {
+		// Simulating a principal is governed on that principal, so a plan
+		// role may be allowed to simulate the apply role and nothing else.
+		return s.authorizeCall(c, action, form.Get("PolicySourceArn"), nil, nil)
+	}
 	if name := form.Get("UserName"); name != "" {
 		if u, ok := s.users[strings.ToLower(name)]; ok {
 			resource = u.Arn

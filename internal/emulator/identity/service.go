@@ -142,6 +142,10 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if action != "CreateServiceSpecificCredential" { // authorized with its condition keys
 		aerr = s.authorizeAction(caller, action, form)
 	}
+	if aerr == nil && action == "CreateUser" && form.Get("Tags.member.1.Key") != "" {
+		// Tags on a create are a TagUser too, as on the real services.
+		aerr = s.authorizeAction(caller, "TagUser", form)
+	}
 	var result any
 	if aerr == nil {
 		result, aerr = h(s, caller, form)

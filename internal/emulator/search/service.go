@@ -32,6 +32,8 @@ type Service struct {
 	failNext *failPlan
 	records  []UpdateRecord // records.go
 	seq      int
+	// authorizer decides signed requests (authz.go).
+	authorizer Authorizer
 }
 
 // New returns the service with its demo domain.
@@ -152,6 +154,9 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// do: clients judge the age of a dry run by the service's clock.
 	w.Header().Set("Date", s.clock.Now().UTC().Format(http.TimeFormat))
 	name, op, body, aerr := readRequest(r)
+	if aerr == nil {
+		aerr = s.authorize(r, name, op, body)
+	}
 	if aerr != nil {
 		core.WriteJSONError(w, aerr.status, aerr.code, aerr.message)
 		return

@@ -15,21 +15,28 @@ import (
 )
 
 // checkCreateAllowed asks the identity service, at plan, whether the
-// caller may create the planned key (SimulatePrincipalPolicy for
-// identity:CreateServiceSpecificCredential with the request's condition
-// keys), so that a policy that would refuse it at apply refuses it now,
-// before anything (the user, other keys) is created. The principal is the
-// one the provider runs as (a role session's role). A check that cannot
-// be made is a warning: it never blocks a plan the service might allow.
+// principal that will apply may create the planned key
+// (SimulatePrincipalPolicy for identity:CreateServiceSpecificCredential
+// with the request's condition keys), so that a policy that would refuse
+// it at apply refuses it now, before anything (the user, other keys) is
+// created. That principal is apply_principal_arn when set (a CI that
+// plans under a read-only role), else the one the provider runs as (a role
+// session's role). A check that cannot be made is one warning per plan: it
+// never blocks a plan the service might allow, and the other keys' checks
+// are not asked again.
 func (r *serviceSpecificCredentialResource) checkCreateAllowed(ctx context.Context, plan *serviceSpecificCredentialModel, diags *diag.Diagnostics) {
 	if plan.UserName.IsUnknown() || plan.ServiceName.IsUnknown() || plan.CredentialAgeDays.IsUnknown() {
 		return
 	}
-	q := createQuestion{user: plan.UserName.ValueString(), service: plan.ServiceName.ValueString(), days: plan.CredentialAgeDays.ValueInt64()}
+	if r.clients.PlanChecks.Skipped() != nil {
+		return
+	}
+	q := createQuestion{user: plan.UserName.ValueString(), service: plan.ServiceName.ValueString(), days: plan.CredentialAgeDays.ValueInt64(), named: r.clients.ApplyPrincipal != ""}
 	results, err := r.simulateCreate(ctx, &q)
 	if err != nil {
-		diags.AddWarning("Key Permission Check Skipped",
-			fmt.Sprintf("The provider could not ask the identity service whether it may create the key for user %q (it needs sts:GetCallerIdentity and identity:SimulatePrincipalPolicy), so a policy that refuses the key is found only at apply.\n\n%s", q.user, err))
+		if r.clients.PlanChecks.Skip(err) {
+			diags.AddWarning("Key Permission Check Skipped", q.skipped(err))
+		}
 		return
 	}
 	for _, res := range results {
@@ -39,25 +46,42 @@ func (r *serviceSpecificCredentialResource) checkCreateAllowed(ctx context.Conte
 	}
 }
 
+// skipped says why the check of q could not be made and what it needs.
+func (q *createQuestion) skipped(err error) string {
+	needs := "sts:GetCallerIdentity and identity:SimulatePrincipalPolicy on itself"
+	if q.named {
+		needs = fmt.Sprintf("identity:SimulatePrincipalPolicy on %s, the apply_principal_arn", q.principal)
+	}
+	return fmt.Sprintf("The provider could not ask the identity service whether the principal that applies may create the planned keys (the principal that plans needs %s), "+
+		"so a policy that refuses a key is found only at apply. The plan is otherwise complete.\n\n%s", needs, err)
+}
+
 // createQuestion is the create a plan asks the policy simulation about;
 // principal and resource are filled in by simulateCreate.
 type createQuestion struct {
 	user, service       string
 	days                int64
 	principal, resource string
+	// named: the principal is apply_principal_arn, not the caller.
+	named bool
 }
 
-// simulateCreate asks whether the principal the provider runs as may
-// create the key. The user's path is not known before it exists: the
+// simulateCreate asks whether the principal that applies
+// (apply_principal_arn, else the one the provider runs as) may create
+// the key. The user's path is not known before it exists: the
 // default one. A refusal is asked again for an existing user of another
 // path, so that a policy on its path is not taken for a refusal.
 func (r *serviceSpecificCredentialResource) simulateCreate(ctx context.Context, q *createQuestion) ([]identityclient.EvaluationResult, error) {
-	if r.clients.Caller == nil {
-		return nil, errors.New("the provider does not know who it runs as")
-	}
-	principal, err := r.clients.Caller.PrincipalARN(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("finding who the provider runs as failed: %w", err)
+	principal := r.clients.ApplyPrincipal
+	q.principal = principal
+	if principal == "" {
+		if r.clients.Caller == nil {
+			return nil, errors.New("the provider does not know who it runs as")
+		}
+		var err error
+		if principal, err = r.clients.Caller.PrincipalARN(ctx); err != nil {
+			return nil, fmt.Errorf("finding who the provider runs as failed: %w", err)
+		}
 	}
 	q.principal, q.resource = principal, userArn(principal, q.user)
 	results, err := r.simulate(ctx, q)
@@ -103,11 +127,16 @@ func (q *createQuestion) refused(res identityclient.EvaluationResult, diags *dia
 	if strings.Contains(why, "ServiceSpecificCredentialServiceName") && !strings.Contains(why, "ServiceSpecificCredentialAgeDays") {
 		attr = path.Root("service_name")
 	}
+	who := fmt.Sprintf("the principal Terraform runs as (%s)", q.principal)
+	hint := " If this plan runs under a plan role and another role applies, name that role with the provider setting apply_principal_arn (or CLOUD_APPLY_PRINCIPAL_ARN): the plan then asks about it instead."
+	if q.named {
+		who, hint = fmt.Sprintf("the principal that applies (%s, apply_principal_arn)", q.principal), ""
+	}
 	diags.AddAttributeError(attr, createSummary,
-		fmt.Sprintf("A policy of the principal Terraform runs as (%s) refuses a key for user %q with credential_age_days = %d for %s: %s. "+
+		fmt.Sprintf("A policy of %s refuses a key for user %q with credential_age_days = %d for %s (identity:CreateServiceSpecificCredential): %s. "+
 			"The identity service's policy simulation says so at plan, before anything is created. "+
-			"Ask for a key the policy allows (for example a shorter credential_age_days), or have an administrator change the policy.",
-			q.principal, q.user, q.days, q.service, why))
+			"Ask for a key the policy allows (for example a shorter credential_age_days), or have an administrator change the policy.%s",
+			who, q.user, q.days, q.service, why, hint))
 }
 
 // allowed reports whether every result allows the request.

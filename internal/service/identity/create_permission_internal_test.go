@@ -69,7 +69,7 @@ func TestCheckCreateAllowedWithoutReasons(t *testing.T) {
 		t.Fatal(err)
 	}
 	caller := conns.NewCaller("arn:cloud:sts::123456789012:assumed-role/deploy/ci", nil, "")
-	r := &serviceSpecificCredentialResource{clients: &conns.Clients{Region: "us-east-1", Config: cfg, Identity: idc, Caller: caller}}
+	r := &serviceSpecificCredentialResource{clients: &conns.Clients{Region: "us-east-1", Config: cfg, Identity: idc, Caller: caller, PlanChecks: &conns.PlanChecks{}}}
 	plan := &serviceSpecificCredentialModel{UserName: types.StringValue("bot"), ServiceName: types.StringValue("models.cloud.example"), CredentialAgeDays: customtypes.NewInt64Value(365)}
 	setDecision := func(d string) {
 		mu.Lock()
@@ -90,7 +90,8 @@ func TestCheckCreateAllowedWithoutReasons(t *testing.T) {
 	if p, ok := d.(diag.DiagnosticWithPath); !ok || p.Path().String() != "credential_age_days" {
 		t.Errorf("the error is not on credential_age_days: %v", d)
 	}
-	for _, want := range []string{"arn:cloud:identity::123456789012:role/deploy", "no statement allows", "identity:ServiceSpecificCredentialAgeDays = 365", `"models.cloud.example"`} {
+	for _, want := range []string{"arn:cloud:identity::123456789012:role/deploy", "no statement allows", "identity:ServiceSpecificCredentialAgeDays = 365", `"models.cloud.example"`,
+		"name that role with the provider setting apply_principal_arn"} {
 		if !strings.Contains(d.Detail(), want) {
 			t.Errorf("the error does not say %q: %s", want, d.Detail())
 		}
@@ -116,8 +117,44 @@ func TestCheckCreateAllowedWithoutReasons(t *testing.T) {
 	if diags := check(); diags.HasError() || diags.WarningsCount() != 1 || diags.Warnings()[0].Summary() != "Key Permission Check Skipped" {
 		t.Errorf("a caller that may not simulate: %v", diags)
 	}
+	// The plan's other keys: no second warning, no second call.
+	mu.Lock()
+	before := len(actions)
+	mu.Unlock()
+	if diags := check(); len(diags) != 0 {
+		t.Errorf("a second key after a check that could not be made: %v, want no diagnostic", diags)
+	}
+	mu.Lock()
+	if len(actions) != before {
+		t.Errorf("a second key after a check that could not be made called %v", actions[before:])
+	}
+	mu.Unlock()
+	r.clients.PlanChecks = &conns.PlanChecks{}
 	r.clients.Caller = conns.NewCaller("", func(context.Context) (string, error) { return "", errors.New("token service unreachable") }, "")
 	if diags := check(); diags.HasError() || diags.WarningsCount() != 1 || !strings.Contains(diags.Warnings()[0].Detail(), "token service unreachable") {
 		t.Errorf("a caller not found: %v", diags)
+	}
+
+	// A plan role naming the apply role: the apply role is asked about,
+	// without asking who the caller is.
+	r.clients.PlanChecks = &conns.PlanChecks{}
+	r.clients.ApplyPrincipal = "arn:cloud:identity::123456789012:role/apply"
+	setDecision("implicitDeny")
+	mu.Lock()
+	before = len(actions)
+	mu.Unlock()
+	diags = check()
+	if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), "the principal that applies (arn:cloud:identity::123456789012:role/apply, apply_principal_arn)") {
+		t.Errorf("a refused apply principal: %v", diags)
+	}
+	mu.Lock()
+	if sources[before] != "arn:cloud:identity::123456789012:role/apply" {
+		t.Errorf("simulated %v, want the apply principal", sources[before:])
+	}
+	mu.Unlock()
+	r.clients.PlanChecks = &conns.PlanChecks{}
+	setDecision("denied")
+	if diags := check(); diags.HasError() || diags.WarningsCount() != 1 || !strings.Contains(diags.Warnings()[0].Detail(), "identity:SimulatePrincipalPolicy on arn:cloud:identity::123456789012:role/apply, the apply_principal_arn") {
+		t.Errorf("a plan role that may not simulate the apply principal: %v", diags)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -45,8 +46,8 @@ const (
 	// privateClockOffset is the private-state key holding how far the
 	// service's clock was ahead of ours at the last refresh, in seconds.
 	privateClockOffset = "clock_offset_seconds"
-	// privateHeld is the private-state key set once an imported key is
-	// marked as held on its user.
+	// privateHeld is the private-state key an earlier version set once its
+	// refresh had marked an imported key as held: such a key reads as held.
 	privateHeld = "held"
 )
 
@@ -82,6 +83,7 @@ type serviceSpecificCredentialModel struct {
 	CreateDate                  types.String      `tfsdk:"create_date"`
 	ExpirationDate              types.String      `tfsdk:"expiration_date"`
 	Region                      types.String      `tfsdk:"region"`
+	Held                        types.Bool        `tfsdk:"held"`
 }
 
 func (r *serviceSpecificCredentialResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -127,6 +129,13 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 			"expiration_date": computedString("When the key expires (RFC 3339); null only for an imported key made without an expiry."),
 			"region": computedString("Region the key was created in and the only one it works in: the provider's `region` at creation. " +
 				"When the provider's region changes, the plan replaces the key with one for the new region."),
+			"held": schema.BoolAttribute{
+				Computed: true,
+				MarkdownDescription: "Whether no recovery of another configuration's interrupted create can take the key: it is marked on its user as held by a configuration (the user tag `terraform-cloud:key:<id>`), or it needs no mark. " +
+					"A key this resource creates is marked by its create. An imported key needs no mark when it was created more than a minute before the import and no record of an interrupted create on its user covers its creation (the import reads the user's tags to know). " +
+					"Otherwise it is `false` until the first apply after the import marks it: a plan never writes, so the plan of that import shows `held` changing to `true` as an update in place (identity:TagUser at apply).",
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+			},
 		},
 	}
 }
@@ -213,6 +222,10 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 		plan.ServiceAPIKeyValue = types.StringUnknown()
 	}
 	planRenewal(time.Now().Add(clockOffset(ctx, req.Private)), &plan, &state, resp)
+	if !state.Held.ValueBool() && (!state.Held.IsNull() || !readsAsHeld(ctx, &state, req.Private)) {
+		// An imported key: the apply marks it (Update), never the plan.
+		plan.Held = types.BoolValue(true)
+	}
 	// An existing key is planned on every refresh, mostly without a change:
 	// only what the planning above changed is written back.
 	resp.Diagnostics.Append(setChanged(ctx, &resp.Plan, &proposed, &plan)...)
@@ -317,6 +330,7 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	flattenCredential(cred, &plan)
 	plan.ServiceAPIKeyValue = types.StringValue(cred.ServiceAPIKeyValue)
 	plan.Region = types.StringValue(r.clients.Identity.Region())
+	plan.Held = types.BoolValue(true) // marked by the create (hold), or warned about
 	r.setCreatedStatus(ctx, cred, want.status, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	r.setKeyIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
@@ -371,12 +385,12 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		state.ServiceAPIKeyValue = types.StringNull()
 	}
 	// The identity first, as in every path: nothing is written (the
-	// imported key's mark, the state) for a key whose identity is refused.
+	// state) for a key whose identity is refused.
 	if r.setKeyIdentity(ctx, &state, prior, resp.Identity, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
-	if state.ServiceAPIKeyValue.IsNull() {
-		resp.Diagnostics.Append(r.holdImported(ctx, user, id, req.Private, resp.Private)...)
+	if state.Held.IsNull() || state.Held.IsUnknown() {
+		state.Held = types.BoolValue(readsAsHeld(ctx, &state, req.Private) || r.beyondRecovery(ctx, found, serverTime))
 	}
 	resp.Diagnostics.Append(recordClockOffset(ctx, serverTime, req.Private, resp.Private)...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
@@ -424,22 +438,72 @@ func recordClockOffset(ctx context.Context, serverTime time.Time, prior privateS
 	return next.SetKey(ctx, privateClockOffset, offset)
 }
 
-// holdImported marks an imported key (the one kind without a value in
-// state) as held on its user, once: a key a create made was marked when
-// its answer arrived, and without the mark a recovery of an interrupted
-// create whose window covers the key's creation could take it. A failure is
-// logged, and the next refresh tries again.
-func (r *serviceSpecificCredentialResource) holdImported(ctx context.Context, user, id string, prior privateState, next privateSetter) diag.Diagnostics {
-	if b, _ := prior.GetKey(ctx, privateHeld); len(b) > 0 {
-		return nil
+// readsAsHeld tells, for a state without held (just imported, or written
+// by an earlier version), whether the key is marked on its user: a key
+// with a value in state was made by a create, which marked it; an imported
+// one was marked by an earlier version's refresh when the private state
+// says so. A refresh only reads; an unmarked key is marked by the next
+// apply (markHeld), which the plan shows.
+func readsAsHeld(ctx context.Context, state *serviceSpecificCredentialModel, prior privateState) bool {
+	if !state.ServiceAPIKeyValue.IsNull() {
+		return true
 	}
+	b, _ := prior.GetKey(ctx, privateHeld)
+	return len(b) > 0
+}
+
+// recentKey is how recently a key must have been created for a record
+// not yet written to cover it: a record's window starts when its create
+// starts, give or take clockMargin and the error of our estimate of the
+// service's clock.
+const recentKey = time.Minute
+
+// beyondRecovery reports whether no recovery of an interrupted create can
+// ever take key, an imported key without a value (one ListUserTags, a read,
+// once per import): it is marked already, or it is older than any record
+// still to be written can cover (recentKey) and no record on its user
+// covers its creation or is taking it over. Then it needs no mark, and
+// its import plans no update. When the tags cannot be read, the answer is
+// no: the apply marks it.
+func (r *serviceSpecificCredentialResource) beyondRecovery(ctx context.Context, key *identityclient.ServiceSpecificCredential, serverTime time.Time) bool {
+	if serverTime.IsZero() || serverTime.Sub(key.CreateDate) < recentKey {
+		return false
+	}
+	out, err := r.clients.Identity.ListUserTags(ctx, key.UserName)
+	if err != nil {
+		tflog.Debug(ctx, "Could not read the tags of an imported key's user: the apply marks the key as held", map[string]any{"user_name": key.UserName, "error": err.Error()})
+		return false
+	}
+	pending, claims := recordsOf(out.Tags, key.ServiceName)
+	c := claims[claimTagKey(key.ServiceSpecificCredentialID)]
+	if c.nonce != "" {
+		return true
+	}
+	if len(c.takers) > 0 {
+		return false
+	}
+	for _, p := range pending {
+		if inCreateWindow(p, key.CreateDate) {
+			return false
+		}
+	}
+	return true
+}
+
+// markHeld marks an imported key as held on its user, as its create would
+// have: without the mark, a recovery of an interrupted create whose window
+// covers the key's creation could take it. A failure is a warning and
+// leaves held false, so the next plan plans the mark again.
+func (r *serviceSpecificCredentialResource) markHeld(ctx context.Context, state *serviceSpecificCredentialModel, diags *diag.Diagnostics) bool {
+	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
 	if err := r.clients.Identity.TagUser(ctx, user, []identityclient.Tag{{Key: claimTagKey(id), Value: newNonce()}}); err != nil {
-		tflog.Warn(ctx, "Could not mark an imported key as held on its user (identity:TagUser): a recovery of an interrupted create could take it until it is", map[string]any{
-			"user_name": user, "service_specific_credential_id": id, "error": err.Error(),
-		})
-		return nil
+		diags.AddWarning("Imported Key Not Marked as Held",
+			fmt.Sprintf("Marking key %s as held on user %q (tag %s, identity:TagUser) failed, so held stays false and the next plan plans it again. "+
+				"Until it is marked, a recovery of another configuration's interrupted create of a key for this user, whose window covers this key's creation, could take it.\n\n%s",
+				id, user, claimTagKey(id), err))
+		return false
 	}
-	return next.SetKey(ctx, privateHeld, []byte("true"))
+	return true
 }
 
 func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -457,6 +521,7 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	plan.Held = types.BoolValue(state.Held.ValueBool() || r.markHeld(ctx, &state, &resp.Diagnostics))
 
 	if !plan.Status.Equal(state.Status) && !r.updateStatus(ctx, &state, plan.Status.ValueString(), &resp.Diagnostics) {
 		return

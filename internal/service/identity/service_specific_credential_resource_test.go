@@ -172,7 +172,8 @@ func TestAccServiceSpecificCredential_lifecycle(t *testing.T) {
 			ImportStateIdFunc: func(s *terraform.State) (string, error) {
 				return "alice/" + s.RootModule().Resources[keyAddr].Primary.Attributes["service_specific_credential_id"], nil
 			},
-			ImportStateVerifyIgnore: []string{"service_api_key_value", "reset_triggers"},
+			// An imported key is held only once an apply has marked it.
+			ImportStateVerifyIgnore: []string{"service_api_key_value", "reset_triggers", "held"},
 		},
 		{
 			ResourceName:      attachAddr,
@@ -504,7 +505,8 @@ func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 	}
 }
 
-// An imported key is marked as held on its user, so a later recovery of an
+// An imported key is marked as held on its user by the apply after the
+// import (the plan shows it and writes nothing), so a later recovery of an
 // interrupted create whose window covers the key's creation leaves it
 // alone: the new key is created beside it.
 func TestAccServiceSpecificCredential_importedKeyIsHeld(t *testing.T) {
@@ -542,7 +544,27 @@ resource "cloud_identity_service_specific_credential" "imported" {
 `, importedID)
 	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
 		{
+			Config:             imported,
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		},
+		{
+			PreConfig: func() {
+				if n := emu.CountCalls("TagUser", false); n != 0 {
+					t.Errorf("the plan of the import sent %d TagUser, want 0", n)
+				}
+				if _, ok := emu.Identity.UserTags("ida")["terraform-cloud:key:"+importedID]; ok {
+					t.Errorf("the plan of the import marked key %s", importedID)
+				}
+			},
 			Config: imported,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("cloud_identity_service_specific_credential.imported", plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue("cloud_identity_service_specific_credential.imported", tfjsonpath.New("held"), knownvalue.Bool(true)),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("cloud_identity_service_specific_credential.imported", tfjsonpath.New("held"), knownvalue.Bool(true)),
+			},
 			Check: func(*terraform.State) error {
 				if _, ok := emu.Identity.UserTags("ida")["terraform-cloud:key:"+importedID]; !ok {
 					return fmt.Errorf("the imported key %s is not marked as held: tags %v", importedID, emu.Identity.UserTags("ida"))
@@ -583,6 +605,82 @@ resource "cloud_identity_service_specific_credential" "second" {
 				}
 				return nil
 			},
+		},
+	})
+}
+
+// An imported key created more than a minute earlier, with no record of
+// an interrupted create covering its creation, can never be taken by a
+// recovery: its import is a pure import (no update, no TagUser), held is
+// true. Under a record that covers its creation, the import plans the
+// mark, and the apply sets it.
+func TestAccServiceSpecificCredential_importOldKey(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	idc, err := identityclient.New(client.Config{Region: emu.Region(), Credentials: client.Credentials{AccessKeyID: emu.AccessKeyID(), SecretAccessKey: emu.SecretAccessKey()}}, emu.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]string{}
+	for _, user := range []string{"ola", "oli"} {
+		if _, err := idc.CreateUser(context.Background(), identityclient.CreateUserInput{UserName: user}); err != nil {
+			t.Fatal(err)
+		}
+		if user == "oli" {
+			// A create interrupted just before the key was made by hand.
+			start := emu.Clock().Now().Add(-time.Second)
+			rec := identityclient.Tag{Key: "terraform-cloud:creating:interrupted", Value: fmt.Sprintf("models.cloud.example %d %d", start.Unix(), start.Add(5*time.Second).Unix())}
+			if err := idc.TagUser(context.Background(), user, []identityclient.Tag{rec}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if keys[user], _, err = emu.Identity.CreateCredentialBehindTheBack(user, "models.cloud.example", 30, emu.Region()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	emu.Clock().Advance(2 * time.Minute)
+	imported := func(users ...string) string {
+		cfg := emu.ProviderConfig()
+		for _, user := range users {
+			cfg += fmt.Sprintf(`
+import {
+  to = cloud_identity_service_specific_credential.%[1]s
+  id = "%[1]s/%[2]s"
+}
+
+resource "cloud_identity_service_specific_credential" "%[1]s" {
+  user_name           = %[1]q
+  credential_age_days = 30
+}
+`, user, keys[user])
+		}
+		return cfg
+	}
+	addr := func(user string) string { return "cloud_identity_service_specific_credential." + user }
+	marked := func(user string, want bool) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if _, ok := emu.Identity.UserTags(user)["terraform-cloud:key:"+keys[user]]; ok != want {
+				return fmt.Errorf("key %s of %s marked: %t, want %t (TagUser calls: %d)", keys[user], user, ok, want, emu.CountCalls("TagUser", false))
+			}
+			return nil
+		}
+	}
+	parallelTest(t, func(*terraform.State) error { return nil }, []resource.TestStep{
+		{
+			Config: imported("ola"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr("ola"), plancheck.ResourceActionNoop),
+				plancheck.ExpectKnownValue(addr("ola"), tfjsonpath.New("held"), knownvalue.Bool(true)),
+			}},
+			Check: marked("ola", false),
+		},
+		{
+			Config: imported("ola", "oli"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr("ola"), plancheck.ResourceActionNoop),
+				plancheck.ExpectResourceAction(addr("oli"), plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue(addr("oli"), tfjsonpath.New("held"), knownvalue.Bool(true)),
+			}},
+			Check: resource.ComposeTestCheckFunc(marked("ola", false), marked("oli", true)),
 		},
 	})
 }
