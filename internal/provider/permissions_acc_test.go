@@ -87,6 +87,14 @@ func apply(op, config string) permissionStep {
 	return permissionStep{op: op, config: config, args: []string{"apply", "-auto-approve"}}
 }
 
+// query is the query row of a type: its list resource, whole objects
+// included (as -generate-config-out reads them), run before the
+// scenario's lifecycle so that what was made by hand is listed.
+func query(typ string) permissionStep {
+	return permissionStep{op: opQuery, config: "\n", args: []string{"query"},
+		query: fmt.Sprintf("list %q \"all\" {\n  provider         = cloud\n  include_resource = true\n}\n", typ)}
+}
+
 var (
 	refreshOnly = permissionStep{op: opPlan, args: []string{"plan", "-refresh-only"}}
 	destroy     = permissionStep{op: opDestroy, args: []string{"destroy", "-auto-approve"}}
@@ -113,7 +121,7 @@ const modelsPolicy = "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"
 var permissionScenarios = []permissionScenario{
 	{"cloud_identity_user", func(t *testing.T, emu *acctest.Emulator) []permissionStep {
 		makeUser(t, emu, "made-by-hand")
-		return lifecycle(
+		return append([]permissionStep{query("cloud_identity_user")}, lifecycle(
 			`resource "cloud_identity_user" "u" { user_name = "perm" }`,
 			`resource "cloud_identity_user" "u" {
   user_name     = "perm"
@@ -123,7 +131,7 @@ var permissionScenarios = []permissionScenario{
   to = cloud_identity_user.u
   id = "made-by-hand"
 }
-resource "cloud_identity_user" "u" { user_name = "made-by-hand" }`, "cloud_identity_user.u", "made-by-hand")
+resource "cloud_identity_user" "u" { user_name = "made-by-hand" }`, "cloud_identity_user.u", "made-by-hand")...)
 	}},
 	{"cloud_identity_user_policy_attachment", func(t *testing.T, emu *acctest.Emulator) []permissionStep {
 		makeUser(t, emu, "perm")
@@ -132,7 +140,7 @@ resource "cloud_identity_user" "u" { user_name = "made-by-hand" }`, "cloud_ident
 		if err := idc.AttachUserPolicy(context.Background(), "made-by-hand", modelsPolicy); err != nil {
 			t.Fatal(err)
 		}
-		return lifecycle(
+		return append([]permissionStep{query("cloud_identity_user_policy_attachment")}, lifecycle(
 			fmt.Sprintf(`resource "cloud_identity_user_policy_attachment" "a" {
   user_name  = "perm"
   policy_arn = %q
@@ -144,7 +152,7 @@ resource "cloud_identity_user" "u" { user_name = "made-by-hand" }`, "cloud_ident
 resource "cloud_identity_user_policy_attachment" "a" {
   user_name  = "made-by-hand"
   policy_arn = %[1]q
-}`, modelsPolicy), "cloud_identity_user_policy_attachment.a", "made-by-hand/"+modelsPolicy)
+}`, modelsPolicy), "cloud_identity_user_policy_attachment.a", "made-by-hand/"+modelsPolicy)...)
 	}},
 	{"cloud_identity_service_specific_credential", func(t *testing.T, emu *acctest.Emulator) []permissionStep {
 		makeUser(t, emu, "perm")
@@ -169,9 +177,9 @@ resource "cloud_identity_user_policy_attachment" "a" {
 %s}
 `, user, extra)
 		}
-		return lifecycle(key("perm", ""), key("perm", "  status = \"Inactive\"\n  reset_triggers = { rotation = \"1\" }\n"),
+		return append([]permissionStep{query("cloud_identity_service_specific_credential")}, lifecycle(key("perm", ""), key("perm", "  status = \"Inactive\"\n  reset_triggers = { rotation = \"1\" }\n"),
 			fmt.Sprintf("import {\n  to = cloud_identity_service_specific_credential.k\n  id = \"made-by-hand/%s\"\n}\n", id)+key("made-by-hand", ""),
-			"cloud_identity_service_specific_credential.k", "made-by-hand/"+id)
+			"cloud_identity_service_specific_credential.k", "made-by-hand/"+id)...)
 	}},
 	{"cloud_search_domain_config", func(t *testing.T, emu *acctest.Emulator) []permissionStep {
 		if err := emu.Search.AddDomain(emusearch.DomainSpec{DomainName: "logs"}); err != nil {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -212,6 +213,8 @@ func TestAccServiceSpecificCredential_importByIdentity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Made by hand a while ago: its import is pure (no held mark to plan).
+	emu.Clock().Advance(2 * time.Minute)
 	addr := "cloud_identity_service_specific_credential.test"
 	cfg := func(extra string) string {
 		return emu.ProviderConfig() + fmt.Sprintf(`
@@ -387,6 +390,8 @@ func TestAccIdentity_importByID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Made by hand a while ago: its import is pure (no held mark to plan).
+	emu.Clock().Advance(2 * time.Minute)
 	cfg := emu.ProviderConfig() + fmt.Sprintf(`
 import {
   to = cloud_identity_user_policy_attachment.test

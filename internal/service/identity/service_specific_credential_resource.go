@@ -466,9 +466,6 @@ const recentKey = time.Minute
 // its import plans no update. When the tags cannot be read, the answer is
 // no: the apply marks it.
 func (r *serviceSpecificCredentialResource) beyondRecovery(ctx context.Context, key *identityclient.ServiceSpecificCredential, serverTime time.Time) bool {
-	if serverTime.IsZero() || serverTime.Sub(key.CreateDate) < recentKey {
-		return false
-	}
 	out, err := r.clients.Identity.ListUserTags(ctx, key.UserName)
 	if err != nil {
 		tflog.Debug(ctx, "Could not read the tags of an imported key's user: the apply marks the key as held", map[string]any{"user_name": key.UserName, "error": err.Error()})
@@ -477,9 +474,9 @@ func (r *serviceSpecificCredentialResource) beyondRecovery(ctx context.Context, 
 	pending, claims := recordsOf(out.Tags, key.ServiceName)
 	c := claims[claimTagKey(key.ServiceSpecificCredentialID)]
 	if c.nonce != "" {
-		return true
+		return true // marked already, such as by the create that made it
 	}
-	if len(c.takers) > 0 {
+	if len(c.takers) > 0 || serverTime.IsZero() || serverTime.Sub(key.CreateDate) < recentKey {
 		return false
 	}
 	for _, p := range pending {
