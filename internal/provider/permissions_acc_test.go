@@ -258,7 +258,10 @@ func derivePermissions(t *testing.T) permissionTable {
 			}
 			emu.ClearCalls()
 			// Options go before the arguments (terraform import's address and id).
-			args := append([]string{st.args[0], "-input=false", "-no-color"}, st.args[1:]...)
+			args := append([]string{st.args[0], "-no-color"}, st.args[1:]...)
+			if st.op != opQuery { // terraform query takes no -input
+				args = append(args[:1], append([]string{"-input=false"}, args[1:]...)...)
+			}
 			if _, err := ws.Run(context.Background(), args...); err != nil {
 				t.Fatalf("%s, %s: %v", sc.typ, st.op, err)
 			}
