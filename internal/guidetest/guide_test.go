@@ -47,7 +47,7 @@ func guideFiles(t *testing.T, name string) map[string]string {
 		case in && line == "```":
 			in = false
 			first, ok := strings.CutPrefix(block[0], "# ")
-			if !ok || !(strings.HasSuffix(first, ".tf") || strings.HasSuffix(first, ".tfquery.hcl")) {
+			if !ok || !strings.HasSuffix(first, ".tf") && !strings.HasSuffix(first, ".tfquery.hcl") {
 				t.Fatalf("%s: a terraform block does not name its file on its first line: %q", page, block[0])
 			}
 			if _, dup := files[first]; dup {
