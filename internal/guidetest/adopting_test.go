@@ -3,6 +3,8 @@ package guidetest_test
 import (
 	"maps"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -192,6 +194,22 @@ func TestAccGuideAdopting_importByIDThenSecrets(t *testing.T) {
 	_, out = w.plan(pwEnv)
 	if !strings.Contains(out, "No changes.") {
 		t.Fatalf("a plan after the reset and the new password is not empty:\n%s", out)
+	}
+}
+
+// The guide's blocks are as terraform fmt writes them.
+func TestAccGuideAdopting_formatted(t *testing.T) {
+	precheck(t)
+	t.Parallel()
+	dir := t.TempDir()
+	for name, content := range guideFiles(t, guide) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.CommandContext(t.Context(), os.Getenv("TF_ACC_TERRAFORM_PATH"), "fmt", "-check", "-diff", "-no-color", dir) //nolint:gosec // G204: the CLI the test runner chose
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("terraform fmt -check of the guide's blocks: %v\n%s", err, out)
 	}
 }
 
