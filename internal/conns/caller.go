@@ -56,8 +56,8 @@ func (c *Caller) PrincipalARN(ctx context.Context) (string, error) {
 }
 
 func principalARN(arn, roleArn string) (string, error) {
-	parts := strings.SplitN(arn, ":", 6)
-	if len(parts) != 6 || parts[0] != "arn" {
+	parts, ok := arnParts(arn)
+	if !ok {
 		return "", fmt.Errorf("the caller's ARN %q is not an ARN", arn)
 	}
 	session, ok := strings.CutPrefix(parts[5], "assumed-role/")
@@ -71,10 +71,40 @@ func principalARN(arn, roleArn string) (string, error) {
 	account := parts[4]
 	// A role with a path keeps it out of its sessions' ARNs: the configured
 	// role's ARN has it.
-	if rp := strings.SplitN(roleArn, ":", 6); len(rp) == 6 && rp[4] == account {
+	if rp, ok := arnParts(roleArn); ok && rp[4] == account {
 		if name, ok := strings.CutPrefix(rp[5], "role/"); ok && name[strings.LastIndex(name, "/")+1:] == role {
 			return roleArn, nil
 		}
 	}
 	return fmt.Sprintf("arn:cloud:identity::%s:role/%s", account, role), nil
+}
+
+// AccountID is the account the provider runs in: the fifth field of the
+// caller's ARN.
+func (c *Caller) AccountID(ctx context.Context) (string, error) {
+	arn, err := c.ARN(ctx)
+	if err != nil {
+		return "", err
+	}
+	account := ARNAccount(arn)
+	if account == "" {
+		return "", fmt.Errorf("the caller's ARN %q names no account", arn)
+	}
+	return account, nil
+}
+
+// ARNAccount is the account field of an ARN, such as the account of a user
+// from its ARN; "" when arn is no ARN or names no account.
+func ARNAccount(arn string) string {
+	if parts, ok := arnParts(arn); ok {
+		return parts[4]
+	}
+	return ""
+}
+
+// arnParts splits an ARN into its six fields, arn:partition:service:
+// region:account:resource (the resource may hold colons).
+func arnParts(arn string) ([]string, bool) {
+	parts := strings.SplitN(arn, ":", 6)
+	return parts, len(parts) == 6 && parts[0] == "arn"
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -52,6 +53,7 @@ const (
 var (
 	_ provider.Provider                       = (*cloudProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*cloudProvider)(nil)
+	_ provider.ProviderWithListResources      = (*cloudProvider)(nil)
 )
 
 // endpointURL validates an endpoint at validate time.
@@ -187,6 +189,10 @@ func endpointsAttribute() schema.SingleNestedAttribute {
 
 func (p *cloudProvider) Resources(context.Context) []func() resource.Resource {
 	return append(identity.Resources(), search.Resources()...)
+}
+
+func (p *cloudProvider) ListResources(context.Context) []func() list.ListResource {
+	return identity.ListResources()
 }
 
 func (p *cloudProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,25 +44,47 @@ func (w *Workspace) Write(config string) error {
 // Run runs one Terraform command and returns its wall time; on failure the
 // error carries the command's output.
 func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, error) {
-	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
-	cmd.Dir = w.Dir
-	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
-	cmd.Env = append(cmd.Env, w.Env...)
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd := w.command(ctx, args, &out, &out)
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	if w.OnStart != nil {
-		w.OnStart(cmd.Process)
-	}
-	err := cmd.Wait()
+	err := w.run(cmd)
 	took := time.Since(start)
 	if err != nil {
 		return took, fmt.Errorf("terraform %v: %w\n%s", args, err, out.String())
 	}
 	return took, nil
+}
+
+// Output runs one Terraform command and returns what it wrote to stdout
+// (such as show -json); on failure the error carries its stderr.
+func (w *Workspace) Output(ctx context.Context, args ...string) ([]byte, error) {
+	var out, stderr bytes.Buffer
+	if err := w.run(w.command(ctx, args, &out, &stderr)); err != nil {
+		return out.Bytes(), fmt.Errorf("terraform %v: %w\n%s%s", args, err, out.String(), stderr.String())
+	}
+	return out.Bytes(), nil
+}
+
+// command is one Terraform command in the workspace's directory and
+// environment.
+func (w *Workspace) command(ctx context.Context, args []string, stdout, stderr io.Writer) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
+	cmd.Dir = w.Dir
+	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
+	cmd.Env = append(cmd.Env, w.Env...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	return cmd
+}
+
+// run starts cmd, hands its process to OnStart, and waits for it.
+func (w *Workspace) run(cmd *exec.Cmd) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if w.OnStart != nil {
+		w.OnStart(cmd.Process)
+	}
+	return cmd.Wait()
 }
 
 // DevOverrides writes a CLI configuration that takes the provider source

@@ -52,6 +52,7 @@ var (
 	createUser                      = action{name: "CreateUser"}
 	getUser                         = action{name: "GetUser", idempotent: true}
 	deleteUser                      = action{name: "DeleteUser", idempotent: true}
+	listUsers                       = action{name: "ListUsers", idempotent: true}
 	tagUser                         = action{name: "TagUser", idempotent: true}
 	untagUser                       = action{name: "UntagUser", idempotent: true}
 	listUserTags                    = action{name: "ListUserTags", idempotent: true}

@@ -338,3 +338,26 @@ func TestResetWithLostAnswerIsRetried(t *testing.T) {
 		t.Fatalf("%d attempts, value %q; want 2 attempts and the second answer's value", attempts.Load(), cred.ServiceAPIKeyValue)
 	}
 }
+
+func TestListUsersPage(t *testing.T) {
+	t.Parallel()
+	body := result("ListUsers", `<Users><member><UserName>alice</UserName><UserId>AIDA1</UserId><Arn>arn:cloud:identity::123456789012:user/apps/alice</Arn><Path>/apps/</Path><CreateDate>2026-01-02T03:04:05Z</CreateDate></member></Users><IsTruncated>true</IsTruncated><Marker>m1</Marker>`)
+	c, forms := fake(t, 200, body, nil)
+	got, err := c.ListUsers(context.Background(), ListUsersInput{PathPrefix: "/apps/", Marker: "m0", MaxItems: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &ListUsersOutput{NextMarker: "m1", Users: []User{{UserName: "alice", UserID: "AIDA1", Arn: "arn:cloud:identity::123456789012:user/apps/alice", Path: "/apps/", CreateDate: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("page (-want +got):\n%s", diff)
+	}
+	wantForm := url.Values{"Action": {"ListUsers"}, "Version": {"2010-05-08"}, "PathPrefix": {"/apps/"}, "Marker": {"m0"}, "MaxItems": {"50"}}
+	if diff := cmp.Diff([]url.Values{wantForm}, *forms); diff != "" {
+		t.Errorf("request form (-want +got):\n%s", diff)
+	}
+	// The last page names no marker, even when the service repeats one.
+	c, _ = fake(t, 200, result("ListUsers", `<Users/><IsTruncated>false</IsTruncated><Marker>stale</Marker>`), nil)
+	if got, err := c.ListUsers(context.Background(), ListUsersInput{}); err != nil || got.NextMarker != "" {
+		t.Errorf("last page: %+v, %v", got, err)
+	}
+}

@@ -3,6 +3,7 @@ package identity
 import (
 	"context"
 	"net/url"
+	"strconv"
 	"time"
 )
 
@@ -56,4 +57,49 @@ func (c *Client) GetUser(ctx context.Context, userName string) (*User, error) {
 // still attached to it.
 func (c *Client) DeleteUser(ctx context.Context, userName string) error {
 	return c.call(ctx, deleteUser, url.Values{"UserName": {userName}}, nil)
+}
+
+// ListUsersInput asks for one page of users.
+type ListUsersInput struct {
+	// PathPrefix keeps the users whose path begins with it ("" or "/": all).
+	PathPrefix string
+	// Marker is the previous page's NextMarker ("" for the first page).
+	Marker string
+	// MaxItems is the page's size, 1 to 1000 (0: the service's default, 100).
+	MaxItems int
+}
+
+// ListUsersOutput is one page of users. Users carry no tags: ListUsers
+// does not return them.
+type ListUsersOutput struct {
+	Users []User
+	// NextMarker asks for the next page; "" after the last one.
+	NextMarker string
+}
+
+// ListUsers reads one page of the account's users, in name order.
+func (c *Client) ListUsers(ctx context.Context, in ListUsersInput) (*ListUsersOutput, error) {
+	p := url.Values{}
+	if in.PathPrefix != "" {
+		p.Set("PathPrefix", in.PathPrefix)
+	}
+	if in.Marker != "" {
+		p.Set("Marker", in.Marker)
+	}
+	if in.MaxItems > 0 {
+		p.Set("MaxItems", strconv.Itoa(in.MaxItems))
+	}
+	var out struct {
+		Users       []User `xml:"Users>member"`
+		IsTruncated bool   `xml:"IsTruncated"`
+		Marker      string `xml:"Marker"`
+	}
+	if err := c.call(ctx, listUsers, p, &out); err != nil {
+		return nil, err
+	}
+	next := ""
+	if out.IsTruncated {
+		next = out.Marker
+	}
+	return &ListUsersOutput{Users: out.Users, NextMarker: next}, nil
 }

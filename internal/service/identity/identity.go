@@ -3,6 +3,7 @@
 package identity
 
 import (
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
@@ -12,5 +13,15 @@ func Resources() []func() resource.Resource {
 		NewUserResource,
 		NewUserPolicyAttachmentResource,
 		NewServiceSpecificCredentialResource,
+	}
+}
+
+// ListResources lists the service's list resources, one per resource, for
+// terraform query.
+func ListResources() []func() list.ListResource {
+	return []func() list.ListResource{
+		NewUserList,
+		NewUserPolicyAttachmentList,
+		NewServiceSpecificCredentialList,
 	}
 }

@@ -14,10 +14,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -32,6 +34,7 @@ var (
 	_ resource.ResourceWithImportState    = (*serviceSpecificCredentialResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*serviceSpecificCredentialResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*serviceSpecificCredentialResource)(nil)
+	_ resource.ResourceWithIdentity       = (*serviceSpecificCredentialResource)(nil)
 )
 
 // Limits of a long-term API key, as the identity service has them.
@@ -84,6 +87,7 @@ type serviceSpecificCredentialModel struct {
 
 func (r *serviceSpecificCredentialResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_identity_service_specific_credential"
+	resp.ResourceBehavior = identityBehavior
 }
 
 func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -126,6 +130,40 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 				"When the provider's region changes, the plan replaces the key with one for the new region."),
 		},
 	}
+}
+
+// IdentitySchema: a key is named by its user and id, in its account and
+// the region it works in.
+func (r *serviceSpecificCredentialResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"user_name":                      requiredIdentityAttribute("Name of the user the key belongs to."),
+			"service_specific_credential_id": requiredIdentityAttribute("Id of the key."),
+			identityAccountID:                accountIDIdentityAttribute(),
+			identityRegion: identityschema.StringAttribute{
+				OptionalForImport: true,
+				Description:       "Region the key works in. Defaults to the provider's region; another region is an error.",
+			},
+		},
+	}
+}
+
+// setKeyIdentity writes the identity of the key m into id; prior is the
+// identity it had (nil at a create, see identityAccount).
+func (r *serviceSpecificCredentialResource) setKeyIdentity(ctx context.Context, m *serviceSpecificCredentialModel, prior identityValues, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	if id == nil {
+		return
+	}
+	account := identityAccount(ctx, r.clients, prior, "key "+keyAddress(m), diags)
+	if diags.HasError() {
+		return
+	}
+	diags.Append(setIdentity(ctx, id, identityValues{
+		"user_name":                      m.UserName.ValueString(),
+		"service_specific_credential_id": m.ServiceSpecificCredentialID.ValueString(),
+		identityAccountID:                account,
+		identityRegion:                   m.Region.ValueString(),
+	})...)
 }
 
 func (r *serviceSpecificCredentialResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -282,6 +320,7 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	plan.Region = types.StringValue(r.clients.Identity.Region())
 	r.setCreatedStatus(ctx, cred, want.status, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.setKeyIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
 }
 
 // setCreatedStatus gives a key just created or adopted the planned status.
@@ -307,6 +346,10 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		return
 	}
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
+	prior := checkPriorAccount(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	found, serverTime, gone, err := r.findCredential(ctx, user, state.ServiceName.ValueString(), id)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read Identity Service Specific Credential",
@@ -316,6 +359,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	if found == nil {
 		tflog.Warn(ctx, gone, map[string]any{"user_name": user, "service_specific_credential_id": id})
 		resp.State.RemoveResource(ctx)
+		resp.Diagnostics.Append(goneIdentity(ctx, resp.Identity, identityValues{"user_name": user, "service_specific_credential_id": id, identityRegion: state.Region.ValueString()})...)
 		return
 	}
 	flattenCredential(found, &state)
@@ -326,6 +370,11 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	}
 	if state.ServiceAPIKeyValue.IsUnknown() {
 		state.ServiceAPIKeyValue = types.StringNull()
+	}
+	// The identity first, as in every path: nothing is written (the
+	// imported key's mark, the state) for a key whose identity is refused.
+	if r.setKeyIdentity(ctx, &state, prior, resp.Identity, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
 	}
 	if state.ServiceAPIKeyValue.IsNull() {
 		resp.Diagnostics.Append(r.holdImported(ctx, user, id, req.Private, resp.Private)...)
@@ -405,6 +454,10 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 	plan.ID, plan.ServiceSpecificCredentialID = state.ID, state.ServiceSpecificCredentialID
 	plan.CreateDate, plan.ExpirationDate, plan.Region = state.CreateDate, state.ExpirationDate, state.Region
 	plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
+	prior := checkPriorAccount(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 
 	if !plan.Status.Equal(state.Status) && !r.updateStatus(ctx, &state, plan.Status.ValueString(), &resp.Diagnostics) {
 		return
@@ -416,6 +469,7 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 		plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.setKeyIdentity(ctx, &plan, prior, resp.Identity, &resp.Diagnostics)
 }
 
 // updateStatus sets the key's status, reporting whether it did.
@@ -460,6 +514,9 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if checkPriorAccount(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
 	err := r.clients.Identity.DeleteServiceSpecificCredential(ctx, user, id)
 	if err != nil && !errors.Is(err, client.ErrNotFound) {
@@ -474,16 +531,36 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 	}
 }
 
-// ImportState takes `<user_name>/<service_specific_credential_id>`. The
-// key's value cannot be read, so service_api_key_value stays null.
+// ImportState takes `<user_name>/<service_specific_credential_id>`, or an
+// identity with both (and account_id and region when they are the
+// provider's). The key's value cannot be read, so service_api_key_value
+// stays null.
 func (r *serviceSpecificCredentialResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	user, id, ok := strings.Cut(req.ID, "/")
-	if !ok || !userNameRe.MatchString(user) || len(user) > 64 || !credentialIDRe.MatchString(id) {
+	if req.ID == "" {
+		ident, diags := readIdentity(ctx, req.Identity)
+		if resp.Diagnostics.Append(diags...); diags.HasError() {
+			return
+		}
+		if checkImportIdentity(ident, &resp.Diagnostics, userNameRule, identityRule{"service_specific_credential_id", credentialIDRe.MatchString, "20 to 128 letters and digits, such as ACCAEXAMPLE234567ABCDE"}); resp.Diagnostics.HasError() {
+			return
+		}
+		user, id, ok = ident["user_name"], ident["service_specific_credential_id"], true
+		what := fmt.Sprintf("key %s/%s", user, id)
+		checkRegion(r.clients.Region, ident[identityRegion], what, &resp.Diagnostics)
+		ident[identityAccountID] = importAccount(ctx, r.clients, ident[identityAccountID], what, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		ident[identityRegion] = r.clients.Region
+		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, ident)...)
+	}
+	if !ok || !validUserName(user) || !credentialIDRe.MatchString(id) {
 		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("Import a key as <user_name>/<service_specific_credential_id>, for example alice/ACCAEXAMPLE234567ABCDE; got %q.", req.ID))
+			fmt.Sprintf("Import a key as <user_name>/<service_specific_credential_id>, for example alice/ACCAEXAMPLE234567ABCDE, or by an identity with both; got %q.", req.ID))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), user+"/"+id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), user)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("service_specific_credential_id"), id)...)
 }

@@ -8,12 +8,15 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -24,6 +27,7 @@ import (
 var (
 	_ resource.ResourceWithConfigure   = (*userPolicyAttachmentResource)(nil)
 	_ resource.ResourceWithImportState = (*userPolicyAttachmentResource)(nil)
+	_ resource.ResourceWithIdentity    = (*userPolicyAttachmentResource)(nil)
 )
 
 // policyArnRe is the shape of a managed policy's ARN: owned by an account
@@ -46,6 +50,7 @@ type userPolicyAttachmentModel struct {
 
 func (r *userPolicyAttachmentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_identity_user_policy_attachment"
+	resp.ResourceBehavior = identityBehavior
 }
 
 func (r *userPolicyAttachmentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -62,6 +67,18 @@ func (r *userPolicyAttachmentResource) Schema(_ context.Context, _ resource.Sche
 				},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
+		},
+	}
+}
+
+// IdentitySchema: an attachment is named by its user and policy, in the
+// user's account.
+func (r *userPolicyAttachmentResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"user_name":       requiredIdentityAttribute("Name of the user."),
+			"policy_arn":      requiredIdentityAttribute("ARN of the attached managed policy."),
+			identityAccountID: accountIDIdentityAttribute(),
 		},
 	}
 }
@@ -93,6 +110,22 @@ func (r *userPolicyAttachmentResource) Create(ctx context.Context, req resource.
 	}
 	plan.ID = types.StringValue(user + "/" + arn)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.setAttachmentIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
+}
+
+// setAttachmentIdentity writes the identity of the attachment m into id;
+// prior is the identity it had (nil at a create, see identityAccount).
+func (r *userPolicyAttachmentResource) setAttachmentIdentity(ctx context.Context, m *userPolicyAttachmentModel, prior identityValues, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	if id == nil {
+		return
+	}
+	account := identityAccount(ctx, r.clients, prior, "policy attachment "+m.ID.ValueString(), diags)
+	if diags.HasError() {
+		return
+	}
+	diags.Append(setIdentity(ctx, id, identityValues{
+		"user_name": m.UserName.ValueString(), "policy_arn": m.PolicyArn.ValueString(), identityAccountID: account,
+	})...)
 }
 
 func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -102,6 +135,10 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 		return
 	}
 	user, arn := state.UserName.ValueString(), state.PolicyArn.ValueString()
+	prior := checkPriorAccount(ctx, r.clients, req.Identity, "policy attachment "+state.ID.ValueString(), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	found, err := findUserPolicyAttachment(ctx, r.clients, user, arn)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read Identity User Policy Attachment",
@@ -111,10 +148,15 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 	if found == "" {
 		tflog.Warn(ctx, "Policy attachment is gone, removing it from state", map[string]any{"user_name": user, "policy_arn": arn})
 		resp.State.RemoveResource(ctx)
+		resp.Diagnostics.Append(goneIdentity(ctx, resp.Identity, identityValues{"user_name": user, "policy_arn": arn})...)
 		return
 	}
 	state.PolicyArn = types.StringValue(found)
 	state.ID = types.StringValue(user + "/" + found)
+	r.setAttachmentIdentity(ctx, &state, prior, resp.Identity, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
@@ -149,6 +191,9 @@ func (r *userPolicyAttachmentResource) Delete(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if checkPriorAccount(ctx, r.clients, req.Identity, "policy attachment "+state.ID.ValueString(), &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 	user, arn := state.UserName.ValueString(), state.PolicyArn.ValueString()
 	err := r.clients.Identity.DetachUserPolicy(ctx, user, arn)
 	if err != nil && !errors.Is(err, client.ErrNotFound) {
@@ -157,16 +202,31 @@ func (r *userPolicyAttachmentResource) Delete(ctx context.Context, req resource.
 	}
 }
 
-// ImportState takes `<user_name>/<policy_arn>`; user names hold no slash,
-// so the first one separates the two.
+// ImportState takes `<user_name>/<policy_arn>` (user names hold no slash,
+// so the first one separates the two), or an identity.
 func (r *userPolicyAttachmentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	user, arn, ok := strings.Cut(req.ID, "/")
-	if !ok || !userNameRe.MatchString(user) || len(user) > 64 || !policyArnRe.MatchString(arn) {
+	if req.ID == "" {
+		id, diags := readIdentity(ctx, req.Identity)
+		if resp.Diagnostics.Append(diags...); diags.HasError() {
+			return
+		}
+		if checkImportIdentity(id, &resp.Diagnostics, userNameRule, identityRule{"policy_arn", policyArnRe.MatchString, "a policy ARN such as arn:cloud:identity::cloud:policy/ModelsLimitedAccess"}); resp.Diagnostics.HasError() {
+			return
+		}
+		user, arn, ok = id["user_name"], id["policy_arn"], true
+		id[identityAccountID] = importAccount(ctx, r.clients, id[identityAccountID], fmt.Sprintf("policy attachment %s/%s", user, arn), &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, id)...)
+	}
+	if !ok || !validUserName(user) || !policyArnRe.MatchString(arn) {
 		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("Import a policy attachment as <user_name>/<policy_arn>, for example alice/arn:cloud:identity::cloud:policy/ModelsLimitedAccess; got %q.", req.ID))
+			fmt.Sprintf("Import a policy attachment as <user_name>/<policy_arn>, for example alice/arn:cloud:identity::cloud:policy/ModelsLimitedAccess, or by an identity with both; got %q.", req.ID))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), user)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("policy_arn"), arn)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), user+"/"+arn)...)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -27,6 +28,7 @@ import (
 var (
 	_ resource.ResourceWithConfigure   = (*userResource)(nil)
 	_ resource.ResourceWithImportState = (*userResource)(nil)
+	_ resource.ResourceWithIdentity    = (*userResource)(nil)
 )
 
 // userPathRe is the identity service's rule for a user's path.
@@ -83,6 +85,16 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 	}
 }
 
+// IdentitySchema: a user is named by its name in its account.
+func (r *userResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"user_name":       requiredIdentityAttribute("Name of the user."),
+			identityAccountID: accountIDIdentityAttribute(),
+		},
+	}
+}
+
 func (r *userResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.clients = conns.From(req.ProviderData, &resp.Diagnostics)
 }
@@ -102,6 +114,7 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 	}
 	flattenUser(u, &plan)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, userIdentity(u))...)
 }
 
 func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -110,10 +123,15 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	what := fmt.Sprintf("user %q", state.UserName.ValueString())
+	if checkPriorAccount(ctx, r.clients, req.Identity, what, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 	u, err := r.clients.Identity.GetUser(ctx, state.UserName.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "Identity user is gone, removing it from state", map[string]any{"user_name": state.UserName.ValueString()})
 		resp.State.RemoveResource(ctx)
+		resp.Diagnostics.Append(goneIdentity(ctx, resp.Identity, identityValues{"user_name": state.UserName.ValueString(), identityAccountID: conns.ARNAccount(state.Arn.ValueString())})...)
 		return
 	}
 	if err != nil {
@@ -126,6 +144,7 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 		state.ForceDestroy = types.BoolValue(false) // after import
 	}
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, userIdentity(u))...)
 }
 
 // Update changes only force_destroy, which lives in state alone; every
@@ -137,7 +156,13 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if checkPriorAccount(ctx, r.clients, req.Identity, fmt.Sprintf("user %q", state.UserName.ValueString()), &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, identityValues{
+		"user_name": state.UserName.ValueString(), identityAccountID: conns.ARNAccount(state.Arn.ValueString()),
+	})...)
 }
 
 func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -147,6 +172,9 @@ func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 		return
 	}
 	name := state.UserName.ValueString()
+	if checkPriorAccount(ctx, r.clients, req.Identity, fmt.Sprintf("user %q", name), &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 	if state.ForceDestroy.ValueBool() {
 		if err := emptyUser(ctx, r.clients.Identity, name); err != nil {
 			resp.Diagnostics.AddError("Unable to Delete Identity User",
@@ -165,14 +193,38 @@ func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	}
 }
 
+// ImportState takes the user's name, or an identity (user_name, and
+// account_id when it is the provider's account); the refresh that follows
+// reads the rest and sets the identity.
 func (r *userResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !userNameRe.MatchString(req.ID) || len(req.ID) > 64 {
+	name := req.ID
+	if name == "" {
+		id, diags := readIdentity(ctx, req.Identity)
+		if resp.Diagnostics.Append(diags...); diags.HasError() {
+			return
+		}
+		if checkImportIdentity(id, &resp.Diagnostics, userNameRule); resp.Diagnostics.HasError() {
+			return
+		}
+		name = id["user_name"]
+		id[identityAccountID] = importAccount(ctx, r.clients, id[identityAccountID], fmt.Sprintf("user %q", name), &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, id)...)
+	}
+	if !validUserName(name) {
 		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("Import a user by its name (1 to 64 letters, digits and +=,.@_-); got %q.", req.ID))
+			fmt.Sprintf("Import a user by its name (1 to 64 letters, digits and +=,.@_-); got %q.", name))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("force_destroy"), false)...)
+}
+
+// userIdentity is the identity of u; its ARN names its account.
+func userIdentity(u *identityclient.User) identityValues {
+	return identityValues{"user_name": u.UserName, identityAccountID: conns.ARNAccount(u.Arn)}
 }
 
 func flattenUser(u *identityclient.User, m *userModel) {

@@ -1,0 +1,107 @@
+package identity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+)
+
+// limited stops results once limit of them have been pushed: the list
+// block's limit (Terraform's default is 100), which the framework leaves to
+// the provider. A limit of 0 wants nothing, so no call is made.
+func limited(limit int64, results iter.Seq[list.ListResult]) iter.Seq[list.ListResult] {
+	return func(push func(list.ListResult) bool) {
+		if limit <= 0 {
+			return
+		}
+		var n int64
+		results(func(r list.ListResult) bool {
+			if !push(r) {
+				return false
+			}
+			n++
+			return n < limit
+		})
+	}
+}
+
+// eachListedUser calls fn with each user a list of what users hold
+// covers: userName, or without it every user of the account, in name order,
+// until fn returns false. A user gone while listing (fn's ErrNotFound) has
+// nothing, and a userName that names no user is a warning; any other error of fn or of ListUsers is pushed as the list's
+// error, under summary, and ends it.
+func eachListedUser(ctx context.Context, c *conns.Clients, userName, summary string, push func(list.ListResult) bool, fn func(user string) (bool, error)) {
+	each := func(user string) bool {
+		more, err := fn(user)
+		switch {
+		case errors.Is(err, client.ErrNotFound) && user == userName:
+			push(listWarning(path.Root("user_name"), "Identity User Not Found",
+				fmt.Sprintf("No user named %q exists in the account, so this list has nothing for it. Check user_name (user names are unique regardless of case).", userName)))
+			return false
+		case errors.Is(err, client.ErrNotFound):
+			return true // the user went away while listing
+		case err != nil:
+			push(listError(summary, fmt.Sprintf("Listing what user %q holds failed: %s", user, err)))
+			return false
+		}
+		return more
+	}
+	if userName != "" {
+		each(userName)
+		return
+	}
+	if err := eachUser(ctx, c, "", 0, func(u *identityclient.User) bool { return each(u.UserName) }); err != nil {
+		push(listError(summary, fmt.Sprintf("ListUsers failed: %s", err)))
+	}
+}
+
+// eachUser calls fn with each user whose path begins with prefix, in name
+// order, a page of ListUsers at a time, until fn returns false or limit
+// users (0: no limit) have been seen; pages are no larger than what is left
+// of the limit.
+func eachUser(ctx context.Context, c *conns.Clients, prefix string, limit int64, fn func(*identityclient.User) bool) error {
+	in := identityclient.ListUsersInput{PathPrefix: prefix, MaxItems: userPageSize}
+	var seen int64
+	for {
+		if limit > 0 {
+			in.MaxItems = int(min(userPageSize, limit-seen))
+		}
+		page, err := c.Identity.ListUsers(ctx, in)
+		if err != nil {
+			return err
+		}
+		for i := range page.Users {
+			seen++
+			if !fn(&page.Users[i]) || (limit > 0 && seen >= limit) {
+				return nil
+			}
+		}
+		if page.NextMarker == "" {
+			return nil
+		}
+		in.Marker = page.NextMarker
+	}
+}
+
+// listWarning is a list result that only warns.
+func listWarning(at path.Path, summary, detail string) list.ListResult {
+	var diags diag.Diagnostics
+	diags.AddAttributeWarning(at, summary, detail)
+	return list.ListResult{Diagnostics: diags}
+}
+
+// listError is a list result that stops the query with an error.
+func listError(summary, detail string) list.ListResult {
+	var diags diag.Diagnostics
+	diags.AddError(summary, detail)
+	return list.ListResult{Diagnostics: diags}
+}

@@ -1,0 +1,86 @@
+package identity
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+)
+
+var (
+	_ list.ListResource              = (*userList)(nil)
+	_ list.ListResourceWithConfigure = (*userList)(nil)
+)
+
+// userPageSize is the MaxItems of each ListUsers page: the most the
+// service allows, so thousands of users take a few calls.
+const userPageSize = 1000
+
+// pathPrefixRe is the identity service's rule for ListUsers' PathPrefix.
+var pathPrefixRe = regexp.MustCompile(`^/[\x21-\x7E]*$`)
+
+// NewUserList is the factory of the cloud_identity_user list resource.
+func NewUserList() list.ListResource { return &userList{} }
+
+// userList shares the resource's Metadata (a list resource is named like
+// its resource) and Configure.
+type userList struct {
+	userResource
+}
+
+type userListModel struct {
+	PathPrefix types.String `tfsdk:"path_prefix"`
+}
+
+func (l *userList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Lists the account's identity-service users, in name order, following ListUsers' pages.",
+		Attributes: map[string]listschema.Attribute{
+			"path_prefix": listschema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Only users whose path begins with this, such as `/apps/`. Default: every user.",
+				Validators: []validator.String{
+					stringvalidator.LengthBetween(1, 512),
+					stringvalidator.RegexMatches(pathPrefixRe, "must begin with / and hold only printable ASCII characters"),
+				},
+			},
+		},
+	}
+}
+
+func (l *userList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var cfg userListModel
+	if diags := req.Config.Get(ctx, &cfg); diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	stream.Results = limited(req.Limit, func(push func(list.ListResult) bool) {
+		err := eachUser(ctx, l.clients, cfg.PathPrefix.ValueString(), req.Limit, func(u *identityclient.User) bool {
+			return push(userResult(ctx, req, u))
+		})
+		if err != nil {
+			push(listError("Unable to List Identity Users", fmt.Sprintf("ListUsers failed: %s", err)))
+		}
+	})
+}
+
+// userResult is u as a list result: its identity, its name and path, and
+// with include_resource the whole user as an import would read it.
+func userResult(ctx context.Context, req list.ListRequest, u *identityclient.User) list.ListResult {
+	result := req.NewListResult(ctx)
+	result.DisplayName = u.Path + u.UserName
+	result.Diagnostics.Append(setIdentity(ctx, result.Identity, userIdentity(u))...)
+	if req.IncludeResource {
+		m := userModel{ForceDestroy: types.BoolValue(false)}
+		flattenUser(u, &m)
+		result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
+	}
+	return result
+}

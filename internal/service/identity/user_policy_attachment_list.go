@@ -1,0 +1,82 @@
+package identity
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+)
+
+var (
+	_ list.ListResource              = (*userPolicyAttachmentList)(nil)
+	_ list.ListResourceWithConfigure = (*userPolicyAttachmentList)(nil)
+)
+
+// NewUserPolicyAttachmentList is the factory of the
+// cloud_identity_user_policy_attachment list resource.
+func NewUserPolicyAttachmentList() list.ListResource { return &userPolicyAttachmentList{} }
+
+// userPolicyAttachmentList shares the resource's Metadata and Configure.
+type userPolicyAttachmentList struct {
+	userPolicyAttachmentResource
+}
+
+type userPolicyAttachmentListModel struct {
+	UserName types.String `tfsdk:"user_name"`
+}
+
+func (l *userPolicyAttachmentList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Lists the managed policies attached to users: to one user, or to every user of the account.",
+		Attributes: map[string]listschema.Attribute{
+			"user_name": listschema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Only this user's attachments. Default: every user's (one ListAttachedUserPolicies per user).",
+				Validators:          userNameValidators(),
+			},
+		},
+	}
+}
+
+func (l *userPolicyAttachmentList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var cfg userPolicyAttachmentListModel
+	if diags := req.Config.Get(ctx, &cfg); diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	stream.Results = limited(req.Limit, func(push func(list.ListResult) bool) {
+		account, err := callerAccount(ctx, l.clients)
+		if err != nil {
+			push(listError("Unable to List Identity User Policy Attachments", fmt.Sprintf("The identity of the listed policy attachments names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
+			return
+		}
+		eachListedUser(ctx, l.clients, cfg.UserName.ValueString(), "Unable to List Identity User Policy Attachments", push, func(user string) (bool, error) {
+			policies, err := l.clients.Identity.ListAttachedUserPolicies(ctx, user)
+			if err != nil {
+				return false, err
+			}
+			for _, p := range policies {
+				if !push(attachmentResult(ctx, req, user, p, account)) {
+					return false, nil
+				}
+			}
+			return true, nil
+		})
+	})
+}
+
+// attachmentResult is one attachment as a list result.
+func attachmentResult(ctx context.Context, req list.ListRequest, user string, p identityclient.AttachedPolicy, account string) list.ListResult {
+	result := req.NewListResult(ctx)
+	result.DisplayName = fmt.Sprintf("%s attached to %s", p.PolicyName, user)
+	result.Diagnostics.Append(setIdentity(ctx, result.Identity, identityValues{"user_name": user, "policy_arn": p.PolicyArn, identityAccountID: account})...)
+	if req.IncludeResource {
+		m := userPolicyAttachmentModel{ID: types.StringValue(user + "/" + p.PolicyArn), UserName: types.StringValue(user), PolicyArn: types.StringValue(p.PolicyArn)}
+		result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
+	}
+	return result
+}
