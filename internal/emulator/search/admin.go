@@ -33,7 +33,10 @@ var DefaultPace = Pace{DryRun: time.Second, BlueGreenStage: time.Second, Dynamic
 // DomainSpec describes a domain to add. Config holds configuration sections
 // in UpdateDomainConfig's request shape (secrets are dropped).
 type DomainSpec struct {
-	DomainName    string          `json:"DomainName"`
+	DomainName string `json:"DomainName"`
+	// Region is the region the domain is in; empty means the emulator's
+	// home region. Names are unique across regions in the emulator.
+	Region        string          `json:"Region,omitempty"`
 	EngineMode    string          `json:"EngineMode,omitempty"`
 	EngineVersion string          `json:"EngineVersion,omitempty"`
 	IPAddressType string          `json:"IPAddressType,omitempty"`
@@ -58,6 +61,9 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	if err != nil {
 		return err
 	}
+	if spec.Region == "" {
+		spec.Region = s.region
+	}
 	req, aerr := parseRequest(spec.Config)
 	if aerr != nil {
 		return errors.New(aerr.message)
@@ -67,7 +73,7 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	addConfigDefaults(cfg)
 	now := s.clock.Now()
 	d := &domain{
-		name: spec.DomainName, id: s.account + "/" + spec.DomainName, created: now,
+		name: spec.DomainName, region: spec.Region, id: s.account + "/" + spec.DomainName, created: now,
 		config: cfg, status: map[string]*optionStatus{},
 	}
 	for k := range cfg {
@@ -88,6 +94,9 @@ func withSpecDefaults(spec DomainSpec) (DomainSpec, error) {
 	}
 	if spec.IPAddressType == "" {
 		spec.IPAddressType = ipv4
+	}
+	if spec.Region != "" && !rules.Region.MatchString(spec.Region) {
+		return spec, fmt.Errorf("Region %q is not a region name such as us-east-1", spec.Region)
 	}
 	if !slices.Contains(engineModes, spec.EngineMode) || !slices.Contains(ipAddressTypes, spec.IPAddressType) {
 		return spec, fmt.Errorf("EngineMode must be one of %v and IPAddressType one of %v", engineModes, ipAddressTypes)
