@@ -59,6 +59,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	resp.DataSourceData = clients
 	resp.ResourceData = clients
 	resp.EphemeralResourceData = clients
+	resp.ListResourceData = clients
 }
 
 // readConfig reads the provider block. A setting unknown at plan time

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -52,6 +53,7 @@ const (
 var (
 	_ provider.Provider                       = (*cloudProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*cloudProvider)(nil)
+	_ provider.ProviderWithListResources      = (*cloudProvider)(nil)
 )
 
 // endpointURL validates an endpoint at validate time.
@@ -191,6 +193,10 @@ func (p *cloudProvider) Resources(context.Context) []func() resource.Resource {
 
 func (p *cloudProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return append(search.DataSources(), models.DataSources()...)
+}
+
+func (p *cloudProvider) ListResources(context.Context) []func() list.ListResource {
+	return search.ListResources()
 }
 
 func (p *cloudProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {

@@ -43,10 +43,7 @@ func (w *Workspace) Write(config string) error {
 // Run runs one Terraform command and returns its wall time; on failure the
 // error carries the command's output.
 func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, error) {
-	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
-	cmd.Dir = w.Dir
-	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
-	cmd.Env = append(cmd.Env, w.Env...)
+	cmd := w.command(ctx, args)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -62,6 +59,27 @@ func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, err
 		return took, fmt.Errorf("terraform %v: %w\n%s", args, err, out.String())
 	}
 	return took, nil
+}
+
+// Output runs one Terraform command and returns what it wrote to stdout
+// (such as show -json); on failure the error carries its stderr.
+func (w *Workspace) Output(ctx context.Context, args ...string) (string, error) {
+	cmd := w.command(ctx, args)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("terraform %v: %w\n%s", args, err, stderr.String())
+	}
+	return string(out), nil
+}
+
+func (w *Workspace) command(ctx context.Context, args []string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
+	cmd.Dir = w.Dir
+	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
+	cmd.Env = append(cmd.Env, w.Env...)
+	return cmd
 }
 
 // DevOverrides writes a CLI configuration that takes the provider source

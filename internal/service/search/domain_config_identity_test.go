@@ -1,0 +1,115 @@
+package search_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
+)
+
+// identityTest runs steps on a CLI with resource identity (Terraform
+// 1.12+), skipping with the reason on one without.
+func identityTest(t *testing.T, steps []resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+}
+
+// domainAt is a cloud_search_domain_config block named name for domain.
+func domainAt(name, domain string) string {
+	return fmt.Sprintf(`
+resource "cloud_search_domain_config" %q {
+  domain_name      = %q
+  snapshot_options = { automated_snapshot_start_hour = 0 }
+}
+`, name, domain)
+}
+
+// TestAccDomainConfigIdentity: the state carries the identity after create
+// (adoption), refresh, import by identity, import by the domain's name
+// (import block and terraform import), a moved block and a replacement.
+func TestAccDomainConfigIdentity(t *testing.T) {
+	emu := newDomainEmulator(t)
+	addDomains(t, emu, emusearch.DomainSpec{DomainName: "other"})
+	moved := "cloud_search_domain_config.moved"
+	identityTest(t, []resource.TestStep{
+		{
+			Config:            emu.ProviderConfig() + domainAt("test", "demo"),
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(domainRes, idOf(emu, "demo"))},
+		},
+		{
+			// The refresh of an unchanged configuration keeps it.
+			Config:            emu.ProviderConfig() + domainAt("test", "demo"),
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(domainRes, idOf(emu, "demo"))},
+		},
+		{ResourceName: domainRes, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+		{ResourceName: domainRes, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: "demo"},
+		{
+			ResourceName: domainRes, ImportState: true, ImportStateId: "demo",
+			ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: "domain_name", ImportStateVerifyIgnore: []string{"dry_run"},
+		},
+		{
+			Config: emu.ProviderConfig() + domainAt("moved", "demo") + `
+moved {
+  from = cloud_search_domain_config.test
+  to   = cloud_search_domain_config.moved
+}
+`,
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(moved, plancheck.ResourceActionNoop)}},
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(moved, idOf(emu, "demo"))},
+		},
+		{
+			// Another domain is another object: replaced, with its identity.
+			Config:            emu.ProviderConfig() + domainAt("moved", "other"),
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(moved, plancheck.ResourceActionDestroyBeforeCreate)}},
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(moved, idOf(emu, "other"))},
+		},
+	})
+}
+
+// TestAccDomainConfigIdentity_mismatch: an identity of another region or
+// account is refused with the reason, at import and at refresh.
+func TestAccDomainConfigIdentity_mismatch(t *testing.T) {
+	emu := newDomainEmulator(t)
+	importWith := func(identity string) string {
+		return emu.ProviderConfig() + domainAt("test", "demo") + fmt.Sprintf(`
+import {
+  to       = cloud_search_domain_config.test
+  identity = { %s }
+}
+`, identity)
+	}
+	identityTest(t, []resource.TestStep{
+		{
+			Config:      importWith(`domain_name = "demo", region = "us-west-2"`),
+			PlanOnly:    true,
+			ExpectError: acctest.ErrorRe(`Unable to Import Search Domain Config.*domain "demo" in region us-west-2, but the provider is configured for region us-east-1`),
+		},
+		{
+			Config:      importWith(`domain_name = "demo", account_id = "999999999999"`),
+			PlanOnly:    true,
+			ExpectError: acctest.ErrorRe(`domain "demo" in account 999999999999, but the provider's credentials belong to account 123456789012`),
+		},
+		{
+			Config:            importWith(`domain_name = "demo", region = "us-east-1", account_id = "123456789012"`),
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(domainRes, idOf(emu, "demo"))},
+		},
+		{
+			// The provider now signs for another region: the state's domain
+			// is not one it can read, and a domain of the same name there
+			// must not be taken for it.
+			Config:      emu.ProviderConfigRegion("us-west-2") + domainAt("test", "demo"),
+			PlanOnly:    true,
+			ExpectError: acctest.ErrorRe(`Unable to Read Search Domain Config.*domain "demo" in region us-east-1, but the provider is configured for region us-west-2`),
+		},
+	})
+}

@@ -1,0 +1,93 @@
+package search
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+)
+
+var _ list.ListResourceWithConfigure = (*domainConfigList)(nil)
+
+// NewDomainConfigList is the factory of the cloud_search_domain_config
+// list resource: every domain of the provider's region, for terraform
+// query (Terraform 1.14+).
+func NewDomainConfigList() list.ListResource { return &domainConfigList{} }
+
+type domainConfigList struct {
+	clients *conns.Clients
+}
+
+func (l *domainConfigList) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_search_domain_config"
+}
+
+func (l *domainConfigList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Every search domain of the provider's region (ListDomainNames), each with its identity and, with `include_resource = true`, its whole configuration as `cloud_search_domain_config` reads it (DescribeDomainConfig, one call per domain). `terraform query -generate-config-out` writes a resource block with every section and an `import` block by identity, which plans as an import with no change. Values the service never returns (the master user's name and password, SAML's master user and backend role) are null, and so left out of the generated configuration.",
+	}
+}
+
+func (l *domainConfigList) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.clients = conns.From(req.ProviderData, &resp.Diagnostics)
+}
+
+// List lists the region's domains with ListDomainNames and, when asked for
+// the resources, reads each one as an import followed by a refresh would.
+func (l *domainConfigList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	fail := func(detail string) {
+		var diags diag.Diagnostics
+		diags.AddError("Unable to List Search Domain Configs", detail)
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+	}
+	if l.clients == nil {
+		fail("The provider is not configured; this is a bug in the provider.")
+		return
+	}
+	domains, err := l.clients.Search.ListDomainNames(ctx, "")
+	if err != nil {
+		fail(fmt.Sprintf("Listing the domains of region %s (ListDomainNames) failed: %s", l.clients.Region, err))
+		return
+	}
+	stream.Results = func(push func(list.ListResult) bool) {
+		for _, d := range domains {
+			if !push(l.result(ctx, req, d.DomainName, d.EngineType)) {
+				return
+			}
+		}
+	}
+}
+
+// result is one domain: its identity, its display name, and when asked
+// its whole configuration.
+func (l *domainConfigList) result(ctx context.Context, req list.ListRequest, name, engine string) list.ListResult {
+	res := req.NewListResult(ctx)
+	res.DisplayName = fmt.Sprintf("%s (%s, %s)", name, engine, l.clients.Region)
+	id, err := identityOf(ctx, l.clients, name)
+	if err != nil {
+		res.Diagnostics.AddError("Unable to List Search Domain Configs", fmt.Sprintf("The identity of domain %q needs %s", name, err))
+		return res
+	}
+	if res.Diagnostics.Append(res.Identity.Set(ctx, id)...); res.Diagnostics.HasError() || !req.IncludeResource {
+		return res
+	}
+	st := tfsdk.State{Schema: req.ResourceSchema, Raw: tftypes.NewValue(req.ResourceSchema.Type().TerraformType(ctx), nil)}
+	if res.Diagnostics.Append(setImported(ctx, &st, name)...); res.Diagnostics.HasError() {
+		return res
+	}
+	live, err := findDomainConfig(ctx, l.clients.Search, name, st.Raw)
+	if err != nil {
+		res.Diagnostics.AddError("Unable to List Search Domain Configs", readError(name, err))
+		return res
+	}
+	res.Diagnostics.Append(readInto(ctx, &st, name, live)...)
+	res.Resource.Raw = st.Raw
+	return res
+}

@@ -1,0 +1,197 @@
+package search_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
+)
+
+// secretsOfEverySection are the values EverySectionDomain sets that the
+// service never returns: none may appear in query output or generated
+// configuration.
+var secretsOfEverySection = []string{"Fixture-Passw0rd!", `"admin"`, "saml-admins", "saml-admin"}
+
+// requiredProviders names the provider's source for a tfrun workspace.
+const requiredProviders = "terraform {\n  required_providers {\n    cloud = { source = \"cloudlabs/cloud\" }\n  }\n}\n"
+
+// addDomains adds domains to emu's search service.
+func addDomains(t *testing.T, emu *acctest.Emulator, specs ...emusearch.DomainSpec) {
+	t.Helper()
+	for _, s := range specs {
+		if err := emu.Search.AddDomain(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// idOf is the identity check of a domain of the emulator's region and
+// account.
+func idOf(emu *acctest.Emulator, name string) map[string]knownvalue.Check {
+	return map[string]knownvalue.Check{
+		"domain_name": knownvalue.StringExact(name),
+		"region":      knownvalue.StringExact(emu.Region()),
+		"account_id":  knownvalue.StringExact(emu.Account()),
+	}
+}
+
+// TestAccDomainConfigList_query: terraform query lists exactly the domains
+// of the provider's region, each with its identity and display name, and
+// with include_resource its whole configuration, without any value the
+// service never returns.
+func TestAccDomainConfigList_query(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	now := emu.Clock().Now()
+	addDomains(t, emu,
+		emusearch.EverySectionDomain("full", "", now),
+		emusearch.DomainSpec{DomainName: "legacy", EngineVersion: "Elasticsearch_7.10"},
+		emusearch.EverySectionDomain("west", "us-west-2", now),
+		emusearch.DomainSpec{DomainName: "west-logs", Region: "us-west-2"},
+	)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: emu.ProviderConfig()},
+			{
+				Query: true,
+				Config: `
+list "cloud_search_domain_config" "all" {
+  provider         = cloud
+  include_resource = true
+}
+`,
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("cloud_search_domain_config.all", 3),
+					querycheck.ExpectIdentity("cloud_search_domain_config.all", idOf(emu, "demo")),
+					querycheck.ExpectIdentity("cloud_search_domain_config.all", idOf(emu, "full")),
+					querycheck.ExpectIdentity("cloud_search_domain_config.all", idOf(emu, "legacy")),
+					querycheck.ExpectResourceDisplayName("cloud_search_domain_config.all", queryfilter.ByResourceIdentity(idOf(emu, "legacy")),
+						knownvalue.StringExact("legacy (Elasticsearch, us-east-1)")),
+					querycheck.ExpectResourceKnownValues("cloud_search_domain_config.all", queryfilter.ByResourceIdentity(idOf(emu, "full")), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("domain_name"), KnownValue: knownvalue.StringExact("full")},
+						{Path: tfjsonpath.New("cluster_config").AtMapKey("instance_count"), KnownValue: knownvalue.Int64Exact(6)},
+						{Path: tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), KnownValue: knownvalue.Int64Exact(5)},
+						{Path: tfjsonpath.New("advanced_security_options").AtMapKey("saml_options").AtMapKey("roles_key"), KnownValue: knownvalue.StringExact("saml-roles")},
+						{Path: tfjsonpath.New("advanced_security_options").AtMapKey("master_user_options"), KnownValue: knownvalue.Null()},
+						{Path: tfjsonpath.New("master_user_password_wo"), KnownValue: knownvalue.Null()},
+					}),
+				},
+			},
+		},
+	})
+}
+
+// TestAccDomainConfigList_generateConfig: the configuration terraform query
+// -generate-config-out writes for a domain with every section set plans as
+// a pure import (no change, no UpdateDomainConfig at all, not even a dry
+// run), holds no value the service never returns, and applies without a
+// write; the next plan is empty.
+func TestAccDomainConfigList_generateConfig(t *testing.T) {
+	acctest.PreCheck(t)
+	acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
+	emu := acctest.NewEmulator(t)
+	addDomains(t, emu, emusearch.EverySectionDomain("full", "", emu.Clock().Now()), emusearch.EverySectionDomain("west", "us-west-2", emu.Clock().Now()))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
+	if err := ws.Write(requiredProviders + emu.ProviderConfig()); err != nil {
+		t.Fatal(err)
+	}
+	query := "list \"cloud_search_domain_config\" \"all\" {\n  provider = cloud\n  include_resource = true\n}\n"
+	if err := os.WriteFile(filepath.Join(ws.Dir, "adopt.tfquery.hcl"), []byte(query), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	emu.ClearCalls()
+	for _, args := range [][]string{{"init", "-backend=false"}, {"query", "-generate-config-out=generated.tf"}} {
+		if _, err := ws.Run(ctx, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	generated, err := os.ReadFile(filepath.Join(ws.Dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := string(generated)
+	for _, want := range []string{`domain_name = "full"`, `domain_name = "demo"`, "identity = {", `account_id  = "` + emu.Account() + `"`} {
+		if !strings.Contains(gen, want) {
+			t.Errorf("generated configuration lacks %s:\n%s", want, gen)
+		}
+	}
+	if strings.Contains(gen, `"west"`) {
+		t.Errorf("generated configuration has us-west-2's domain:\n%s", gen)
+	}
+	for _, secret := range secretsOfEverySection {
+		if strings.Contains(gen, secret) {
+			t.Errorf("generated configuration holds %s, a value the service never returns:\n%s", secret, gen)
+		}
+	}
+	if n := countCalls(emu, "UpdateDomainConfig"); n != 0 {
+		t.Errorf("terraform query made %d UpdateDomainConfig calls, want 0", n)
+	}
+
+	// The generated configuration plans as import and nothing else.
+	emu.ClearCalls()
+	if _, err := ws.Run(ctx, "plan", "-out=adopt.tfplan"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := ws.Output(ctx, "show", "-json", "adopt.tfplan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				Actions   []string        `json:"actions"`
+				Importing json.RawMessage `json:"importing"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal([]byte(out), &plan); err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.ResourceChanges) != 2 {
+		t.Errorf("plan has %d resource changes, want 2 (demo and full)", len(plan.ResourceChanges))
+	}
+	for _, rc := range plan.ResourceChanges {
+		if strings.Join(rc.Change.Actions, ",") != "no-op" || len(rc.Change.Importing) == 0 {
+			t.Errorf("%s: actions %v, importing %s; want a no-op import", rc.Address, rc.Change.Actions, rc.Change.Importing)
+		}
+	}
+	for _, secret := range secretsOfEverySection {
+		if strings.Contains(out, secret) {
+			t.Errorf("the plan holds %s, a value the service never returns", secret)
+		}
+	}
+	if _, err := ws.Run(ctx, "apply", "adopt.tfplan"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
+		t.Errorf("the plan after adopting is not empty: %v", err)
+	}
+	if n := countCalls(emu, "UpdateDomainConfig"); n != 0 {
+		t.Errorf("plan and apply of the generated configuration made %d UpdateDomainConfig calls (dry runs included), want 0", n)
+	}
+}
