@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -10,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 )
@@ -58,7 +60,8 @@ func (l *domainConfigList) List(ctx context.Context, req list.ListRequest, strea
 	}
 	stream.Results = func(push func(list.ListResult) bool) {
 		for _, d := range domains {
-			if !push(l.result(ctx, req, d.DomainName, d.EngineType)) {
+			res, ok := l.result(ctx, req, d.DomainName, d.EngineType)
+			if ok && !push(res) {
 				return
 			}
 		}
@@ -66,28 +69,33 @@ func (l *domainConfigList) List(ctx context.Context, req list.ListRequest, strea
 }
 
 // result is one domain: its identity, its display name, and when asked
-// its whole configuration.
-func (l *domainConfigList) result(ctx context.Context, req list.ListRequest, name, engine string) list.ListResult {
+// its whole configuration. A domain deleted since ListDomainNames is no
+// result (ok false).
+func (l *domainConfigList) result(ctx context.Context, req list.ListRequest, name, engine string) (_ list.ListResult, ok bool) {
 	res := req.NewListResult(ctx)
 	res.DisplayName = fmt.Sprintf("%s (%s, %s)", name, engine, l.clients.Region)
 	id, err := identityOf(ctx, l.clients, name)
 	if err != nil {
 		res.Diagnostics.AddError("Unable to List Search Domain Configs", fmt.Sprintf("The identity of domain %q needs %s", name, err))
-		return res
+		return res, true
 	}
 	if res.Diagnostics.Append(res.Identity.Set(ctx, id)...); res.Diagnostics.HasError() || !req.IncludeResource {
-		return res
+		return res, true
 	}
 	st := tfsdk.State{Schema: req.ResourceSchema, Raw: tftypes.NewValue(req.ResourceSchema.Type().TerraformType(ctx), nil)}
 	if res.Diagnostics.Append(setImported(ctx, &st, name)...); res.Diagnostics.HasError() {
-		return res
+		return res, true
 	}
 	live, err := findDomainConfig(ctx, l.clients.Search, name, st.Raw)
+	if errors.Is(err, errDomainNotFound) {
+		tflog.Info(ctx, "Search domain deleted while listing, left out", map[string]any{"domain_name": name})
+		return res, false
+	}
 	if err != nil {
 		res.Diagnostics.AddError("Unable to List Search Domain Configs", readError(name, err))
-		return res
+		return res, true
 	}
 	res.Diagnostics.Append(readInto(ctx, &st, name, live)...)
 	res.Resource.Raw = st.Raw
-	return res
+	return res, true
 }

@@ -3,6 +3,7 @@ package search_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
@@ -91,6 +93,36 @@ list "cloud_search_domain_config" "all" {
 						{Path: tfjsonpath.New("advanced_security_options").AtMapKey("master_user_options"), KnownValue: knownvalue.Null()},
 						{Path: tfjsonpath.New("master_user_password_wo"), KnownValue: knownvalue.Null()},
 					}),
+				},
+			},
+		},
+	})
+}
+
+// TestAccDomainConfigList_domainDeletedWhileListing: a domain that
+// DescribeDomainConfig no longer finds after ListDomainNames named it is
+// left out, and the others are still listed.
+func TestAccDomainConfigList_domainDeletedWhileListing(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	addDomains(t, emu, emusearch.DomainSpec{DomainName: "logs"})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: emu.ProviderConfig()},
+			{
+				PreConfig: func() {
+					// The first read, demo's, answers as for a deleted domain.
+					if err := emu.InjectFault(emulator.Fault{Service: "search", Operation: "DescribeDomainConfig", Kind: emulator.FaultError,
+						Status: http.StatusConflict, Code: "ResourceNotFoundException"}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Query:  true,
+				Config: "list \"cloud_search_domain_config\" \"all\" {\n  provider = cloud\n  include_resource = true\n}\n",
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("cloud_search_domain_config.all", 1),
+					querycheck.ExpectIdentity("cloud_search_domain_config.all", idOf(emu, "logs")),
 				},
 			},
 		},
