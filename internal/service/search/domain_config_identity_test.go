@@ -2,6 +2,8 @@ package search_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -21,6 +23,16 @@ func identityTest(t *testing.T, steps []resource.TestStep) {
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps:                    steps,
 	})
+}
+
+// exampleFile is a file of examples/, which the documentation shows.
+func exampleFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "examples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // domainAt is a cloud_search_domain_config block named name for domain.
@@ -100,14 +112,24 @@ import {
 			ExpectError: acctest.ErrorRe(`domain "demo" in account 999999999999, but the provider's credentials belong to account 123456789012`),
 		},
 		{
-			Config:            importWith(`domain_name = "demo", region = "us-east-1", account_id = "123456789012"`),
+			// domain_name alone: the region and the account default to the
+			// provider's, and the state records them.
+			Config:            importWith(`domain_name = "demo"`),
 			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(domainRes, idOf(emu, "demo"))},
+		},
+		{
+			// The documentation's example imports demo again under another name.
+			Config:    emu.ProviderConfig() + domainAt("example", "demo") + exampleFile(t, "resources/cloud_search_domain_config/import-by-identity.tf"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("cloud_search_domain_config.example", plancheck.ResourceActionNoop),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity("cloud_search_domain_config.example", idOf(emu, "demo"))},
 		},
 		{
 			// The provider now signs for another region: the state's domain
 			// is not one it can read, and a domain of the same name there
 			// must not be taken for it.
-			Config:      emu.ProviderConfigRegion("us-west-2") + domainAt("test", "demo"),
+			Config:      emu.ProviderConfigRegion("us-west-2") + domainAt("example", "demo"),
 			PlanOnly:    true,
 			ExpectError: acctest.ErrorRe(`Unable to Read Search Domain Config.*domain "demo" in region us-east-1, but the provider is configured for region us-west-2`),
 		},

@@ -151,8 +151,12 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 	if err := ws.Write(requiredProviders + emu.ProviderConfig()); err != nil {
 		t.Fatal(err)
 	}
-	query := "list \"cloud_search_domain_config\" \"all\" {\n  provider = cloud\n  include_resource = true\n}\n"
-	if err := os.WriteFile(filepath.Join(ws.Dir, "adopt.tfquery.hcl"), []byte(query), 0o600); err != nil {
+	// The documentation's example is the query.
+	query, err := os.ReadFile("../../../examples/list-resources/cloud_search_domain_config/list-resource.tfquery.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws.Dir, "adopt.tfquery.hcl"), query, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	emu.ClearCalls()
