@@ -119,7 +119,7 @@ import {
 		},
 		{
 			// The documentation's example imports demo again under another name.
-			Config:    emu.ProviderConfig() + domainAt("example", "demo") + exampleFile(t, "resources/cloud_search_domain_config/import-by-identity.tf"),
+			Config: emu.ProviderConfig() + domainAt("example", "demo") + exampleFile(t, "resources/cloud_search_domain_config/import-by-identity.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction("cloud_search_domain_config.example", plancheck.ResourceActionNoop),
 			}},
