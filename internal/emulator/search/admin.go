@@ -96,7 +96,7 @@ func withSpecDefaults(spec DomainSpec) (DomainSpec, error) {
 		spec.IPAddressType = ipv4
 	}
 	if spec.Region != "" && !rules.Region.MatchString(spec.Region) {
-		return spec, fmt.Errorf("Region %q is not a region name such as us-east-1", spec.Region)
+		return spec, fmt.Errorf("the region %q is not a region name such as us-east-1", spec.Region)
 	}
 	if !slices.Contains(engineModes, spec.EngineMode) || !slices.Contains(ipAddressTypes, spec.IPAddressType) {
 		return spec, fmt.Errorf("EngineMode must be one of %v and IPAddressType one of %v", engineModes, ipAddressTypes)

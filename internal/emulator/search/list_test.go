@@ -29,6 +29,9 @@ func TestListDomainNames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := env.e.Search.AddDomain(search.DomainSpec{DomainName: "mars", Region: "Mars"}); err == nil || !strings.Contains(err.Error(), `the region "Mars" is not a region name`) {
+		t.Errorf("a domain in region Mars: %v, want refused", err)
+	}
 	got, err := env.c.ListDomainNames(ctx(t), "")
 	if err != nil {
 		t.Fatal(err)
