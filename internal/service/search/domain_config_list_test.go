@@ -165,6 +165,19 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The query's own output, as a user or a pipeline reads it.
+	shown, err := ws.Output(ctx, "query", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(shown, "full (OpenSearch, us-east-1)") {
+		t.Errorf("terraform query -json does not list the domain full:\n%s", shown)
+	}
+	for _, secret := range secretsOfEverySection {
+		if strings.Contains(shown, secret) {
+			t.Errorf("terraform query -json shows %s, a value the service never returns", secret)
+		}
+	}
 	generated, err := os.ReadFile(filepath.Join(ws.Dir, "generated.tf"))
 	if err != nil {
 		t.Fatal(err)
