@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -18,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
@@ -133,12 +135,26 @@ func TestAccDomainConfigList_domainDeletedWhileListing(t *testing.T) {
 // -generate-config-out writes for a domain with every section set plans as
 // a pure import (no change, no UpdateDomainConfig at all, not even a dry
 // run), holds no value the service never returns, and applies without a
-// write; the next plan is empty.
+// write; the next plan is empty. A domain in the middle of someone's
+// change imports with the change's pending values and plans only to wait
+// for its end (its config_change_status unknown), sending nothing.
 func TestAccDomainConfigList_generateConfig(t *testing.T) {
 	acctest.PreCheck(t)
 	acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
 	emu := acctest.NewEmulator(t)
+	// A blue/green change of an hour a stage stays running through the test.
+	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
+	inOffPeak(emu)
 	addDomains(t, emu, emusearch.EverySectionDomain("full", "", emu.Clock().Now()), emusearch.EverySectionDomain("west", "us-west-2", emu.Clock().Now()))
+	// demo is in the middle of a colleague's change: its configuration is
+	// the change's pending values.
+	if _, err := searchClient(t, emu).UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{
+		DomainName: "demo",
+		Sections:   map[string]any{"ClusterConfig": map[string]any{"InstanceType": "r6g.xlarge.search"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	emu.Clock().Advance(90 * time.Minute)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -183,7 +199,7 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	gen := string(generated)
-	for _, want := range []string{`domain_name = "full"`, `domain_name = "demo"`, "identity = {", `account_id  = "` + emu.Account() + `"`} {
+	for _, want := range []string{`domain_name = "full"`, `domain_name = "demo"`, `instance_type                 = "r6g.xlarge.search"`, "identity = {", `account_id  = "` + emu.Account() + `"`} {
 		if !strings.Contains(gen, want) {
 			t.Errorf("generated configuration lacks %s:\n%s", want, gen)
 		}
@@ -213,20 +229,41 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 		ResourceChanges []struct {
 			Address string `json:"address"`
 			Change  struct {
-				Actions   []string        `json:"actions"`
-				Importing json.RawMessage `json:"importing"`
+				Actions      []string                   `json:"actions"`
+				Importing    json.RawMessage            `json:"importing"`
+				Before       map[string]json.RawMessage `json:"before"`
+				After        map[string]json.RawMessage `json:"after"`
+				AfterUnknown map[string]json.RawMessage `json:"after_unknown"`
 			} `json:"change"`
 		} `json:"resource_changes"`
 	}
 	if err := json.Unmarshal([]byte(out), &plan); err != nil {
 		t.Fatal(err)
 	}
-	if len(plan.ResourceChanges) != 2 {
-		t.Errorf("plan has %d resource changes, want 2 (demo and full)", len(plan.ResourceChanges))
-	}
+	actions := map[string]string{}
 	for _, rc := range plan.ResourceChanges {
-		if strings.Join(rc.Change.Actions, ",") != "no-op" || len(rc.Change.Importing) == 0 {
-			t.Errorf("%s: actions %v, importing %s; want a no-op import", rc.Address, rc.Change.Actions, rc.Change.Importing)
+		c := rc.Change
+		actions[rc.Address] = strings.Join(c.Actions, ",")
+		if len(c.Importing) == 0 {
+			t.Errorf("%s: not an import", rc.Address)
+		}
+		// Nothing differs but, for the running change, its status: apply
+		// waits for it to end.
+		delete(c.Before, "config_change_status")
+		delete(c.After, "config_change_status")
+		if d := cmp.Diff(c.Before, c.After); d != "" {
+			t.Errorf("%s: the import plans a change (-before +after):\n%s", rc.Address, d)
+		}
+	}
+	if d := cmp.Diff(map[string]string{"cloud_search_domain_config.all_0": "update", "cloud_search_domain_config.all_1": "no-op"}, actions); d != "" {
+		t.Errorf("planned actions of demo (all_0, change running) and full (all_1) (-want +got):\n%s", d)
+	}
+	if len(plan.ResourceChanges) > 0 {
+		unknown := plan.ResourceChanges[0].Change.AfterUnknown
+		status := string(unknown["config_change_status"])
+		delete(unknown, "config_change_status")
+		if rest, _ := json.Marshal(unknown); status != "true" || strings.Contains(string(rest), "true") {
+			t.Errorf("demo: config_change_status unknown %s, the rest %s; want only config_change_status unknown (the running change's end)", status, rest)
 		}
 	}
 	for _, secret := range secretsOfEverySection {
@@ -234,6 +271,8 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 			t.Errorf("the plan holds %s, a value the service never returns", secret)
 		}
 	}
+	// The colleague's change completes; apply follows it to its end.
+	emu.Clock().Advance(5 * time.Hour)
 	if _, err := ws.Run(ctx, "apply", "adopt.tfplan"); err != nil {
 		t.Fatal(err)
 	}
