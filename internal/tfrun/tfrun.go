@@ -43,7 +43,10 @@ func (w *Workspace) Write(config string) error {
 // Run runs one Terraform command and returns its wall time; on failure the
 // error carries the command's output.
 func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, error) {
-	cmd := w.command(ctx, args)
+	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
+	cmd.Dir = w.Dir
+	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
+	cmd.Env = append(cmd.Env, w.Env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -63,23 +66,18 @@ func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, err
 
 // Output runs one Terraform command and returns what it wrote to stdout
 // (such as show -json); on failure the error carries its stderr.
-func (w *Workspace) Output(ctx context.Context, args ...string) (string, error) {
-	cmd := w.command(ctx, args)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("terraform %v: %w\n%s", args, err, stderr.String())
-	}
-	return string(out), nil
-}
-
-func (w *Workspace) command(ctx context.Context, args []string) *exec.Cmd {
+func (w *Workspace) Output(ctx context.Context, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
 	cmd.Dir = w.Dir
 	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
 	cmd.Env = append(cmd.Env, w.Env...)
-	return cmd
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("terraform %v: %w\n%s%s", args, err, out, stderr.String())
+	}
+	return out, nil
 }
 
 // DevOverrides writes a CLI configuration that takes the provider source

@@ -182,10 +182,11 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 		}
 	}
 	// The query's own output, as a user or a pipeline reads it.
-	shown, err := ws.Output(ctx, "query", "-json")
+	shownJSON, err := ws.Output(ctx, "query", "-json")
 	if err != nil {
 		t.Fatal(err)
 	}
+	shown := string(shownJSON)
 	if !strings.Contains(shown, "full (OpenSearch, us-east-1)") {
 		t.Errorf("terraform query -json does not list the domain full:\n%s", shown)
 	}
@@ -221,10 +222,11 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 	if _, err := ws.Run(ctx, "plan", "-out=adopt.tfplan"); err != nil {
 		t.Fatal(err)
 	}
-	out, err := ws.Output(ctx, "show", "-json", "adopt.tfplan")
+	planJSON, err := ws.Output(ctx, "show", "-json", "adopt.tfplan")
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := string(planJSON)
 	var plan struct {
 		ResourceChanges []struct {
 			Address string `json:"address"`
