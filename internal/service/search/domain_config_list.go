@@ -59,11 +59,21 @@ func (l *domainConfigList) List(ctx context.Context, req list.ListRequest, strea
 		return
 	}
 	stream.Results = func(push func(list.ListResult) bool) {
+		pushed := int64(0)
 		for _, d := range domains {
-			res, ok := l.result(ctx, req, d.DomainName, d.EngineType)
-			if ok && !push(res) {
+			// Terraform keeps no more than its limit (100 by default), so
+			// the domains past it are not read.
+			if req.Limit > 0 && pushed >= req.Limit {
 				return
 			}
+			res, ok := l.result(ctx, req, d.DomainName, d.EngineType)
+			if !ok {
+				continue
+			}
+			if !push(res) {
+				return
+			}
+			pushed++
 		}
 	}
 }

@@ -131,6 +131,38 @@ func TestAccDomainConfigList_domainDeletedWhileListing(t *testing.T) {
 	})
 }
 
+// TestAccDomainConfigList_limit: a query's limit bounds the results, and
+// the domains past it are not read.
+func TestAccDomainConfigList_limit(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	addDomains(t, emu, emusearch.DomainSpec{DomainName: "logs"}, emusearch.DomainSpec{DomainName: "metrics"})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: emu.ProviderConfig()},
+			{
+				PreConfig: emu.ClearCalls,
+				Query:     true,
+				Config:    "list \"cloud_search_domain_config\" \"two\" {\n  provider = cloud\n  include_resource = true\n  limit = 2\n}\n",
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("cloud_search_domain_config.two", 2),
+					querycheck.ExpectIdentity("cloud_search_domain_config.two", idOf(emu, "demo")),
+					querycheck.ExpectIdentity("cloud_search_domain_config.two", idOf(emu, "logs")),
+				},
+			},
+			{
+				PreConfig: func() {
+					if n := countCalls(emu, "DescribeDomainConfig"); n != 2 {
+						t.Errorf("the query with limit 2 read %d domains, want 2", n)
+					}
+				},
+				Config: emu.ProviderConfig(),
+			},
+		},
+	})
+}
+
 // TestAccDomainConfigList_generateConfig: the configuration terraform query
 // -generate-config-out writes for a domain with every section set plans as
 // a pure import (no change, no UpdateDomainConfig at all, not even a dry
