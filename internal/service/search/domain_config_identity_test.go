@@ -12,6 +12,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
 )
 
 // identityTest runs steps on a CLI with resource identity (Terraform
@@ -88,6 +89,28 @@ moved {
 	})
 }
 
+// otherAccountProvider is a provider block aimed at emu with the
+// credentials of a user of account 999999999999.
+func otherAccountProvider(t *testing.T, emu *acctest.Emulator) string {
+	t.Helper()
+	emu.Credentials().Add(sigv4.Credential{
+		AccessKeyID: "AKIDOTHERACCOUNT0002", SecretAccessKey: "other-secret",
+		Principal: "arn:cloud:identity::999999999999:user/other-admin", Account: "999999999999",
+	})
+	return fmt.Sprintf(`
+provider "cloud" {
+  region     = %q
+  access_key = "AKIDOTHERACCOUNT0002"
+  secret_key = "other-secret"
+  endpoints = {
+    identity = %q
+    search   = %q
+    models   = %q
+  }
+}
+`, emu.Region(), emu.URL, emu.URL, emu.URL)
+}
+
 // TestAccDomainConfigIdentity_mismatch: an identity of another region or
 // account is refused with the reason, at import and at refresh.
 func TestAccDomainConfigIdentity_mismatch(t *testing.T) {
@@ -116,6 +139,13 @@ import {
 			// provider's, and the state records them.
 			Config:            importWith(`domain_name = "demo"`),
 			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(domainRes, idOf(emu, "demo"))},
+		},
+		{
+			// The provider now runs in another account: the state's domain
+			// is not that account's.
+			Config:      otherAccountProvider(t, emu) + domainAt("test", "demo"),
+			PlanOnly:    true,
+			ExpectError: acctest.ErrorRe(`Unable to Read Search Domain Config.*domain "demo" in account 123456789012, but the provider's credentials belong to account 999999999999`),
 		},
 		{
 			// The documentation's example imports demo again under another name.
