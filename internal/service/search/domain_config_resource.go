@@ -106,6 +106,7 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	resp.Diagnostics.Append(recordRead(ctx, resp.Private, live)...)
+	resp.Diagnostics.Append(recordImportedChange(ctx, resp.Private, live)...)
 	if live.running != "" {
 		tflog.Info(ctx, "Search domain change running", map[string]any{"domain_name": domain.ValueString(), "change_id": live.running, "config_change_status": live.latestStatus})
 	}
@@ -165,6 +166,7 @@ func (r *domainConfigResource) ImportState(ctx context.Context, req resource.Imp
 		return
 	}
 	resp.Diagnostics.Append(setImported(ctx, &resp.State, name)...)
+	resp.Diagnostics.Append(markImported(ctx, resp.Private)...)
 }
 
 // readInto lays the domain as read over st: its sections, and its latest
