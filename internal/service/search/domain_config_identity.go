@@ -48,6 +48,24 @@ func callerAccount(ctx context.Context, c *conns.Clients) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return accountOf(arn)
+}
+
+// knownCallerAccount is the caller's account when it is known without a
+// call; "" when it is not.
+func knownCallerAccount(c *conns.Clients) string {
+	arn, ok := c.Caller.Known()
+	if !ok {
+		return ""
+	}
+	account, err := accountOf(arn)
+	if err != nil {
+		return ""
+	}
+	return account
+}
+
+func accountOf(arn string) (string, error) {
 	parts := strings.SplitN(arn, ":", 6)
 	if len(parts) != 6 || parts[0] != "arn" || parts[4] == "" {
 		return "", fmt.Errorf("the caller's ARN %q names no account", arn)
@@ -69,20 +87,68 @@ func identityOf(ctx context.Context, c *conns.Clients, domain string) (domainIde
 // (another region, another account); "" when it does not. An unset region
 // or account matches.
 func (id domainIdentity) mismatch(ctx context.Context, c *conns.Clients) (string, error) {
-	name := id.DomainName.ValueString()
-	if r := id.Region.ValueString(); r != "" && r != c.Region {
-		return fmt.Sprintf("The identity names domain %q in region %s, but the provider is configured for region %s: it reads and changes domains of %s only. Use a provider configured for %s (an aliased provider block with region = %q and provider = cloud.<alias> on the resource).", name, r, c.Region, c.Region, r, r), nil
+	if why := id.regionMismatch(c); why != "" {
+		return why, nil
 	}
 	if a := id.AccountID.ValueString(); a != "" {
 		account, err := callerAccount(ctx, c)
 		if err != nil {
 			return "", err
 		}
-		if a != account {
-			return fmt.Sprintf("The identity names domain %q in account %s, but the provider's credentials belong to account %s. Use credentials of account %s (or a provider that assumes a role there).", name, a, account, a), nil
-		}
+		return id.accountMismatch(account), nil
 	}
 	return "", nil
+}
+
+// regionMismatch says why the identity's region is not the provider's;
+// "" when it is, or is unset. It needs no call.
+func (id domainIdentity) regionMismatch(c *conns.Clients) string {
+	name := id.DomainName.ValueString()
+	if r := id.Region.ValueString(); r != "" && r != c.Region {
+		return fmt.Sprintf("The identity names domain %q in region %s, but the provider is configured for region %s: it reads and changes domains of %s only. Use a provider configured for %s (an aliased provider block with region = %q and provider = cloud.<alias> on the resource).", name, r, c.Region, c.Region, r, r)
+	}
+	return ""
+}
+
+// accountMismatch says why the identity's account is not account; "" when
+// it is, or either is unset.
+func (id domainIdentity) accountMismatch(account string) string {
+	name := id.DomainName.ValueString()
+	if a := id.AccountID.ValueString(); a != "" && account != "" && a != account {
+		return fmt.Sprintf("The identity names domain %q in account %s, but the provider's credentials belong to account %s. Use credentials of account %s (or a provider that assumes a role there).", name, a, account, a)
+	}
+	return ""
+}
+
+// refreshIdentity is setIdentity for a refresh, which makes no call for
+// it: the region is checked always, the account when the caller's is
+// known already (Configure's credential check, or an earlier lookup);
+// otherwise a prior identity with its account is kept as it is. Only a
+// state without one (written before identities existed) needs the
+// caller's account.
+func refreshIdentity(ctx context.Context, c *conns.Clients, domain string, in, out *tfsdk.ResourceIdentity, summary string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if out == nil || in == nil || in.Raw.IsNull() {
+		return setIdentity(ctx, c, domain, in, out, summary)
+	}
+	var prior domainIdentity
+	if diags.Append(in.Get(ctx, &prior)...); diags.HasError() {
+		return diags
+	}
+	if why := prior.regionMismatch(c); why != "" {
+		diags.AddError(summary, why)
+		return diags
+	}
+	if prior.AccountID.ValueString() == "" {
+		return setIdentity(ctx, c, domain, in, out, summary)
+	}
+	if why := prior.accountMismatch(knownCallerAccount(c)); why != "" {
+		diags.AddError(summary, why)
+		return diags
+	}
+	id := domainIdentity{DomainName: types.StringValue(domain), Region: types.StringValue(c.Region), AccountID: prior.AccountID}
+	diags.Append(out.Set(ctx, id)...)
+	return diags
 }
 
 // setIdentity writes domain's full identity into out, after checking that

@@ -89,7 +89,7 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	// A state of another region or account is refused before any read: the
 	// provider would read a domain of the same name elsewhere.
-	if resp.Diagnostics.Append(setIdentity(ctx, r.clients, domain.ValueString(), req.Identity, resp.Identity, "Unable to Read Search Domain Config")...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(refreshIdentity(ctx, r.clients, domain.ValueString(), req.Identity, resp.Identity, "Unable to Read Search Domain Config")...); resp.Diagnostics.HasError() {
 		return
 	}
 	live, err := findDomainConfig(ctx, r.clients.Search, domain.ValueString(), req.State.Raw)
