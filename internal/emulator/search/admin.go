@@ -35,7 +35,8 @@ var DefaultPace = Pace{DryRun: time.Second, BlueGreenStage: time.Second, Dynamic
 type DomainSpec struct {
 	DomainName string `json:"DomainName"`
 	// Region is the region the domain is in; empty means the emulator's
-	// home region. Names are unique across regions in the emulator.
+	// home region. A name is unique within its region, as in an account of
+	// the real service; two regions may each have a domain of the same name.
 	Region        string          `json:"Region,omitempty"`
 	EngineMode    string          `json:"EngineMode,omitempty"`
 	EngineVersion string          `json:"EngineVersion,omitempty"`
@@ -54,15 +55,16 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	if err := validDomainName(spec.DomainName); err != nil {
 		return err
 	}
-	if _, ok := s.domains[spec.DomainName]; ok {
-		return fmt.Errorf("domain %s already exists", spec.DomainName)
-	}
 	spec, err := withSpecDefaults(spec)
 	if err != nil {
 		return err
 	}
 	if spec.Region == "" {
 		spec.Region = s.region
+	}
+	key := domainKey{region: spec.Region, name: spec.DomainName}
+	if _, ok := s.domains[key]; ok {
+		return fmt.Errorf("domain %s already exists in %s", spec.DomainName, spec.Region)
 	}
 	req, aerr := parseRequest(spec.Config)
 	if aerr != nil {
@@ -79,7 +81,7 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	for k := range cfg {
 		d.status[k] = &optionStatus{created: now, updated: now, version: 1}
 	}
-	s.domains[d.name] = d
+	s.domains[key] = d
 	return nil
 }
 
@@ -124,12 +126,13 @@ func addConfigDefaults(cfg map[string]any) {
 	cfg["AdvancedOptions"] = adv
 }
 
-// RemoveDomain deletes a domain behind the provider's back.
+// RemoveDomain deletes a domain of the home region behind the provider's
+// back.
 func (s *Service) RemoveDomain(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.domains[name]
-	delete(s.domains, name)
+	_, ok := s.domains[s.home(name)]
+	delete(s.domains, s.home(name))
 	return ok
 }
 
@@ -171,15 +174,21 @@ func (s *Service) FailNextChangeAt(stage, message string) error {
 func (s *Service) MasterUserPasswordIs(name, pw string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d, ok := s.domains[name]
+	d, ok := s.domains[s.home(name)]
 	return ok && d.masterPassword == sha256.Sum256([]byte(pw))
 }
 
-// Domain is a snapshot of a domain as a domain status object.
+// Domain is a snapshot of a domain of the home region as a domain status
+// object.
 func (s *Service) Domain(name string) (*DomainStatus, bool) {
+	return s.DomainIn(s.region, name)
+}
+
+// DomainIn is a snapshot of the domain name of region.
+func (s *Service) DomainIn(region, name string) (*DomainStatus, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d, ok := s.domains[name]
+	d, ok := s.domains[domainKey{region: region, name: name}]
 	if !ok {
 		return nil, false
 	}
@@ -196,13 +205,15 @@ func (s *Service) Domain(name string) (*DomainStatus, bool) {
 	return &out, true
 }
 
-// DomainNames lists the domains, sorted.
+// DomainNames lists the home region's domains, sorted.
 func (s *Service) DomainNames() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]string, 0, len(s.domains))
-	for n := range s.domains {
-		out = append(out, n)
+	for k := range s.domains {
+		if k.region == s.region {
+			out = append(out, k.name)
+		}
 	}
 	sort.Strings(out)
 	return out

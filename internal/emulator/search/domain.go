@@ -236,14 +236,14 @@ func (s *Service) renderPlainSections(d *domain, config map[string]any, now time
 // addEndpoints: a VPC domain has a vpc endpoint, a public one an Endpoint;
 // a dualstack domain has an EndpointV2 as well.
 func (s *Service) addEndpoints(out map[string]any, d *domain, config map[string]any) {
-	host := fmt.Sprintf("search-%s-%s.%s.search.cloud.example", d.name, shortHash(d.id), d.region)
+	host := fmt.Sprintf("search-%s-%s.%s.search.cloud.example", d.name, shortHash(d.region+"/"+d.id), d.region)
 	if subnets, ok := lookup(config, "VPCOptions", "SubnetIds").([]any); ok && len(subnets) > 0 {
 		out["Endpoints"] = map[string]any{"vpc": "vpc-" + host}
 	} else {
 		out["Endpoint"] = host
 	}
 	if config["IPAddressType"] == dualstack {
-		out["EndpointV2"] = fmt.Sprintf("search-%s-%s.%s.on.search.cloud.example", d.name, shortHash(d.id), d.region)
+		out["EndpointV2"] = fmt.Sprintf("search-%s-%s.%s.on.search.cloud.example", d.name, shortHash(d.region+"/"+d.id), d.region)
 		out["DomainEndpointV2HostedZoneId"] = "Z" + shortHash(d.region)
 	}
 }
@@ -283,3 +283,9 @@ func sectionsOf(props []propChange) []string {
 	sort.Strings(out)
 	return out
 }
+
+// domainKey names a domain: a name is unique within its region.
+type domainKey struct{ region, name string }
+
+// home is the key of the domain name in the home region.
+func (s *Service) home(name string) domainKey { return domainKey{region: s.region, name: name} }

@@ -27,7 +27,7 @@ type Service struct {
 	region  string
 
 	mu       sync.Mutex
-	domains  map[string]*domain
+	domains  map[domainKey]*domain
 	pace     Pace
 	failNext *failPlan
 	records  []UpdateRecord // records.go
@@ -58,7 +58,7 @@ func (s *Service) Match(r *http.Request) bool { return strings.HasPrefix(r.URL.P
 func (s *Service) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.domains = map[string]*domain{}
+	s.domains = map[domainKey]*domain{}
 	s.pace = DefaultPace
 	s.failNext = nil
 	s.records, s.seq = nil, 0
@@ -183,8 +183,8 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // answer runs operation op on the domain name, brought up to the clock's
 // time first. The caller holds s.mu.
 func (s *Service) answer(name, op string, r *http.Request, body []byte) (any, *apiError) {
-	d, ok := s.domains[name]
-	if !ok || d.region != s.requestRegion(r) {
+	d, ok := s.domains[domainKey{region: s.requestRegion(r), name: name}]
+	if !ok {
 		return nil, notFound("Domain not found: %s", name)
 	}
 	now := s.clock.Now()

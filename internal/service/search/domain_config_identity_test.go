@@ -6,9 +6,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
@@ -51,12 +55,31 @@ resource "cloud_search_domain_config" %q {
 // (import block and terraform import), a moved block and a replacement.
 func TestAccDomainConfigIdentity(t *testing.T) {
 	emu := newDomainEmulator(t)
-	addDomains(t, emu, emusearch.DomainSpec{DomainName: "other"})
+	// us-west-2 has a domain of the same name, with other values: the
+	// provider of the home region neither reads nor changes it.
+	addDomains(t, emu, emusearch.DomainSpec{DomainName: "other"}, emusearch.EverySectionDomain("demo", "us-west-2", emu.Clock().Now()))
+	west, _ := emu.Search.DomainIn("us-west-2", "demo")
+	home, _ := emu.Search.Domain("demo")
 	moved := "cloud_search_domain_config.moved"
 	identityTest(t, []resource.TestStep{
 		{
-			Config:            emu.ProviderConfig() + domainAt("test", "demo"),
-			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(domainRes, idOf(emu, "demo"))},
+			Config: emu.ProviderConfig() + domainAt("test", "demo"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectIdentity(domainRes, idOf(emu, "demo")),
+				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("cluster_config").AtMapKey("instance_count"), knownvalue.Int64Exact(int64(*home.ClusterConfig.InstanceCount))),
+			},
+			Check: func(*terraform.State) error {
+				for _, c := range emu.Calls() {
+					if c.Region == "us-west-2" {
+						return fmt.Errorf("the provider of %s called %s in us-west-2", emu.Region(), c.Operation)
+					}
+				}
+				now, _ := emu.Search.DomainIn("us-west-2", "demo")
+				if d := cmp.Diff(west, now); d != "" {
+					return fmt.Errorf("us-west-2's demo changed (-before +after):\n%s", d)
+				}
+				return nil
+			},
 		},
 		{
 			// The refresh of an unchanged configuration keeps it.
