@@ -10,6 +10,7 @@ import (
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -53,6 +54,13 @@ func (l *domainConfigList) List(ctx context.Context, req list.ListRequest, strea
 		fail("The provider is not configured; this is a bug in the provider.")
 		return
 	}
+	// The account is the provider's, the same for every domain: one failure
+	// to find it fails the list once rather than each result.
+	account, err := callerAccount(ctx, l.clients)
+	if err != nil {
+		fail(fmt.Sprintf("Finding the account the provider runs in (GetCallerIdentity), which each domain's identity names, failed: %s", err))
+		return
+	}
 	domains, err := l.clients.Search.ListDomainNames(ctx, "")
 	if err != nil {
 		fail(fmt.Sprintf("Listing the domains of region %s (ListDomainNames) failed: %s", l.clients.Region, err))
@@ -66,7 +74,7 @@ func (l *domainConfigList) List(ctx context.Context, req list.ListRequest, strea
 			if req.Limit > 0 && pushed >= req.Limit {
 				return
 			}
-			res, ok := l.result(ctx, req, d.DomainName, d.EngineType)
+			res, ok := l.result(ctx, req, account, d.DomainName, d.EngineType)
 			if !ok {
 				continue
 			}
@@ -78,17 +86,13 @@ func (l *domainConfigList) List(ctx context.Context, req list.ListRequest, strea
 	}
 }
 
-// result is one domain: its identity, its display name, and when asked
+// result is one domain of account: its identity, its display name, and when asked
 // its whole configuration. A domain deleted since ListDomainNames is no
 // result (ok false).
-func (l *domainConfigList) result(ctx context.Context, req list.ListRequest, name, engine string) (_ list.ListResult, ok bool) {
+func (l *domainConfigList) result(ctx context.Context, req list.ListRequest, account, name, engine string) (_ list.ListResult, ok bool) {
 	res := req.NewListResult(ctx)
 	res.DisplayName = fmt.Sprintf("%s (%s, %s)", name, engine, l.clients.Region)
-	id, err := identityOf(ctx, l.clients, name)
-	if err != nil {
-		res.Diagnostics.AddError("Unable to List Search Domain Configs", fmt.Sprintf("The identity of domain %q needs %s", name, err))
-		return res, true
-	}
+	id := domainIdentity{DomainName: types.StringValue(name), Region: types.StringValue(l.clients.Region), AccountID: types.StringValue(account)}
 	if res.Diagnostics.Append(res.Identity.Set(ctx, id)...); res.Diagnostics.HasError() || !req.IncludeResource {
 		return res, true
 	}

@@ -326,3 +326,52 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 		t.Errorf("plan and apply of the generated configuration made %d UpdateDomainConfig calls (dry runs included), want 0", n)
 	}
 }
+
+// TestAccDomainConfigList_accountUnknown: when the provider cannot find
+// its account (skip_credentials_validation, and GetCallerIdentity fails),
+// the query fails once with the provider's reason, before listing or
+// reading any domain, rather than as a failure of some domain.
+func TestAccDomainConfigList_accountUnknown(t *testing.T) {
+	acctest.PreCheck(t)
+	acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
+	emu := acctest.NewEmulator(t)
+	addDomains(t, emu, emusearch.DomainSpec{DomainName: "logs"}, emusearch.DomainSpec{DomainName: "metrics"})
+	if err := emu.InjectFault(emulator.Fault{Service: "sts", Operation: "GetCallerIdentity", Kind: emulator.FaultError, Status: http.StatusInternalServerError, Times: -1}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
+	skipping := strings.Replace(emu.ProviderConfig(), `provider "cloud" {`, "provider \"cloud\" {\n  skip_credentials_validation = true", 1)
+	if err := ws.Write(requiredProviders + skipping); err != nil {
+		t.Fatal(err)
+	}
+	query := "list \"cloud_search_domain_config\" \"all\" {\n  provider = cloud\n  include_resource = true\n}\n"
+	if err := os.WriteFile(filepath.Join(ws.Dir, "all.tfquery.hcl"), []byte(query), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Run(ctx, "init", "-backend=false"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ws.Run(ctx, "query")
+	if err == nil {
+		t.Fatal("terraform query succeeded without the provider's account")
+	}
+	out := err.Error()
+	if n := strings.Count(out, "Unable to List Search Domain Configs"); n != 1 {
+		t.Errorf("terraform query reported the failure %d times, want once:\n%s", n, out)
+	}
+	if !strings.Contains(out, "GetCallerIdentity") || strings.Contains(out, `domain "`) {
+		t.Errorf("the error does not say what failed, or blames a domain:\n%s", out)
+	}
+	for _, op := range []string{"ListDomainNames", "DescribeDomainConfig"} {
+		if n := countCalls(emu, op); n != 0 {
+			t.Errorf("the query made %d %s calls, want 0: it cannot name any result's account", n, op)
+		}
+	}
+}
