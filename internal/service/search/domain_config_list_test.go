@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +25,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
@@ -164,7 +167,8 @@ func TestAccDomainConfigList_limit(t *testing.T) {
 }
 
 // TestAccDomainConfigList_generateConfig: the configuration terraform query
-// -generate-config-out writes for a domain with every section set plans as
+// -generate-config-out writes for a domain with every section set (each
+// one in its block) and for an Elasticsearch domain plans as
 // a pure import (no change, no UpdateDomainConfig at all, not even a dry
 // run), holds no value the service never returns, and applies without a
 // write; the next plan is empty. A domain in the middle of someone's
@@ -178,7 +182,9 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 	// A blue/green change of an hour a stage stays running through the test.
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
 	inOffPeak(emu)
-	addDomains(t, emu, emusearch.EverySectionDomain("full", "", emu.Clock().Now()), emusearch.EverySectionDomain("west", "us-west-2", emu.Clock().Now()))
+	full := emusearch.EverySectionDomain("full", "", emu.Clock().Now())
+	addDomains(t, emu, full, emusearch.EverySectionDomain("west", "us-west-2", emu.Clock().Now()),
+		emusearch.DomainSpec{DomainName: "legacy", EngineVersion: "Elasticsearch_7.10"})
 	// demo is in the middle of a colleague's change: its configuration is
 	// the change's pending values.
 	if _, err := searchClient(t, emu).UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{
@@ -238,6 +244,21 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 			t.Errorf("generated configuration lacks %s:\n%s", want, gen)
 		}
 	}
+	// Every section full has is set in its generated block.
+	var fullBlock string
+	for _, b := range strings.Split(gen, "\nresource ") {
+		if strings.Contains(b, `domain_name = "full"`) {
+			fullBlock = b
+		}
+	}
+	for _, attr := range sectionAttributes(t, full) {
+		if !regexp.MustCompile(`(?m)^  ` + attr + ` +=`).MatchString(fullBlock) {
+			t.Errorf("the generated block of full does not set %s:\n%s", attr, fullBlock)
+		}
+	}
+	if !strings.Contains(gen, `domain_name = "legacy"`) {
+		t.Errorf("generated configuration lacks the Elasticsearch domain legacy:\n%s", gen)
+	}
 	if strings.Contains(gen, `"west"`) {
 		t.Errorf("generated configuration has us-west-2's domain:\n%s", gen)
 	}
@@ -290,8 +311,9 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 		}
 	}
 	// demo's running change is someone else's: nothing to send, so no wait.
-	if d := cmp.Diff(map[string]string{"cloud_search_domain_config.all_0": "no-op", "cloud_search_domain_config.all_1": "no-op"}, actions); d != "" {
-		t.Errorf("planned actions of demo (all_0, change running) and full (all_1) (-want +got):\n%s", d)
+	want := map[string]string{"cloud_search_domain_config.all_0": "no-op", "cloud_search_domain_config.all_1": "no-op", "cloud_search_domain_config.all_2": "no-op"}
+	if d := cmp.Diff(want, actions); d != "" {
+		t.Errorf("planned actions of demo (all_0, change running), full (all_1) and legacy (all_2, Elasticsearch) (-want +got):\n%s", d)
 	}
 	for _, secret := range secretsOfEverySection {
 		if strings.Contains(out, secret) {
@@ -374,4 +396,29 @@ func TestAccDomainConfigList_accountUnknown(t *testing.T) {
 			t.Errorf("the query made %d %s calls, want 0: it cannot name any result's account", n, op)
 		}
 	}
+}
+
+// sectionAttributes are the resource's attributes for the top-level
+// sections spec sets: the attribute whose name, without underscores, is
+// the section's wire name (ClusterConfig is cluster_config).
+func sectionAttributes(t *testing.T, spec emusearch.DomainSpec) []string {
+	t.Helper()
+	var sections map[string]json.RawMessage
+	if err := json.Unmarshal(spec.Config, &sections); err != nil {
+		t.Fatal(err)
+	}
+	byWire := map[string]string{}
+	for attr := range shape.ResourceAttributes() {
+		byWire[strings.ReplaceAll(attr, "_", "")] = attr
+	}
+	var out []string
+	for wire := range sections {
+		attr, ok := byWire[strings.ToLower(wire)]
+		if !ok {
+			t.Fatalf("section %s of the fixture is no attribute of the resource", wire)
+		}
+		out = append(out, attr)
+	}
+	sort.Strings(out)
+	return out
 }
