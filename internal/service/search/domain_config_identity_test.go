@@ -1,12 +1,16 @@
 package search_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -17,6 +21,8 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
 // identityTest runs steps on a CLI with resource identity (Terraform
@@ -187,4 +193,74 @@ import {
 			ExpectError: acctest.ErrorRe(`Unable to Read Search Domain Config.*domain "demo" in region us-east-1, but the provider is configured for region us-west-2`),
 		},
 	})
+}
+
+// TestAccDomainConfigIdentity_stateWithoutIdentity: a state written by
+// Terraform 1.11 (no identities) is refreshed by a CLI with identities in
+// the same workspace: the refresh records the identity, the plan is
+// empty, and nothing fails.
+func TestAccDomainConfigIdentity_stateWithoutIdentity(t *testing.T) {
+	acctest.PreCheck(t)
+	acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity)
+	emu := newDomainEmulator(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	ws := &tfrun.Workspace{CLI: oldCLI(t), Dir: t.TempDir(), Env: env}
+	if err := ws.Write(requiredProviders + emu.ProviderConfig() + domainAt("test", "demo")); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-backend=false"}, {"apply", "-auto-approve"}} {
+		if _, err := ws.Run(ctx, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws.CLI = os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
+		t.Errorf("the first plan with identities is not empty or failed: %v", err)
+	}
+	if _, err := ws.Run(ctx, "apply", "-refresh-only", "-auto-approve"); err != nil {
+		t.Fatal(err)
+	}
+	shown, err := ws.Output(ctx, "show", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Address  string            `json:"address"`
+					Identity map[string]string `json:"identity"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal(shown, &st); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"domain_name": "demo", "region": emu.Region(), "account_id": emu.Account()}
+	if rs := st.Values.RootModule.Resources; len(rs) != 1 || !cmp.Equal(rs[0].Identity, want) {
+		t.Errorf("after the refresh the state's resources are %+v, want one with identity %v", rs, want)
+	}
+	if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
+		t.Errorf("the plan after the refresh is not empty or failed: %v", err)
+	}
+}
+
+// oldCLI is Terraform 1.11, the minimum supported (no resource identity).
+func oldCLI(t *testing.T) string {
+	t.Helper()
+	const cli = "/usr/local/bin/terraform"
+	if _, err := os.Stat(cli); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("Terraform 1.11 at %s: %v", cli, err)
+		}
+		t.Skipf("Terraform 1.11 at %s: %v", cli, err)
+	}
+	return cli
 }
