@@ -422,3 +422,67 @@ func sectionAttributes(t *testing.T, spec emusearch.DomainSpec) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestAccDomainConfigList_readFailures: a failing ListDomainNames, and a
+// DescribeDomainConfig of the second domain failing otherwise than with
+// ResourceNotFoundException, fail terraform query with an error that says
+// which (naming the domain), and no configuration is generated.
+func TestAccDomainConfigList_readFailures(t *testing.T) {
+	acctest.PreCheck(t)
+	acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
+	for name, tc := range map[string]struct {
+		faults []emulator.Fault
+		want   string
+	}{
+		"ListDomainNames": {
+			faults: []emulator.Fault{{Service: "search", Operation: "ListDomainNames", Kind: emulator.FaultError, Status: http.StatusInternalServerError, Times: -1}},
+			want:   "(ListDomainNames) failed",
+		},
+		"DescribeDomainConfig of the second domain": {
+			faults: []emulator.Fault{
+				// demo's read goes through; logs' is refused.
+				{Service: "search", Operation: "DescribeDomainConfig", Kind: emulator.FaultDelay, Delay: time.Millisecond},
+				{Service: "search", Operation: "DescribeDomainConfig", Kind: emulator.FaultError, Status: http.StatusForbidden, Code: "AccessDeniedException", Times: -1},
+			},
+			want: `"logs"`,
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			emu := acctest.NewEmulator(t)
+			addDomains(t, emu, emusearch.DomainSpec{DomainName: "logs"})
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stop()
+			ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
+			if err := ws.Write(requiredProviders + emu.ProviderConfig()); err != nil {
+				t.Fatal(err)
+			}
+			query := "list \"cloud_search_domain_config\" \"all\" {\n  provider = cloud\n  include_resource = true\n}\n"
+			if err := os.WriteFile(filepath.Join(ws.Dir, "all.tfquery.hcl"), []byte(query), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ws.Run(ctx, "init", "-backend=false"); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range tc.faults {
+				if err := emu.InjectFault(f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err = ws.Run(ctx, "query", "-generate-config-out=generated.tf")
+			if err == nil {
+				t.Fatal("terraform query succeeded")
+			}
+			if out := err.Error(); !strings.Contains(out, "Unable to List Search Domain Configs") || !strings.Contains(out, tc.want) {
+				t.Errorf("the error does not say %s:\n%s", tc.want, out)
+			}
+			if gen, err := os.ReadFile(filepath.Join(ws.Dir, "generated.tf")); err == nil {
+				t.Errorf("a failed query generated configuration:\n%s", gen)
+			}
+		})
+	}
+}
