@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -263,4 +265,83 @@ func oldCLI(t *testing.T) string {
 		t.Skipf("Terraform 1.11 at %s: %v", cli, err)
 	}
 	return cli
+}
+
+// TestAccDomainConfigIdentity_twoRegions: two providers, of us-east-1 and
+// us-west-2, each adopt their own domain demo, record its region, and
+// refresh to an empty plan. Each provider configuration is its own
+// process, as in real use, so the test runs the built provider (an
+// in-process provider serves every alias from one instance).
+func TestAccDomainConfigIdentity_twoRegions(t *testing.T) {
+	acctest.PreCheck(t)
+	acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity)
+	emu := newDomainEmulator(t)
+	addDomains(t, emu, emusearch.EverySectionDomain("demo", "us-west-2", emu.Clock().Now()))
+	home, _ := emu.Search.Domain("demo")
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-cloud"), "github.com/cloudlabs/terraform-provider-cloud")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the provider: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	env, err := tfrun.DevOverrides(dir, "cloudlabs/cloud", bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: dir, Env: env}
+	west := strings.Replace(emu.ProviderConfigRegion("us-west-2"), `provider "cloud" {`, "provider \"cloud\" {\n  alias = \"west\"", 1)
+	if err := ws.Write(requiredProviders + emu.ProviderConfig() + west + domainAt("test", "demo") + `
+resource "cloud_search_domain_config" "west" {
+  provider         = cloud.west
+  domain_name      = "demo"
+  snapshot_options = { automated_snapshot_start_hour = 5 }
+}
+`); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if _, err := ws.Run(ctx, "apply", "-auto-approve"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
+		t.Errorf("the plan after adopting both is not empty or failed: %v", err)
+	}
+	shown, err := ws.Output(ctx, "show", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Address  string            `json:"address"`
+					Identity map[string]string `json:"identity"`
+					Values   struct {
+						ClusterConfig struct {
+							InstanceCount int `json:"instance_count"`
+						} `json:"cluster_config"`
+					} `json:"values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal(shown, &st); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		region string
+		count  int
+	}{domainRes: {emu.Region(), int(*home.ClusterConfig.InstanceCount)}, "cloud_search_domain_config.west": {"us-west-2", 6}}
+	for _, r := range st.Values.RootModule.Resources {
+		w := want[r.Address]
+		id := map[string]string{"domain_name": "demo", "region": w.region, "account_id": emu.Account()}
+		if !cmp.Equal(r.Identity, id) || r.Values.ClusterConfig.InstanceCount != w.count {
+			t.Errorf("%s: identity %v and instance_count %d, want %v and %d", r.Address, r.Identity, r.Values.ClusterConfig.InstanceCount, id, w.count)
+		}
+		delete(want, r.Address)
+	}
+	if len(want) > 0 {
+		t.Errorf("not in state: %v", want)
+	}
 }
