@@ -40,13 +40,20 @@ func (w *Workspace) Write(config string) error {
 	return os.WriteFile(filepath.Join(w.Dir, "main.tf"), []byte(config), 0o600)
 }
 
-// Run runs one Terraform command and returns its wall time; on failure the
-// error carries the command's output.
-func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, error) {
+// command is one Terraform command in the workspace's directory and
+// environment.
+func (w *Workspace) command(ctx context.Context, args []string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
 	cmd.Dir = w.Dir
 	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
 	cmd.Env = append(cmd.Env, w.Env...)
+	return cmd
+}
+
+// Run runs one Terraform command and returns its wall time; on failure the
+// error carries the command's output.
+func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, error) {
+	cmd := w.command(ctx, args)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -67,10 +74,7 @@ func (w *Workspace) Run(ctx context.Context, args ...string) (time.Duration, err
 // Output runs one Terraform command and returns what it wrote to stdout
 // (such as show -json); on failure the error carries its stderr.
 func (w *Workspace) Output(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
-	cmd.Dir = w.Dir
-	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
-	cmd.Env = append(cmd.Env, w.Env...)
+	cmd := w.command(ctx, args)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
