@@ -78,7 +78,7 @@ func inRange(field string, v *int64, r rules.IntRange) *apiError {
 // lists for DescribeDryRunProgress and DescribeDomainChangeProgress but
 // whose conditions it does not show: the operations take none.
 func checkReadRequest(op string, body []byte) *apiError {
-	if op != "DescribeDryRunProgress" && op != "DescribeDomainChangeProgress" && op != "DescribeDomainConfig" {
+	if op != "DescribeDryRunProgress" && op != "DescribeDomainChangeProgress" && op != "DescribeDomainConfig" && op != opListDomainNames {
 		return nil
 	}
 	if len(bytes.TrimSpace(body)) > 0 {
