@@ -8,7 +8,8 @@
 # oss, pg, s3) and internal/legacy, so the module does not build as it is.
 # This copies the source, drops those replaces and requirements, and removes
 # those backends from the backend registry: the local backend, which is all
-# the tests use, stays.
+# the tests use, stays. Older releases (1.11) also name a `godebug tlskyber`
+# setting that Go 1.24 and later no longer know and refuse; it is dropped too.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=${1:-${TERRAFORM_VERSION:-v1.16.4}}
@@ -27,6 +28,7 @@ dropped='azure|consul|cos|gcs|kubernetes|oci|oss|pg|s3'
 sed -i -E \
   -e "/internal\/backend\/remote-state\/($dropped)( |$)/d" \
   -e '/internal\/legacy( |$)/d' \
+  -e '/^godebug tlskyber=/d' \
   "$work/go.mod"
 init="$work/internal/backend/init/init.go"
 sed -i -E \

@@ -42,6 +42,15 @@ func (c *Caller) ARN(ctx context.Context) (string, error) {
 	return c.arn, c.err
 }
 
+// Known is the caller's ARN when it is known without a call (from
+// Configure's credential check, or a lookup already made); ok false when
+// finding it would take a GetCallerIdentity or the lookup failed.
+func (c *Caller) Known() (arn string, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.arn, c.done && c.err == nil && c.arn != ""
+}
+
 // PrincipalARN is the ARN the identity service evaluates policies for
 // (SimulatePrincipalPolicy's PolicySourceArn): the caller's own ARN, or for
 // a role session (arn:cloud:sts::A:assumed-role/R/S) the role's,

@@ -206,7 +206,7 @@ func (p *cloudProvider) Resources(context.Context) []func() resource.Resource {
 }
 
 func (p *cloudProvider) ListResources(context.Context) []func() list.ListResource {
-	return identity.ListResources()
+	return append(identity.ListResources(), search.ListResources()...)
 }
 
 func (p *cloudProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -1,6 +1,6 @@
 // Package search is a client of the search domain service's REST/JSON API:
 // UpdateDomainConfig (with dry runs), DescribeDryRunProgress,
-// DescribeDomainChangeProgress and DescribeDomainConfig.
+// DescribeDomainChangeProgress, DescribeDomainConfig and ListDomainNames.
 package search
 
 import (
@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 )
@@ -145,6 +147,25 @@ func (c *Client) DescribeDomainConfig(ctx context.Context, domainName string) (*
 		return nil, fmt.Errorf("search %s: answer has no DomainConfig", op)
 	}
 	return out.DomainConfig, nil
+}
+
+// ListDomainNames lists the domains of the region the client signs for
+// (GET /2021-01-01/search/domain, the real service's ListDomainNames under
+// this service's path prefix), sorted by name. engineType, when not empty,
+// keeps only that engine's domains (EngineTypeOpenSearch,
+// EngineTypeElasticsearch).
+func (c *Client) ListDomainNames(ctx context.Context, engineType string) ([]DomainInfo, error) {
+	const op = "ListDomainNames"
+	var q url.Values
+	if engineType != "" {
+		q = url.Values{"engineType": {engineType}}
+	}
+	out := &ListDomainNamesOutput{}
+	if _, err := c.call(ctx, &client.Request{Operation: op, Method: http.MethodGet, Path: strings.TrimSuffix(pathPrefix, "/"), Query: q, Idempotent: true}, out); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out.DomainNames, func(a, b DomainInfo) int { return strings.Compare(a.DomainName, b.DomainName) })
+	return out.DomainNames, nil
 }
 
 // domainPath validates the domain name and builds an escaped path.

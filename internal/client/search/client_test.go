@@ -203,3 +203,25 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestListDomainNames: GET on the domain collection, the engine type as a
+// query parameter, the answer's names sorted.
+func TestListDomainNames(t *testing.T) {
+	t.Parallel()
+	var got *http.Request
+	c := testClient(t, func(w http.ResponseWriter, r *http.Request) {
+		got = r
+		_, _ = io.WriteString(w, `{"DomainNames":[{"DomainName":"zeta","EngineType":"OpenSearch"},{"DomainName":"alpha","EngineType":"Elasticsearch"}]}`)
+	})
+	out, err := c.ListDomainNames(context.Background(), EngineTypeOpenSearch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Method != http.MethodGet || got.URL.Path != "/2021-01-01/search/domain" || got.URL.RawQuery != "engineType=OpenSearch" {
+		t.Errorf("request %s %s?%s, want GET /2021-01-01/search/domain?engineType=OpenSearch", got.Method, got.URL.Path, got.URL.RawQuery)
+	}
+	want := []DomainInfo{{DomainName: "alpha", EngineType: "Elasticsearch"}, {DomainName: "zeta", EngineType: "OpenSearch"}}
+	if d := cmp.Diff(want, out); d != "" {
+		t.Errorf("domains (-want +got):\n%s", d)
+	}
+}

@@ -97,3 +97,9 @@ func ChangeRunning(configChangeStatus string) bool {
 	}
 	return false
 }
+
+// Engine types of ListDomainNames.
+const (
+	EngineTypeOpenSearch    = "OpenSearch"
+	EngineTypeElasticsearch = "Elasticsearch"
+)

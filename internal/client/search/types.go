@@ -88,6 +88,19 @@ type Section struct {
 	Status  json.RawMessage `json:"Status,omitempty"`
 }
 
+// ListDomainNamesOutput is ListDomainNames' answer.
+type ListDomainNamesOutput struct {
+	DomainNames []DomainInfo `json:"DomainNames"`
+}
+
+// DomainInfo names one domain of ListDomainNames.
+type DomainInfo struct {
+	DomainName string `json:"DomainName"`
+	// EngineType is EngineTypeOpenSearch or EngineTypeElasticsearch; a
+	// value the client does not know is kept as it is.
+	EngineType string `json:"EngineType"`
+}
+
 // DomainConfig is the configuration as UpdateDomainConfig and
 // DescribeDomainConfig return it.
 type DomainConfig struct {

@@ -33,7 +33,11 @@ var DefaultPace = Pace{DryRun: time.Second, BlueGreenStage: time.Second, Dynamic
 // DomainSpec describes a domain to add. Config holds configuration sections
 // in UpdateDomainConfig's request shape (secrets are dropped).
 type DomainSpec struct {
-	DomainName    string          `json:"DomainName"`
+	DomainName string `json:"DomainName"`
+	// Region is the region the domain is in; empty means the emulator's
+	// home region. A name is unique within its region, as in an account of
+	// the real service; two regions may each have a domain of the same name.
+	Region        string          `json:"Region,omitempty"`
 	EngineMode    string          `json:"EngineMode,omitempty"`
 	EngineVersion string          `json:"EngineVersion,omitempty"`
 	IPAddressType string          `json:"IPAddressType,omitempty"`
@@ -51,12 +55,16 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	if err := validDomainName(spec.DomainName); err != nil {
 		return err
 	}
-	if _, ok := s.domains[spec.DomainName]; ok {
-		return fmt.Errorf("domain %s already exists", spec.DomainName)
-	}
 	spec, err := withSpecDefaults(spec)
 	if err != nil {
 		return err
+	}
+	if spec.Region == "" {
+		spec.Region = s.region
+	}
+	key := domainKey{region: spec.Region, name: spec.DomainName}
+	if _, ok := s.domains[key]; ok {
+		return fmt.Errorf("domain %s already exists in %s", spec.DomainName, spec.Region)
 	}
 	req, aerr := parseRequest(spec.Config)
 	if aerr != nil {
@@ -67,13 +75,13 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	addConfigDefaults(cfg)
 	now := s.clock.Now()
 	d := &domain{
-		name: spec.DomainName, id: s.account + "/" + spec.DomainName, created: now,
+		name: spec.DomainName, region: spec.Region, id: s.account + "/" + spec.DomainName, created: now,
 		config: cfg, status: map[string]*optionStatus{},
 	}
 	for k := range cfg {
 		d.status[k] = &optionStatus{created: now, updated: now, version: 1}
 	}
-	s.domains[d.name] = d
+	s.domains[key] = d
 	return nil
 }
 
@@ -88,6 +96,9 @@ func withSpecDefaults(spec DomainSpec) (DomainSpec, error) {
 	}
 	if spec.IPAddressType == "" {
 		spec.IPAddressType = ipv4
+	}
+	if spec.Region != "" && !rules.Region.MatchString(spec.Region) {
+		return spec, fmt.Errorf("the region %q is not a region name such as us-east-1", spec.Region)
 	}
 	if !slices.Contains(engineModes, spec.EngineMode) || !slices.Contains(ipAddressTypes, spec.IPAddressType) {
 		return spec, fmt.Errorf("EngineMode must be one of %v and IPAddressType one of %v", engineModes, ipAddressTypes)
@@ -115,12 +126,13 @@ func addConfigDefaults(cfg map[string]any) {
 	cfg["AdvancedOptions"] = adv
 }
 
-// RemoveDomain deletes a domain behind the provider's back.
+// RemoveDomain deletes a domain of the home region behind the provider's
+// back.
 func (s *Service) RemoveDomain(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.domains[name]
-	delete(s.domains, name)
+	_, ok := s.domains[s.home(name)]
+	delete(s.domains, s.home(name))
 	return ok
 }
 
@@ -162,15 +174,21 @@ func (s *Service) FailNextChangeAt(stage, message string) error {
 func (s *Service) MasterUserPasswordIs(name, pw string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d, ok := s.domains[name]
+	d, ok := s.domains[s.home(name)]
 	return ok && d.masterPassword == sha256.Sum256([]byte(pw))
 }
 
-// Domain is a snapshot of a domain as a domain status object.
+// Domain is a snapshot of a domain of the home region as a domain status
+// object.
 func (s *Service) Domain(name string) (*DomainStatus, bool) {
+	return s.DomainIn(s.region, name)
+}
+
+// DomainIn is a snapshot of the domain name of region.
+func (s *Service) DomainIn(region, name string) (*DomainStatus, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d, ok := s.domains[name]
+	d, ok := s.domains[domainKey{region: region, name: name}]
 	if !ok {
 		return nil, false
 	}
@@ -187,13 +205,15 @@ func (s *Service) Domain(name string) (*DomainStatus, bool) {
 	return &out, true
 }
 
-// DomainNames lists the domains, sorted.
+// DomainNames lists the home region's domains, sorted.
 func (s *Service) DomainNames() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]string, 0, len(s.domains))
-	for n := range s.domains {
-		out = append(out, n)
+	for k := range s.domains {
+		if k.region == s.region {
+			out = append(out, k.name)
+		}
 	}
 	sort.Strings(out)
 	return out

@@ -12,7 +12,10 @@ import (
 // value in the request's shape (EngineMode, EngineVersion and IPAddressType
 // included); secrets are never stored in it.
 type domain struct {
-	name    string
+	name string
+	// region is the region whose endpoint serves the domain: a request
+	// signed for another region does not see it.
+	region  string
 	id      string
 	created time.Time
 	config  map[string]any
@@ -63,7 +66,7 @@ func (d *domain) touch(sections []string, t time.Time) {
 }
 
 func (s *Service) arn(d *domain) string {
-	return fmt.Sprintf("arn:cloud:search:%s:%s:domain/%s", s.region, s.account, d.name)
+	return fmt.Sprintf("arn:cloud:search:%s:%s:domain/%s", d.region, s.account, d.name)
 }
 
 func shortHash(s string) string {
@@ -233,15 +236,15 @@ func (s *Service) renderPlainSections(d *domain, config map[string]any, now time
 // addEndpoints: a VPC domain has a vpc endpoint, a public one an Endpoint;
 // a dualstack domain has an EndpointV2 as well.
 func (s *Service) addEndpoints(out map[string]any, d *domain, config map[string]any) {
-	host := fmt.Sprintf("search-%s-%s.%s.search.cloud.example", d.name, shortHash(d.id), s.region)
+	host := fmt.Sprintf("search-%s-%s.%s.search.cloud.example", d.name, shortHash(d.region+"/"+d.id), d.region)
 	if subnets, ok := lookup(config, "VPCOptions", "SubnetIds").([]any); ok && len(subnets) > 0 {
 		out["Endpoints"] = map[string]any{"vpc": "vpc-" + host}
 	} else {
 		out["Endpoint"] = host
 	}
 	if config["IPAddressType"] == dualstack {
-		out["EndpointV2"] = fmt.Sprintf("search-%s-%s.%s.on.search.cloud.example", d.name, shortHash(d.id), s.region)
-		out["DomainEndpointV2HostedZoneId"] = "Z" + shortHash(s.region)
+		out["EndpointV2"] = fmt.Sprintf("search-%s-%s.%s.on.search.cloud.example", d.name, shortHash(d.region+"/"+d.id), d.region)
+		out["DomainEndpointV2HostedZoneId"] = "Z" + shortHash(d.region)
 	}
 }
 
@@ -280,3 +283,9 @@ func sectionsOf(props []propChange) []string {
 	sort.Strings(out)
 	return out
 }
+
+// domainKey names a domain: a name is unique within its region.
+type domainKey struct{ region, name string }
+
+// home is the key of the domain name in the home region.
+func (s *Service) home(name string) domainKey { return domainKey{region: s.region, name: name} }

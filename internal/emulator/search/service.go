@@ -1,6 +1,8 @@
 // Package search emulates the search domain service's REST/JSON API:
 // UpdateDomainConfig with Basic and Verbose dry runs, DescribeDryRunProgress,
-// DescribeDomainChangeProgress and DescribeDomainConfig. Progress is computed
+// DescribeDomainChangeProgress, DescribeDomainConfig and ListDomainNames.
+// A domain lives in one region: a request signed for another region does
+// not see it. Progress is computed
 // from the emulator's clock, never from goroutines. See README.md.
 package search
 
@@ -27,7 +29,7 @@ type Service struct {
 	region  string
 
 	mu       sync.Mutex
-	domains  map[string]*domain
+	domains  map[domainKey]*domain
 	pace     Pace
 	failNext *failPlan
 	records  []UpdateRecord // records.go
@@ -60,7 +62,7 @@ func (s *Service) Match(r *http.Request) bool { return strings.HasPrefix(r.URL.P
 func (s *Service) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.domains = map[string]*domain{}
+	s.domains = map[domainKey]*domain{}
 	s.pace = DefaultPace
 	s.failNext = nil
 	s.records, s.seq = nil, 0
@@ -70,7 +72,14 @@ func (s *Service) Reset() {
 }
 
 // route splits a request path into the domain name and the operation.
+// ListDomainNames is GET on the collection of domains itself.
 func route(r *http.Request) (name, op string) {
+	if r.URL.Path == pathPrefix+"domain" {
+		if r.Method == http.MethodGet {
+			return "", opListDomainNames
+		}
+		return "", "Unknown"
+	}
 	rest, ok := strings.CutPrefix(r.URL.Path, pathPrefix+"domain/")
 	if !ok {
 		return "", "Unknown"
@@ -165,7 +174,12 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// with the domain's state.
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out, aerr := s.answer(name, op, r, body)
+	var out any
+	if op == opListDomainNames {
+		out, aerr = s.listDomainNames(r)
+	} else {
+		out, aerr = s.answer(name, op, r, body)
+	}
 	if aerr != nil {
 		core.WriteJSONError(w, aerr.status, aerr.code, aerr.message)
 		return
@@ -176,7 +190,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // answer runs operation op on the domain name, brought up to the clock's
 // time first. The caller holds s.mu.
 func (s *Service) answer(name, op string, r *http.Request, body []byte) (any, *apiError) {
-	d, ok := s.domains[name]
+	d, ok := s.domains[domainKey{region: s.requestRegion(r), name: name}]
 	if !ok {
 		return nil, notFound("Domain not found: %s", name)
 	}
@@ -191,6 +205,12 @@ func readRequest(r *http.Request) (name, op string, body []byte, _ *apiError) {
 	name, op = route(r)
 	if op == "Unknown" {
 		return name, op, nil, errorf(http.StatusNotFound, "UnknownOperationException", "No operation answers %s %s.", r.Method, r.URL.Path)
+	}
+	if op == opListDomainNames {
+		if r.Body != nil {
+			body, _ = io.ReadAll(r.Body)
+		}
+		return name, op, body, checkReadRequest(op, body)
 	}
 	if err := validDomainName(name); err != nil {
 		return name, op, nil, validationError("DomainName: %s", err.Error())

@@ -72,7 +72,7 @@ func oneOf(field, v string, allowed []string) *apiError {
 // lists for DescribeDryRunProgress and DescribeDomainChangeProgress but
 // whose conditions it does not show: the operations take none.
 func checkReadRequest(op string, body []byte) *apiError {
-	if op != "DescribeDryRunProgress" && op != "DescribeDomainChangeProgress" && op != "DescribeDomainConfig" {
+	if op != "DescribeDryRunProgress" && op != "DescribeDomainChangeProgress" && op != "DescribeDomainConfig" && op != opListDomainNames {
 		return nil
 	}
 	if len(bytes.TrimSpace(body)) > 0 {

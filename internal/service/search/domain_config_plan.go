@@ -152,16 +152,23 @@ func (p *planning) compare(ctx context.Context) {
 	}
 	p.ch = changeOf(p.req.Config.Raw, p.current, p.set.woChanged(priorVersion))
 	if searchclient.ChangeRunning(p.status.ValueString()) {
-		p.diags().AddWarning("Search Domain Change Still Running", runningNote(p.domain, p.changeID.ValueString(), p.status.ValueString(), p.ch))
+		p.diags().AddWarning("Search Domain Change Still Running", runningNote(p.domain, p.changeID.ValueString(), p.status.ValueString(), p.ch, p.foundAtImport(ctx)))
 	}
+}
+
+// foundAtImport reports whether the state's latest change is the one the
+// import found on the domain (someone else's).
+func (p *planning) foundAtImport(ctx context.Context) bool {
+	return !p.creating() && foundAtImport(ctx, p.req.Private, p.changeID.ValueString())
 }
 
 // planNoChange plans nothing to send: the last applied change's dry run
 // in state stays (refresh keeps it too); a running change's status is
-// unknown when apply waits for it.
+// unknown when apply waits for it. Apply does not wait for a change an
+// import found (someone else's): its status stays as read.
 func (p *planning) planNoChange(ctx context.Context) {
 	status := p.status
-	if searchclient.ChangeRunning(status.ValueString()) && p.set.WaitForCompletion.ValueBool() {
+	if searchclient.ChangeRunning(status.ValueString()) && p.set.WaitForCompletion.ValueBool() && !p.foundAtImport(ctx) {
 		status = types.StringUnknown()
 	}
 	dryRun := dryRunCleared()
@@ -263,7 +270,10 @@ func (p *planning) setComputed(ctx context.Context, dryRun types.Object, changeI
 
 // runningNote is the plan's word on a change found running: what apply
 // will do about it.
-func runningNote(domain, changeID, status string, ch change) string {
+func runningNote(domain, changeID, status string, ch change, atImport bool) string {
+	if atImport && ch.empty() && !ch.unknown {
+		return fmt.Sprintf("Change %s on domain %q, found running when it was imported, is still running (%s). Nothing differs from the configuration, so apply sends nothing and does not wait for it; the next refresh records its status.", changeID, domain, status)
+	}
 	head := fmt.Sprintf("Change %s on domain %q is still running (%s). Apply follows it to its end before anything else.", changeID, domain, status)
 	if ch.empty() && !ch.unknown {
 		return head + " Nothing else differs from the configuration, so nothing is sent again: the values it is applying are already in the plan."

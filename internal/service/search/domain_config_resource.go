@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -20,6 +22,7 @@ var (
 	_ resource.ResourceWithConfigure   = (*domainConfigResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*domainConfigResource)(nil)
 	_ resource.ResourceWithImportState = (*domainConfigResource)(nil)
+	_ resource.ResourceWithIdentity    = (*domainConfigResource)(nil)
 )
 
 // NewDomainConfigResource is the factory of cloud_search_domain_config.
@@ -37,6 +40,12 @@ func (r *domainConfigResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	resp.Schema = domainConfigSchema(ctx)
 }
 
+// IdentitySchema is the resource identity: domain_name, region, account_id
+// (domain_config_identity.go).
+func (r *domainConfigResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = domainIdentitySchema()
+}
+
 func (r *domainConfigResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.clients = conns.From(req.ProviderData, &resp.Diagnostics)
 }
@@ -50,6 +59,10 @@ func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	domain := set.DomainName.ValueString()
+	// The identity first: an apply that stops in its wait still saves state.
+	if resp.Diagnostics.Append(setIdentity(ctx, r.clients, domain, nil, resp.Identity, "Unable to Create Search Domain Config")...); resp.Diagnostics.HasError() {
+		return
+	}
 	live, err := findDomainConfig(ctx, r.clients.Search, domain, req.Plan.Raw)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("domain_name"), "Unable to Create Search Domain Config", readError(domain, err))
@@ -74,6 +87,11 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// A state of another region or account is refused before any read: the
+	// provider would read a domain of the same name elsewhere.
+	if resp.Diagnostics.Append(refreshIdentity(ctx, r.clients, domain.ValueString(), req.Identity, resp.Identity, "Unable to Read Search Domain Config")...); resp.Diagnostics.HasError() {
+		return
+	}
 	live, err := findDomainConfig(ctx, r.clients.Search, domain.ValueString(), req.State.Raw)
 	if errors.Is(err, errDomainNotFound) {
 		tflog.Warn(ctx, "Search domain is gone, removing its configuration from state", map[string]any{"domain_name": domain.ValueString()})
@@ -84,26 +102,11 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 		resp.Diagnostics.AddError("Unable to Read Search Domain Config", readError(domain.ValueString(), err))
 		return
 	}
-	raw, err := tfvalue.WithAttributes(req.State.Raw, live.sections)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Read Search Domain Config", "Building the state failed; this is a bug in the provider: "+err.Error())
+	if resp.Diagnostics.Append(readInto(ctx, &resp.State, domain.ValueString(), live)...); resp.Diagnostics.HasError() {
 		return
 	}
-	resp.State.Raw = raw
 	resp.Diagnostics.Append(recordRead(ctx, resp.Private, live)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), domain)...)
-	// The last applied change's dry run stays: a refresh that cleared it
-	// would be reported as drift by plan -refresh-only. After an import
-	// there is none.
-	var dryRun types.Object
-	resp.Diagnostics.Append(resp.State.GetAttribute(ctx, path.Root("dry_run"), &dryRun)...)
-	if dryRun.IsNull() || dryRun.IsUnknown() {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("dry_run"), dryRunCleared())...)
-	}
-	if live.latestChange != "" {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("change_id"), live.latestChange)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("config_change_status"), live.latestStatus)...)
-	}
+	resp.Diagnostics.Append(recordImportedChange(ctx, resp.Private, live)...)
 	if live.running != "" {
 		tflog.Info(ctx, "Search domain change running", map[string]any{"domain_name": domain.ValueString(), "change_id": live.running, "config_change_status": live.latestStatus})
 	}
@@ -118,6 +121,9 @@ func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("config_change_status"), &status)...)
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("master_user_password_wo_version"), &priorVersion)...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if resp.Diagnostics.Append(setIdentity(ctx, r.clients, set.DomainName.ValueString(), req.Identity, resp.Identity, "Unable to Update Search Domain Config")...); resp.Diagnostics.HasError() {
 		return
 	}
 	timeout, d := set.Timeouts.Update(ctx, defaultUpdateTimeout)
@@ -141,14 +147,62 @@ func (r *domainConfigResource) Delete(ctx context.Context, req resource.DeleteRe
 		fmt.Sprintf("Terraform no longer manages the configuration of domain %q. Nothing was changed on the domain: it keeps its current configuration.", domain.ValueString()))
 }
 
+// ImportState takes the domain's name, or an identity (Terraform 1.12+)
+// whose region and account, when set, must be the provider's.
 func (r *domainConfigResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if err := searchclient.ValidDomainName(req.ID); err != nil {
-		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Import a domain configuration by the domain's name: %s", err))
+	name := req.ID
+	if name == "" && req.Identity != nil {
+		var id domainIdentity
+		if resp.Diagnostics.Append(req.Identity.Get(ctx, &id)...); resp.Diagnostics.HasError() {
+			return
+		}
+		name = id.DomainName.ValueString()
+	}
+	if err := searchclient.ValidDomainName(name); err != nil {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Import a domain configuration by the domain's name (the import ID, or domain_name in an identity): %s", err))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("domain_name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("allow_blue_green"), true)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("dry_run_mode"), searchclient.DryRunModeVerbose)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("wait_for_completion"), true)...)
+	if resp.Diagnostics.Append(setIdentity(ctx, r.clients, name, req.Identity, resp.Identity, "Unable to Import Search Domain Config")...); resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(setImported(ctx, &resp.State, name)...)
+	resp.Diagnostics.Append(markImported(ctx, resp.Private)...)
+}
+
+// readInto lays the domain as read over st: its sections, and its latest
+// change. Read and the list resource (include_resource) share it.
+func readInto(ctx context.Context, st *tfsdk.State, domain string, live *domainState) diag.Diagnostics {
+	var diags diag.Diagnostics
+	raw, err := tfvalue.WithAttributes(st.Raw, live.sections)
+	if err != nil {
+		diags.AddError("Unable to Read Search Domain Config", "Building the state failed; this is a bug in the provider: "+err.Error())
+		return diags
+	}
+	st.Raw = raw
+	diags.Append(st.SetAttribute(ctx, path.Root("id"), domain)...)
+	// The last applied change's dry run stays: a refresh that cleared it
+	// would be reported as drift by plan -refresh-only. After an import
+	// there is none.
+	var dryRun types.Object
+	diags.Append(st.GetAttribute(ctx, path.Root("dry_run"), &dryRun)...)
+	if dryRun.IsNull() || dryRun.IsUnknown() {
+		diags.Append(st.SetAttribute(ctx, path.Root("dry_run"), dryRunCleared())...)
+	}
+	if live.latestChange != "" {
+		diags.Append(st.SetAttribute(ctx, path.Root("change_id"), live.latestChange)...)
+		diags.Append(st.SetAttribute(ctx, path.Root("config_change_status"), live.latestStatus)...)
+	}
+	return diags
+}
+
+// setImported sets what an import knows before the first read: the name,
+// and the settings at their defaults.
+func setImported(ctx context.Context, st *tfsdk.State, name string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	diags.Append(st.SetAttribute(ctx, path.Root("domain_name"), name)...)
+	diags.Append(st.SetAttribute(ctx, path.Root("id"), name)...)
+	diags.Append(st.SetAttribute(ctx, path.Root("allow_blue_green"), true)...)
+	diags.Append(st.SetAttribute(ctx, path.Root("dry_run_mode"), searchclient.DryRunModeVerbose)...)
+	diags.Append(st.SetAttribute(ctx, path.Root("wait_for_completion"), true)...)
+	return diags
 }

@@ -5,6 +5,7 @@ package search
 
 import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
@@ -19,4 +20,9 @@ func DataSources() []func() datasource.DataSource {
 // Resources lists the service's resources.
 func Resources() []func() resource.Resource {
 	return []func() resource.Resource{NewDomainConfigResource}
+}
+
+// ListResources lists the service's list resources (terraform query).
+func ListResources() []func() list.ListResource {
+	return []func() list.ListResource{NewDomainConfigList}
 }

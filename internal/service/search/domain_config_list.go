@@ -1,0 +1,115 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+)
+
+var _ list.ListResourceWithConfigure = (*domainConfigList)(nil)
+
+// NewDomainConfigList is the factory of the cloud_search_domain_config
+// list resource: every domain of the provider's region, for terraform
+// query (Terraform 1.14+).
+func NewDomainConfigList() list.ListResource { return &domainConfigList{} }
+
+type domainConfigList struct {
+	clients *conns.Clients
+}
+
+func (l *domainConfigList) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_search_domain_config"
+}
+
+func (l *domainConfigList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Every search domain of the provider's region (ListDomainNames), each with its identity and, with `include_resource = true`, its whole configuration as `cloud_search_domain_config` reads it (DescribeDomainConfig, one call per domain). `terraform query -generate-config-out` writes a resource block with every section and an `import` block by identity, which plans as an import with no change. Values the service never returns (the master user's name and password, SAML's master user and backend role) are null, and so left out of the generated configuration.",
+	}
+}
+
+func (l *domainConfigList) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.clients = conns.From(req.ProviderData, &resp.Diagnostics)
+}
+
+// List lists the region's domains with ListDomainNames and, when asked for
+// the resources, reads each one as an import followed by a refresh would.
+func (l *domainConfigList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	fail := func(detail string) {
+		var diags diag.Diagnostics
+		diags.AddError("Unable to List Search Domain Configs", detail)
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+	}
+	if l.clients == nil {
+		fail("The provider is not configured; this is a bug in the provider.")
+		return
+	}
+	// The account is the provider's, the same for every domain: one failure
+	// to find it fails the list once rather than each result.
+	account, err := callerAccount(ctx, l.clients)
+	if err != nil {
+		fail(fmt.Sprintf("Finding the account the provider runs in (GetCallerIdentity), which each domain's identity names, failed: %s", err))
+		return
+	}
+	domains, err := l.clients.Search.ListDomainNames(ctx, "")
+	if err != nil {
+		fail(fmt.Sprintf("Listing the domains of region %s (ListDomainNames) failed: %s", l.clients.Region, err))
+		return
+	}
+	stream.Results = func(push func(list.ListResult) bool) {
+		pushed := int64(0)
+		for _, d := range domains {
+			// Terraform keeps no more than its limit (100 by default), so
+			// the domains past it are not read.
+			if req.Limit > 0 && pushed >= req.Limit {
+				return
+			}
+			res, ok := l.result(ctx, req, account, d.DomainName, d.EngineType)
+			if !ok {
+				continue
+			}
+			if !push(res) {
+				return
+			}
+			pushed++
+		}
+	}
+}
+
+// result is one domain of account: its identity, its display name, and when asked
+// its whole configuration. A domain deleted since ListDomainNames is no
+// result (ok false).
+func (l *domainConfigList) result(ctx context.Context, req list.ListRequest, account, name, engine string) (_ list.ListResult, ok bool) {
+	res := req.NewListResult(ctx)
+	res.DisplayName = fmt.Sprintf("%s (%s, %s)", name, engine, l.clients.Region)
+	id := domainIdentity{DomainName: types.StringValue(name), Region: types.StringValue(l.clients.Region), AccountID: types.StringValue(account)}
+	if res.Diagnostics.Append(res.Identity.Set(ctx, id)...); res.Diagnostics.HasError() || !req.IncludeResource {
+		return res, true
+	}
+	st := tfsdk.State{Schema: req.ResourceSchema, Raw: tftypes.NewValue(req.ResourceSchema.Type().TerraformType(ctx), nil)}
+	if res.Diagnostics.Append(setImported(ctx, &st, name)...); res.Diagnostics.HasError() {
+		return res, true
+	}
+	live, err := findDomainConfig(ctx, l.clients.Search, name, st.Raw)
+	if errors.Is(err, errDomainNotFound) {
+		tflog.Info(ctx, "Search domain deleted while listing, left out", map[string]any{"domain_name": name})
+		return res, false
+	}
+	if err != nil {
+		res.Diagnostics.AddError("Unable to List Search Domain Configs", readError(name, err))
+		return res, true
+	}
+	res.Diagnostics.Append(readInto(ctx, &st, name, live)...)
+	res.Resource.Raw = st.Raw
+	return res, true
+}
