@@ -192,8 +192,8 @@ resource "cloud_identity_user_policy_attachment" "a" {
 }
 `, name, hour)
 		}
-		return lifecycle(domain("demo", 3), domain("demo", 5), "import {\n  to = cloud_search_domain_config.d\n  id = \"logs\"\n}\n"+domain("logs", 0),
-			"cloud_search_domain_config.d", "logs")
+		return append([]permissionStep{query("cloud_search_domain_config")}, lifecycle(domain("demo", 3), domain("demo", 5), "import {\n  to = cloud_search_domain_config.d\n  id = \"logs\"\n}\n"+domain("logs", 0),
+			"cloud_search_domain_config.d", "logs")...)
 	}},
 	{"cloud_search_domain_change_progress", func(*testing.T, *acctest.Emulator) []permissionStep {
 		return []permissionStep{plan(`data "cloud_search_domain_change_progress" "p" { domain_name = "demo" }`)}
