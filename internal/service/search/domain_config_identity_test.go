@@ -74,7 +74,7 @@ func TestAccDomainConfigIdentity(t *testing.T) {
 			Config: emu.ProviderConfig() + domainAt("test", "demo"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectIdentity(domainRes, idOf(emu, "demo")),
-				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("cluster_config").AtMapKey("instance_count"), knownvalue.Int64Exact(int64(*home.ClusterConfig.InstanceCount))),
+				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("cluster_config").AtMapKey("instance_count"), knownvalue.Int64Exact(*home.ClusterConfig.InstanceCount)),
 			},
 			Check: func(*terraform.State) error {
 				for _, c := range emu.Calls() {
