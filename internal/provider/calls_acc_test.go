@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
@@ -126,11 +127,12 @@ resource "cloud_search_domain_config" "d" {
 	// With skip_credentials_validation the caller is found by one
 	// GetCallerIdentity when a type needs it: a create records the
 	// domain's account in its identity, a refresh keeps it without a call.
-	skipping := strings.Replace(emu.ProviderConfig(), `provider "cloud" {`, "provider \"cloud\" {\n  alias = \"skip\"\n  skip_credentials_validation = true", 1)
-	skipDomain := func(hour int) string {
-		return strings.Replace(domain(hour), `domain_name      = "demo"`, "provider = cloud.skip\n  domain_name      = \"demo\"", 1)
+	// Only a CLI with resource identity keeps the identity in state (with
+	// Terraform 1.11 each refresh finds the account again), so the rows are
+	// counted on such a CLI alone; rewrite the table with one.
+	if openTofu, v, err := acctest.CLIVersion(os.Getenv("TF_ACC_TERRAFORM_PATH")); err == nil && !openTofu && !v.LessThan(version.Must(version.NewVersion("1.12.0"))) {
+		steps = append(steps, skippingLifecycle(emu.ProviderConfig(), domain, lifecycle)...)
 	}
-	steps = append(steps, lifecycle("cloud_search_domain_config skip_credentials_validation", skipping, skipDomain(3), skipDomain(4))...)
 
 	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
 	if err := ws.Write(header); err != nil {
@@ -244,4 +246,14 @@ func readCalls(t *testing.T) map[string]int {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// skippingLifecycle is the lifecycle of the domain config through a
+// provider with skip_credentials_validation (an alias of providerConfig).
+func skippingLifecycle(providerConfig string, domain func(int) string, lifecycle func(prefix, setup, v1, v2 string) []callStep) []callStep {
+	skipping := strings.Replace(providerConfig, `provider "cloud" {`, "provider \"cloud\" {\n  alias = \"skip\"\n  skip_credentials_validation = true", 1)
+	skipDomain := func(hour int) string {
+		return strings.Replace(domain(hour), `domain_name      = "demo"`, "provider = cloud.skip\n  domain_name      = \"demo\"", 1)
+	}
+	return lifecycle("cloud_search_domain_config skip_credentials_validation", skipping, skipDomain(3), skipDomain(4))
 }
