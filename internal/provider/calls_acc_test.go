@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
@@ -126,13 +125,8 @@ resource "cloud_search_domain_config" "d" {
 	steps = append(steps, lifecycle("cloud_search_domain_config", "", domain(3), domain(4))...)
 	// With skip_credentials_validation the caller is found by one
 	// GetCallerIdentity when a type needs it: a create records the
-	// domain's account in its identity, a refresh keeps it without a call.
-	// Only a CLI with resource identity keeps the identity in state (with
-	// Terraform 1.11 each refresh finds the account again), so the rows are
-	// counted on such a CLI alone; rewrite the table with one.
-	if openTofu, v, err := acctest.CLIVersion(os.Getenv("TF_ACC_TERRAFORM_PATH")); err == nil && !openTofu && !v.LessThan(version.Must(version.NewVersion("1.12.0"))) {
-		steps = append(steps, skippingLifecycle(emu.ProviderConfig(), domain, lifecycle)...)
-	}
+	// domain's account in its identity, a refresh makes no call.
+	steps = append(steps, skippingLifecycle(emu.ProviderConfig(), domain, lifecycle)...)
 
 	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
 	if err := ws.Write(header); err != nil {
