@@ -125,12 +125,8 @@ resource "cloud_search_domain_config" "d" {
 	steps = append(steps, lifecycle("cloud_search_domain_config", "", domain(3), domain(4))...)
 	// With skip_credentials_validation the caller is found by one
 	// GetCallerIdentity when a type needs it: a create records the
-	// domain's account in its identity, a refresh keeps it without a call.
-	skipping := strings.Replace(emu.ProviderConfig(), `provider "cloud" {`, "provider \"cloud\" {\n  alias = \"skip\"\n  skip_credentials_validation = true", 1)
-	skipDomain := func(hour int) string {
-		return strings.Replace(domain(hour), `domain_name      = "demo"`, "provider = cloud.skip\n  domain_name      = \"demo\"", 1)
-	}
-	steps = append(steps, lifecycle("cloud_search_domain_config skip_credentials_validation", skipping, skipDomain(3), skipDomain(4))...)
+	// domain's account in its identity, a refresh makes no call.
+	steps = append(steps, skippingLifecycle(emu.ProviderConfig(), domain, lifecycle)...)
 
 	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
 	if err := ws.Write(header); err != nil {
@@ -244,4 +240,14 @@ func readCalls(t *testing.T) map[string]int {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// skippingLifecycle is the lifecycle of the domain config through a
+// provider with skip_credentials_validation (an alias of providerConfig).
+func skippingLifecycle(providerConfig string, domain func(int) string, lifecycle func(prefix, setup, v1, v2 string) []callStep) []callStep {
+	skipping := strings.Replace(providerConfig, `provider "cloud" {`, "provider \"cloud\" {\n  alias = \"skip\"\n  skip_credentials_validation = true", 1)
+	skipDomain := func(hour int) string {
+		return strings.Replace(domain(hour), `domain_name      = "demo"`, "provider = cloud.skip\n  domain_name      = \"demo\"", 1)
+	}
+	return lifecycle("cloud_search_domain_config skip_credentials_validation", skipping, skipDomain(3), skipDomain(4))
 }

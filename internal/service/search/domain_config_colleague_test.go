@@ -346,3 +346,47 @@ func TestAccDomainConfig_savedPlanColleagueChangesAnotherManagedSection(t *testi
 		t.Errorf("real UpdateDomainConfig calls = %d, want 3 (ours twice, the colleague's once)", n)
 	}
 }
+
+// TestAccDomainConfig_changeAfterImportIsFollowed: only the change an
+// import found is let run without a wait. A change that starts after the
+// import (here a colleague's; a killed apply of ours looks the same) is
+// followed as before: with nothing else to send, the plan still waits for
+// its end (config_change_status unknown).
+func TestAccDomainConfig_changeAfterImportIsFollowed(t *testing.T) {
+	emu := newDomainEmulator(t)
+	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
+	inOffPeak(emu)
+	config := emu.ProviderConfig() + `
+resource "cloud_search_domain_config" "test" {
+  domain_name      = "demo"
+  snapshot_options = { automated_snapshot_start_hour = 0 }
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config + "import {\n  to = cloud_search_domain_config.test\n  id = \"demo\"\n}\n",
+			},
+			{
+				PreConfig: func() {
+					if _, err := searchClient(t, emu).UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{
+						DomainName: "demo",
+						Sections:   map[string]any{"ClusterConfig": map[string]any{"InstanceType": "r6g.xlarge.search"}},
+					}); err != nil {
+						t.Fatal(err)
+					}
+					emu.Clock().Advance(90 * time.Minute)
+				},
+				Config:             config,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(domainRes, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(domainRes, tfjsonpath.New("config_change_status")),
+				}},
+			},
+		},
+	})
+}

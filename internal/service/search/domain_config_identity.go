@@ -122,33 +122,48 @@ func (id domainIdentity) accountMismatch(account string) string {
 
 // refreshIdentity is setIdentity for a refresh, which makes no call for
 // it: the region is checked always, the account when the caller's is
-// known already (Configure's credential check, or an earlier lookup);
-// otherwise a prior identity with its account is kept as it is. Only a
-// state without one (written before identities existed) needs the
-// caller's account.
+// known already (Configure's credential check, or an earlier lookup). A
+// prior identity keeps its account, none included; a state without one
+// (written before identities existed, or by a CLI that keeps none, such
+// as Terraform 1.11) gets the caller's account when it is known, else
+// none: a refresh never fails for want of GetCallerIdentity.
 func refreshIdentity(ctx context.Context, c *conns.Clients, domain string, in, out *tfsdk.ResourceIdentity, summary string) diag.Diagnostics {
 	var diags diag.Diagnostics
-	if out == nil || in == nil || in.Raw.IsNull() {
-		return setIdentity(ctx, c, domain, in, out, summary)
+	if out == nil {
+		return diags // Terraform older than 1.12 carries no identity
 	}
-	var prior domainIdentity
-	if diags.Append(in.Get(ctx, &prior)...); diags.HasError() {
-		return diags
+	account := types.StringNull()
+	if known := knownCallerAccount(c); known != "" {
+		account = types.StringValue(known)
 	}
-	if why := prior.regionMismatch(c); why != "" {
-		diags.AddError(summary, why)
-		return diags
+	if in != nil && !in.Raw.IsNull() {
+		var prior domainIdentity
+		if diags.Append(in.Get(ctx, &prior)...); diags.HasError() {
+			return diags
+		}
+		if why := prior.regionMismatch(c); why != "" {
+			diags.AddError(summary, why)
+			return diags
+		}
+		if why := prior.accountMismatch(account.ValueString()); why != "" {
+			diags.AddError(summary, why)
+			return diags
+		}
+		// Terraform refuses an identity that changes, so an identity
+		// without its account stays so.
+		account = prior.AccountID
 	}
-	if prior.AccountID.ValueString() == "" {
-		return setIdentity(ctx, c, domain, in, out, summary)
-	}
-	if why := prior.accountMismatch(knownCallerAccount(c)); why != "" {
-		diags.AddError(summary, why)
-		return diags
-	}
-	id := domainIdentity{DomainName: types.StringValue(domain), Region: types.StringValue(c.Region), AccountID: prior.AccountID}
-	diags.Append(out.Set(ctx, id)...)
+	diags.Append(out.Set(ctx, domainIdentity{DomainName: types.StringValue(domain), Region: types.StringValue(c.Region), AccountID: account})...)
 	return diags
+}
+
+// hasAccount reports whether the identity in names its account.
+func hasAccount(ctx context.Context, in *tfsdk.ResourceIdentity) bool {
+	if in == nil || in.Raw.IsNull() {
+		return false
+	}
+	var id domainIdentity
+	return !in.Get(ctx, &id).HasError() && id.AccountID.ValueString() != ""
 }
 
 // setIdentity writes domain's full identity into out, after checking that

@@ -74,7 +74,7 @@ func TestAccDomainConfigIdentity(t *testing.T) {
 			Config: emu.ProviderConfig() + domainAt("test", "demo"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectIdentity(domainRes, idOf(emu, "demo")),
-				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("cluster_config").AtMapKey("instance_count"), knownvalue.Int64Exact(int64(*home.ClusterConfig.InstanceCount))),
+				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("cluster_config").AtMapKey("instance_count"), knownvalue.Int64Exact(*home.ClusterConfig.InstanceCount)),
 			},
 			Check: func(*terraform.State) error {
 				for _, c := range emu.Calls() {
@@ -200,34 +200,69 @@ import {
 // TestAccDomainConfigIdentity_stateWithoutIdentity: a state written by
 // Terraform 1.11 (no identities) is refreshed by a CLI with identities in
 // the same workspace: the refresh records the identity, the plan is
-// empty, and nothing fails.
+// empty, and nothing fails. With skip_credentials_validation the refresh
+// makes no GetCallerIdentity and records the identity without its
+// account, which an update then keeps.
 func TestAccDomainConfigIdentity_stateWithoutIdentity(t *testing.T) {
 	acctest.PreCheck(t)
 	acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity)
-	emu := newDomainEmulator(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-	if err != nil {
-		t.Fatal(err)
+	for name, skip := range map[string]bool{"credentials validated": false, "skip_credentials_validation": true} {
+		t.Run(name, func(t *testing.T) {
+			emu := newDomainEmulator(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stop()
+			ws := &tfrun.Workspace{CLI: oldCLI(t), Dir: t.TempDir(), Env: env}
+			providerConfig := emu.ProviderConfig()
+			wantAccount := emu.Account()
+			if skip {
+				providerConfig = strings.Replace(providerConfig, `provider "cloud" {`, "provider \"cloud\" {\n  skip_credentials_validation = true", 1)
+				wantAccount = ""
+			}
+			if err := ws.Write(requiredProviders + providerConfig + domainAt("test", "demo")); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"init", "-backend=false"}, {"apply", "-auto-approve"}} {
+				if _, err := ws.Run(ctx, args...); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ws.CLI = os.Getenv("TF_ACC_TERRAFORM_PATH")
+			emu.ClearCalls()
+			if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
+				t.Errorf("the first plan with identities is not empty or failed: %v", err)
+			}
+			if _, err := ws.Run(ctx, "apply", "-refresh-only", "-auto-approve"); err != nil {
+				t.Fatal(err)
+			}
+			if n := countCalls(emu, "GetCallerIdentity"); skip && n != 0 {
+				t.Errorf("the refreshes made %d GetCallerIdentity calls, want 0", n)
+			}
+			want := map[string]string{"domain_name": "demo", "region": emu.Region(), "account_id": wantAccount}
+			checkIdentity(ctx, t, ws, want)
+			if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
+				t.Errorf("the plan after the refresh is not empty or failed: %v", err)
+			}
+			// An update keeps the identity as the refresh recorded it.
+			if err := ws.Write(requiredProviders + providerConfig + strings.Replace(domainAt("test", "demo"), "= 0", "= 3", 1)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ws.Run(ctx, "apply", "-auto-approve"); err != nil {
+				t.Fatal(err)
+			}
+			checkIdentity(ctx, t, ws, want)
+		})
 	}
-	defer stop()
-	ws := &tfrun.Workspace{CLI: oldCLI(t), Dir: t.TempDir(), Env: env}
-	if err := ws.Write(requiredProviders + emu.ProviderConfig() + domainAt("test", "demo")); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{{"init", "-backend=false"}, {"apply", "-auto-approve"}} {
-		if _, err := ws.Run(ctx, args...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ws.CLI = os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
-		t.Errorf("the first plan with identities is not empty or failed: %v", err)
-	}
-	if _, err := ws.Run(ctx, "apply", "-refresh-only", "-auto-approve"); err != nil {
-		t.Fatal(err)
-	}
+}
+
+// checkIdentity checks that the workspace's one resource has identity
+// want (a null attribute is "").
+func checkIdentity(ctx context.Context, t *testing.T, ws *tfrun.Workspace, want map[string]string) {
+	t.Helper()
 	shown, err := ws.Output(ctx, "show", "-json")
 	if err != nil {
 		t.Fatal(err)
@@ -236,8 +271,8 @@ func TestAccDomainConfigIdentity_stateWithoutIdentity(t *testing.T) {
 		Values struct {
 			RootModule struct {
 				Resources []struct {
-					Address  string            `json:"address"`
-					Identity map[string]string `json:"identity"`
+					Address  string             `json:"address"`
+					Identity map[string]*string `json:"identity"`
 				} `json:"resources"`
 			} `json:"root_module"`
 		} `json:"values"`
@@ -245,12 +280,20 @@ func TestAccDomainConfigIdentity_stateWithoutIdentity(t *testing.T) {
 	if err := json.Unmarshal(shown, &st); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"domain_name": "demo", "region": emu.Region(), "account_id": emu.Account()}
-	if rs := st.Values.RootModule.Resources; len(rs) != 1 || !cmp.Equal(rs[0].Identity, want) {
-		t.Errorf("after the refresh the state's resources are %+v, want one with identity %v", rs, want)
+	rs := st.Values.RootModule.Resources
+	if len(rs) != 1 {
+		t.Fatalf("the state has %d resources, want 1", len(rs))
 	}
-	if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
-		t.Errorf("the plan after the refresh is not empty or failed: %v", err)
+	got := map[string]string{}
+	for k, v := range rs[0].Identity {
+		if v != nil {
+			got[k] = *v
+		} else {
+			got[k] = ""
+		}
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("the state's identity (-want +got):\n%s", d)
 	}
 }
 

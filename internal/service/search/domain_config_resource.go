@@ -123,7 +123,13 @@ func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if resp.Diagnostics.Append(setIdentity(ctx, r.clients, set.DomainName.ValueString(), req.Identity, resp.Identity, "Unable to Update Search Domain Config")...); resp.Diagnostics.HasError() {
+	// An identity that a refresh left without its account keeps it so:
+	// Terraform refuses an identity that changes.
+	identify := setIdentity
+	if req.Identity != nil && !req.Identity.Raw.IsNull() && !hasAccount(ctx, req.Identity) {
+		identify = refreshIdentity
+	}
+	if resp.Diagnostics.Append(identify(ctx, r.clients, set.DomainName.ValueString(), req.Identity, resp.Identity, "Unable to Update Search Domain Config")...); resp.Diagnostics.HasError() {
 		return
 	}
 	timeout, d := set.Timeouts.Update(ctx, defaultUpdateTimeout)
