@@ -219,16 +219,19 @@ func TestAccDomainConfig_timeoutThenWait(t *testing.T) {
 			ExpectError: acctest.ErrorRe(`stopped waiting for change .*the timeout ran out.*next apply waits for it without sending it again`),
 		},
 		{
-			// The change has one more stage to go (emulated time now runs an
-			// hour a second): apply waits for it and sends nothing again.
+			// The change has half an hour of its last stage to go, on a
+			// held clock: the plan sees it running however slow the
+			// machine. Once the plan is checked the stage ends, and apply
+			// follows the change to its end and sends nothing again.
 			PreConfig: func() {
+				emu.Clock().Hold()
 				emu.Clock().Advance(3*time.Hour + 30*time.Minute)
-				emu.Clock().SetSpeed(3600)
 			},
 			Config: domainConfig(emu, cfg+"\n  timeouts = { update = \"2s\" }"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(domainRes, plancheck.ResourceActionUpdate),
 				plancheck.ExpectUnknownValue(domainRes, tfjsonpath.New("config_change_status")),
+				planHook(func() { emu.Clock().Advance(time.Hour) }),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("config_change_status"), knownvalue.StringExact("Completed")),
