@@ -310,9 +310,17 @@ func (c *Client) send(ctx context.Context, req *Request, hr *http.Request, n int
 		return nil, true, fmt.Errorf("reading answer: %w", err)
 	}
 	if hresp.StatusCode >= 300 {
-		// An error may quote what the request carried; an answer carries
+		// An error may quote what the request carried, whole or in part,
+		// in its body or its headers (a request id); an answer carries
 		// secrets of its own (a new key's value) and is left as it is.
-		body = scrub(body, c.secretsOf(req, hr))
+		e := newEchoScrubber(c.secretsOf(req, hr))
+		body = e.scrub(body)
+		for k, vs := range hresp.Header {
+			for i, v := range vs {
+				vs[i] = e.scrubString(v)
+			}
+			hresp.Header[k] = vs
+		}
 	}
 	resp := &Response{StatusCode: hresp.StatusCode, Header: hresp.Header, Body: body}
 	c.log.response(lctx, c.service, req, resp, time.Since(start))

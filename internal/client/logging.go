@@ -3,15 +3,19 @@ package client
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/hashicorp/go-hclog"
@@ -98,13 +102,18 @@ var awsAuthorization = regexp.MustCompile(`AWS4-HMAC-SHA256\s+Credential=[^\s"<,
 // secrets by nature (an empty token, a one-letter test password).
 const minSecretLen = 6
 
+// minEchoRun is the shortest run of a secret's characters that scrub
+// replaces wherever an answer quotes it: a service may echo part of a key
+// (40 of its 70 characters in a request id), which is still a secret,
+// while shorter runs are common in ordinary text.
+const minEchoRun = 12
+
 // secretsOf are the secret values a signed request carries: the signing
-// credentials, the Authorization header (whole, and the bearer token or
-// signature in it), the session token header and the request's Secrets.
+// credentials, the bearer token or signature of the Authorization header,
+// the session token header and the request's Secrets.
 func (c *Client) secretsOf(req *Request, hr *http.Request) []string {
 	out := append([]string{c.cfg.Credentials.SecretAccessKey, c.cfg.Credentials.SessionToken, hr.Header.Get("X-Amz-Security-Token")}, req.Secrets...)
 	if a := hr.Header.Get("Authorization"); a != "" {
-		out = append(out, a)
 		if _, tok, ok := strings.Cut(a, " "); ok && !strings.HasPrefix(a, "AWS4-") {
 			out = append(out, tok) // a bearer token
 		}
@@ -115,17 +124,114 @@ func (c *Client) secretsOf(req *Request, hr *http.Request) []string {
 	return out
 }
 
-// scrub replaces every occurrence in b of the secrets (the longest first,
-// so that a secret inside a longer one goes with it) and of SigV4
-// Authorization values with ***.
-func scrub(b []byte, secrets []string) []byte {
-	sorted := slices.SortedFunc(slices.Values(secrets), func(x, y string) int { return len(y) - len(x) })
-	for _, s := range sorted {
-		if len(s) >= minSecretLen {
-			b = bytes.ReplaceAll(b, []byte(s), []byte("***"))
+// echoScrubber finds the secrets of one request in an answer: every run
+// of minEchoRun or more consecutive characters of a secret (as it is, or
+// escaped for JSON, XML or a form), and every whole secret shorter than
+// that but of minSecretLen or more. A request carries a few secrets, so
+// their minEchoRun-grams are few and one pass over the answer finds them.
+type echoScrubber struct {
+	grams map[string]struct{}
+	whole []string
+}
+
+func newEchoScrubber(secrets []string) echoScrubber {
+	var e echoScrubber
+	for _, s := range secrets {
+		for _, form := range secretForms(s) {
+			switch {
+			case len(form) >= minEchoRun:
+				if e.grams == nil {
+					e.grams = make(map[string]struct{}, 4*64)
+				}
+				for i := 0; i+minEchoRun <= len(form); i++ {
+					e.grams[form[i:i+minEchoRun]] = struct{}{}
+				}
+			case len(form) >= minSecretLen:
+				e.whole = append(e.whole, form)
+			}
 		}
 	}
+	return e
+}
+
+// secretForms are s and the ways an answer may escape it.
+func secretForms(s string) []string {
+	forms := []string{s}
+	j, _ := json.Marshal(s)
+	for _, f := range []string{string(j[1 : len(j)-1]), html.EscapeString(s), url.QueryEscape(s)} {
+		if !slices.Contains(forms, f) {
+			forms = append(forms, f)
+		}
+	}
+	return forms
+}
+
+// scrub returns b with each stretch that holds a secret, and each SigV4
+// Authorization value, replaced by ***.
+func (e echoScrubber) scrub(b []byte) []byte {
+	spans := e.spans(b)
+	if len(spans) > 0 {
+		out := make([]byte, 0, len(b))
+		last := 0
+		for _, sp := range spans {
+			out = append(append(out, b[last:sp[0]]...), "***"...)
+			last = sp[1]
+		}
+		b = append(out, b[last:]...)
+	}
 	return awsAuthorization.ReplaceAll(b, []byte("AWS4-HMAC-SHA256 ***"))
+}
+
+// scrubString is scrub for a string, such as a header's value.
+func (e echoScrubber) scrubString(s string) string { return string(e.scrub([]byte(s))) }
+
+// spans are the stretches [start, end) of b that hold a secret, in order,
+// joined where they touch and widened to whole UTF-8 characters.
+func (e echoScrubber) spans(b []byte) [][2]int {
+	var found [][2]int
+	add := func(from, to int) {
+		for from > 0 && !utf8.RuneStart(b[from]) {
+			from--
+		}
+		for to < len(b) && !utf8.RuneStart(b[to]) {
+			to++
+		}
+		if n := len(found); n > 0 && from <= found[n-1][1] {
+			found[n-1][1] = max(found[n-1][1], to)
+			return
+		}
+		found = append(found, [2]int{from, to})
+	}
+	if len(e.grams) > 0 {
+		for i := 0; i+minEchoRun <= len(b); i++ {
+			if _, ok := e.grams[string(b[i:i+minEchoRun])]; ok {
+				add(i, i+minEchoRun)
+			}
+		}
+	}
+	if len(e.whole) == 0 {
+		return found
+	}
+	for _, w := range e.whole {
+		for i := 0; ; {
+			j := bytes.Index(b[i:], []byte(w))
+			if j < 0 {
+				break
+			}
+			found = append(found, [2]int{i + j, i + j + len(w)})
+			i += j + len(w)
+		}
+	}
+	slices.SortFunc(found, func(x, y [2]int) int { return x[0] - y[0] })
+	merged := found[:0:0]
+	for _, sp := range found {
+		if n := len(merged); n > 0 && sp[0] <= merged[n-1][1] {
+			merged[n-1][1] = max(merged[n-1][1], sp[1])
+			continue
+		}
+		merged = append(merged, sp)
+	}
+	return merged
 }
 
 // maskedHeaders are never logged with their values.

@@ -1,0 +1,100 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+)
+
+// Any run of 12 or more characters of a secret is replaced wherever it
+// stands, as it is or escaped; a run of 11 and the text around it stay.
+func TestEchoScrubber(t *testing.T) {
+	t.Parallel()
+	key := "ABSKQmVkcm9ja0FQSUtleS1leGFtcGxlLWtleS12YWx1ZS0wMTIzNDU2Nzg5YWJjZGVmZ2g" // 70 characters
+	pw := `Pa"ss\word-<&>-ünïcode-1234`
+	short := "Tiny8pw!"
+	e := newEchoScrubber([]string{key, pw, short, ""})
+	for _, tc := range []struct{ name, in, want string }{
+		{"a 40-character prefix in a request id", "request id req-" + key[:40] + "-77", "request id req-***-77"},
+		{"the whole key", "key " + key + ".", "key ***."},
+		{"12 characters from the middle", "x" + key[30:42] + "y", "x***y"},
+		{"11 characters stay", "x" + key[30:41] + "y", "x" + key[30:41] + "y"},
+		{"the suffix", "ends " + key[50:], "ends ***"},
+		{"two runs side by side are one", key[:20] + key[40:60], "***"},
+		{"two runs apart", key[:12] + " and " + key[58:], "*** and ***"},
+		{"JSON-escaped", `{"message":"bad password ` + strings.ReplaceAll(strings.ReplaceAll(pw, `\`, `\\`), `"`, `\"`) + `"}`, `{"message":"bad password ***"}`},
+		{"XML-escaped", "<Message>bad " + `Pa&#34;ss\word-&lt;&amp;&gt;-ünïcode` + "</Message>", "<Message>bad ***</Message>"},
+		{"form-encoded", "Password=Pa%22ss%5Cword-%3C%26%3E-%C3%BCn%C3%AFcode-1234&x=1", "Password=***&x=1"},
+		{"a part of a multibyte password", "p: -ünïcode-1234", "p: ***"},
+		{"a short secret, whole", "pw " + short + " end", "pw *** end"},
+		{"a short secret in part stays", "pw " + short[:5], "pw " + short[:5]},
+		{"nothing secret", "The request signature we calculated does not match.", "The request signature we calculated does not match."},
+	} {
+		if got := e.scrubString(tc.in); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
+		}
+	}
+	if got := newEchoScrubber(nil).scrubString("plain"); got != "plain" {
+		t.Errorf("no secrets: %q", got)
+	}
+}
+
+// An error answer that echoes part of each secret the request carried, in
+// its message and in its request id header, reaches neither the log nor
+// the decoder with a run of 12 characters of one.
+func TestAnswerEchoingPartOfSecretsIsScrubbed(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Amzn-RequestId", "req-"+apiKeyValue[:20]+"-"+sessionToken[3:19])
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"__type":"ValidationException","message":"bad password ` + passwordValue[2:16] +
+			` from key ` + secretKey[:14] + ` bearer ` + r.Header.Get("Authorization")[len(r.Header.Get("Authorization"))-20:] + `"}`))
+	}))
+	t.Cleanup(srv.Close)
+	c, err := New(Config{
+		Region:      "us-east-1",
+		Credentials: Credentials{AccessKeyID: "AKIDTESTTESTTEST01", SecretAccessKey: secretKey, SessionToken: sessionToken},
+	}, "", srv.URL) // unsigned, so that the bearer token is the Authorization
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.log = httpLog{level: hclog.Trace}
+	var logged bytes.Buffer
+	resp, err := c.Do(tflogtest.RootLogger(context.Background(), &logged), &Request{
+		Operation: "UpdateDomainConfig", Method: http.MethodPost, Path: "/",
+		Header: http.Header{"Authorization": {"Bearer " + apiKeyValue}}, Body: []byte("{}"),
+		Secrets: []string{passwordValue},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := string(resp.Body) + " " + resp.Header.Get("X-Amzn-RequestId")
+	for _, secret := range []string{secretKey, sessionToken, apiKeyValue, passwordValue} {
+		for i := 0; i+minEchoRun <= len(secret); i++ {
+			if run := secret[i : i+minEchoRun]; strings.Contains(seen, run) || strings.Contains(logged.String(), run) {
+				t.Fatalf("a run of 12 characters of a secret (%d characters long, from offset %d) reached the decoder or the log", len(secret), i)
+			}
+		}
+	}
+	if want := `"message":"bad password *** from key *** bearer ***"`; !strings.Contains(string(resp.Body), want) {
+		t.Errorf("the answer lost its shape: %s", resp.Body)
+	}
+	if got := resp.Header.Get("X-Amzn-RequestId"); got != "req-***-***" {
+		t.Errorf("request id = %q, want req-***-***", got)
+	}
+}
+
+func BenchmarkEchoScrubber(b *testing.B) {
+	secrets := []string{secretKey, sessionToken, apiKeyValue, passwordValue, strings.Repeat("0123456789abcdef", 4)}
+	answer := []byte(strings.Repeat(`{"__type":"ValidationException","message":"The value is not valid for this field."}`, 50))
+	b.ReportAllocs()
+	for b.Loop() {
+		newEchoScrubber(secrets).scrub(answer)
+	}
+}
