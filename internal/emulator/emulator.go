@@ -225,7 +225,7 @@ func (e *Emulator) serveService(w http.ResponseWriter, r *http.Request, svc core
 
 	if f := e.faults.take(svc.Name(), op.Name, op.DryRun); f != nil {
 		call.Fault = f.Kind
-		if !e.applyFault(rw, r, svc, f) {
+		if !e.applyFault(rw, r, body, svc, f) {
 			return
 		}
 	}
@@ -247,8 +247,11 @@ func authStatus(p core.Protocol, condition string) int {
 
 // applyFault acts out a fault; it reports whether the request should still
 // be served normally.
-func (e *Emulator) applyFault(w *statusWriter, r *http.Request, svc core.Service, f *Fault) bool {
+func (e *Emulator) applyFault(w *statusWriter, r *http.Request, body []byte, svc core.Service, f *Fault) bool {
 	switch f.Kind {
+	case FaultEcho:
+		e.answerEcho(w, r, body, svc, f)
+		return false
 	case FaultError:
 		status := f.Status
 		if status == 0 {
@@ -286,6 +289,47 @@ func (e *Emulator) applyFault(w *statusWriter, r *http.Request, svc core.Service
 		return false
 	}
 	return true
+}
+
+// answerEcho answers an echo fault: an error (Status, default 400; Code,
+// default the protocol's validation error) quoting part of the secret
+// the request carried, or saying that it carried none.
+func (e *Emulator) answerEcho(w http.ResponseWriter, r *http.Request, body []byte, svc core.Service, f *Fault) {
+	secret := e.requestSecret(r, body, f.Field)
+	status, code := f.Status, f.Code
+	if status == 0 {
+		status = http.StatusBadRequest
+	}
+	if code == "" {
+		code = core.Code(svc.Protocol(), "validation")
+	}
+	if secret == "" {
+		core.WriteError(w, svc.Protocol(), status, code, "Injected fault: the request carried no "+f.Field+" to quote.")
+		return
+	}
+	msg, id := f.echoMessage(f.echoed(secret))
+	core.WriteErrorWithID(w, svc.Protocol(), status, code, msg, id)
+}
+
+// requestSecret is the secret of r that an echo fault's field names.
+func (e *Emulator) requestSecret(r *http.Request, body []byte, field string) string {
+	switch field {
+	case EchoBearerToken:
+		tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if tok == r.Header.Get("Authorization") {
+			return ""
+		}
+		return tok
+	case EchoSessionToken:
+		return r.Header.Get("X-Amz-Security-Token")
+	case EchoSecretAccessKey:
+		if c := core.CallerFrom(r.Context()); c != nil {
+			cred, _ := e.creds.Get(c.AccessKeyID)
+			return cred.SecretAccessKey
+		}
+		return ""
+	}
+	return bodyField(body, field)
 }
 
 // hangUp closes the client's connection without an answer.
