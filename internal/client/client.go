@@ -313,14 +313,7 @@ func (c *Client) send(ctx context.Context, req *Request, hr *http.Request, n int
 		// An error may quote what the request carried, whole or in part,
 		// in its body or its headers (a request id); an answer carries
 		// secrets of its own (a new key's value) and is left as it is.
-		e := newEchoScrubber(c.secretsOf(req, hr))
-		body = e.scrub(body)
-		for k, vs := range hresp.Header {
-			for i, v := range vs {
-				vs[i] = e.scrubString(v)
-			}
-			hresp.Header[k] = vs
-		}
+		body = newEchoScrubber(c.secretsOf(req, hr)).scrubAnswer(body, hresp.Header)
 	}
 	resp := &Response{StatusCode: hresp.StatusCode, Header: hresp.Header, Body: body}
 	c.log.response(lctx, c.service, req, resp, time.Since(start))

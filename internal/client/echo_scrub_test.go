@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -96,5 +97,42 @@ func BenchmarkEchoScrubber(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		newEchoScrubber(secrets).scrub(answer)
+	}
+}
+
+// The SDK's clients (the token service's) get their error answers scrubbed
+// as Do's are, with logging off too: of the web identity token in the form
+// body and of the session token header.
+func TestSDKAnswerEchoingPartOfSecretsIsScrubbed(t *testing.T) {
+	t.Parallel()
+	webToken := "eyJhbGciOiJSUzI1NiJ9-" + strings.Repeat("d2ViLWlkZW50aXR5", 4)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		w.Header().Set("X-Amzn-RequestId", "req-"+r.Header.Get("X-Amz-Security-Token")[2:30])
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte("<ErrorResponse><Error><Code>InvalidIdentityToken</Code><Message>token " + r.PostForm.Get("WebIdentityToken")[5:45] + " is not valid</Message></Error></ErrorResponse>"))
+	}))
+	t.Cleanup(srv.Close)
+	hc := Config{Region: "us-east-1"}.SDKHTTPClient("sts")
+	hc.Transport.(*loggingTransport).log = httpLog{level: hclog.Off} //nolint:forcetypeassert // made just above
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, srv.URL, strings.NewReader("Action=AssumeRoleWithWebIdentity&WebIdentityToken="+webToken))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Amz-Security-Token", sessionToken)
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	seen := string(b) + " " + resp.Header.Get("X-Amzn-RequestId")
+	for _, secret := range []string{webToken, sessionToken} {
+		for i := 0; i+minEchoRun <= len(secret); i++ {
+			if strings.Contains(seen, secret[i:i+minEchoRun]) {
+				t.Fatalf("a run of 12 characters of a secret (%d characters long, from offset %d) reached the SDK", len(secret), i)
+			}
+		}
+	}
+	if !strings.Contains(string(b), "<Message>token *** is not valid</Message>") || resp.Header.Get("X-Amzn-RequestId") != "req-***" {
+		t.Errorf("the answer lost its shape: %s (request id %q)", b, resp.Header.Get("X-Amzn-RequestId"))
 	}
 }

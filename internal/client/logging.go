@@ -109,16 +109,42 @@ const minSecretLen = 6
 const minEchoRun = 12
 
 // secretsOf are the secret values a signed request carries: the signing
-// credentials, the bearer token or signature of the Authorization header,
-// the session token header and the request's Secrets.
+// credentials, those of its headers (headerSecrets) and the request's
+// Secrets.
 func (c *Client) secretsOf(req *Request, hr *http.Request) []string {
-	out := append([]string{c.cfg.Credentials.SecretAccessKey, c.cfg.Credentials.SessionToken, hr.Header.Get("X-Amz-Security-Token")}, req.Secrets...)
-	if a := hr.Header.Get("Authorization"); a != "" {
+	out := append([]string{c.cfg.Credentials.SecretAccessKey, c.cfg.Credentials.SessionToken}, req.Secrets...)
+	return append(out, headerSecrets(hr.Header)...)
+}
+
+// headerSecrets are the secrets of a request's headers: the session token,
+// and the bearer token or signature of the Authorization header.
+func headerSecrets(h http.Header) []string {
+	out := []string{h.Get("X-Amz-Security-Token")}
+	if a := h.Get("Authorization"); a != "" {
 		if _, tok, ok := strings.Cut(a, " "); ok && !strings.HasPrefix(a, "AWS4-") {
 			out = append(out, tok) // a bearer token
 		}
 		if _, sig, ok := strings.Cut(a, "Signature="); ok {
 			out = append(out, sig)
+		}
+	}
+	return out
+}
+
+// secretField matches the name of a form parameter whose value is a
+// secret (WebIdentityToken, Password).
+var secretField = regexp.MustCompile(`^(?:.*\.)?(?:` + secretNames + `)$`)
+
+// formSecrets are the secret values of a form body (a Query request).
+func formSecrets(body []byte) []string {
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for k, vs := range form {
+		if secretField.MatchString(k) {
+			out = append(out, vs...)
 		}
 	}
 	return out
@@ -184,6 +210,17 @@ func (e echoScrubber) scrub(b []byte) []byte {
 
 // scrubString is scrub for a string, such as a header's value.
 func (e echoScrubber) scrubString(s string) string { return string(e.scrub([]byte(s))) }
+
+// scrubAnswer scrubs an error answer: its header values in place (a
+// request id may quote a secret), and its body, which it returns.
+func (e echoScrubber) scrubAnswer(body []byte, h http.Header) []byte {
+	for _, vs := range h {
+		for i, v := range vs {
+			vs[i] = e.scrubString(v)
+		}
+	}
+	return e.scrub(body)
+}
 
 // spans are the stretches [start, end) of b that hold a secret, in order,
 // joined where they touch and widened to whole UTF-8 characters.
@@ -361,11 +398,10 @@ type loggingTransport struct {
 }
 
 func (t *loggingTransport) RoundTrip(hr *http.Request) (*http.Response, error) {
-	if t.log.level == hclog.Off {
-		return t.base.RoundTrip(hr)
-	}
 	req := &Request{Operation: awsmiddleware.GetOperationName(hr.Context())}
-	if t.log.on(hclog.Trace) && hr.Body != nil && hr.Body != http.NoBody {
+	// The body is read for the secrets it carries (a web identity token),
+	// which an error answer may quote, and for the trace log.
+	if hr.Body != nil && hr.Body != http.NoBody {
 		b, err := io.ReadAll(hr.Body)
 		hr.Body.Close()
 		if err != nil {
@@ -385,12 +421,17 @@ func (t *loggingTransport) RoundTrip(hr *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	resp := &Response{StatusCode: hresp.StatusCode, Header: hresp.Header}
-	if t.log.on(hclog.Trace) {
+	if hresp.StatusCode >= 300 || t.log.on(hclog.Trace) {
 		b, err := io.ReadAll(hresp.Body)
 		hresp.Body.Close()
 		if err != nil {
 			t.log.transportError(lctx, t.service, req.Operation, err, time.Since(start))
 			return nil, fmt.Errorf("reading answer: %w", err)
+		}
+		if hresp.StatusCode >= 300 {
+			secrets := append(headerSecrets(hr.Header), formSecrets(req.Body)...)
+			b = newEchoScrubber(secrets).scrubAnswer(b, hresp.Header)
+			hresp.ContentLength = int64(len(b))
 		}
 		resp.Body = b
 		hresp.Body = io.NopCloser(bytes.NewReader(b))
