@@ -38,6 +38,29 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// applyFollowingHeldChange runs apply on a held clock, so that its plan
+// sees the change running however slow the machine; once apply follows
+// the change (its first DescribeDomainChangeProgress), the clock runs an
+// hour a second and the change ends within the apply. It fails the test
+// when apply ends without following the change.
+func applyFollowingHeldChange(t *testing.T, e *emu, w *workdir) (string, error) {
+	t.Helper()
+	e.Clock().Hold()
+	defer e.Clock().SetSpeed(1)
+	before := e.CountCalls("DescribeDomainChangeProgress", false)
+	run := w.startApply()
+	for e.CountCalls("DescribeDomainChangeProgress", false) == before {
+		select {
+		case err := <-run.done:
+			t.Fatalf("apply ended (%v) without following the running change:\n%s", err, run.out.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	e.Clock().SetSpeed(3600)
+	err := <-run.done
+	return run.out.String(), err
+}
+
 // TestKill_domainChangeWait: the provider is killed (SIGKILL) while apply
 // follows a blue/green change. Terraform never hears back, so the state
 // keeps the old values; the next plan must say the change is running and
@@ -101,9 +124,7 @@ func TestKill_domainChangeWait(t *testing.T) {
 			}
 
 			// The next plain apply follows the running change to its end.
-			e.Clock().SetSpeed(3600)
-			out, err = w.apply()
-			e.Clock().SetSpeed(1)
+			out, err = applyFollowingHeldChange(t, e, w)
 			if err != nil {
 				t.Fatalf("the apply after the kill: %v\n%s", err, out)
 			}

@@ -75,3 +75,26 @@ func parallelTest(t *testing.T, steps []resource.TestStep) {
 		Steps:                    steps,
 	})
 }
+
+// advanceWhenFollowed moves the emulator's clock on by d once the provider
+// follows a running change (its first DescribeDomainChangeProgress from
+// now). A colleague's change made with long stages is then still running
+// at the plan Terraform makes at apply however slow the machine, and ends
+// while apply follows it.
+func advanceWhenFollowed(t *testing.T, emu *acctest.Emulator, d time.Duration) {
+	t.Helper()
+	before := countCalls(emu, "DescribeDomainChangeProgress")
+	stop, done := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { close(stop); <-done })
+	go func() {
+		defer close(done)
+		for countCalls(emu, "DescribeDomainChangeProgress") == before {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		emu.Clock().Advance(d)
+	}()
+}
