@@ -18,6 +18,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 )
 
@@ -226,6 +227,10 @@ func TestAccDomainConfig_timeoutThenWait(t *testing.T) {
 			PreConfig: func() {
 				emu.Clock().Hold()
 				emu.Clock().Advance(3*time.Hour + 30*time.Minute)
+				// As on a loaded machine, the refresh takes a second.
+				if err := emu.InjectFault(emulator.Fault{Service: "search", Operation: "DescribeDomainConfig", Kind: emulator.FaultDelay, Delay: time.Second}); err != nil {
+					t.Fatal(err)
+				}
 			},
 			Config: domainConfig(emu, cfg+"\n  timeouts = { update = \"2s\" }"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
