@@ -157,8 +157,13 @@ func formSecrets(body []byte) []string {
 // their minEchoRun-grams are few and one pass over the answer finds them.
 type echoScrubber struct {
 	grams map[string]struct{}
-	whole []string
+	// starts has a bit for each pair of bytes that begins a gram, so that
+	// most positions of an answer are passed over without a map look-up.
+	starts *[1 << 16 / 64]uint64
+	whole  []string
 }
+
+func pairIndex(a, b byte) int { return int(a)<<8 | int(b) }
 
 func newEchoScrubber(secrets []string) echoScrubber {
 	var e echoScrubber
@@ -168,9 +173,12 @@ func newEchoScrubber(secrets []string) echoScrubber {
 			case len(form) >= minEchoRun:
 				if e.grams == nil {
 					e.grams = make(map[string]struct{}, 4*64)
+					e.starts = new([1 << 16 / 64]uint64)
 				}
 				for i := 0; i+minEchoRun <= len(form); i++ {
 					e.grams[form[i:i+minEchoRun]] = struct{}{}
+					p := pairIndex(form[i], form[i+1])
+					e.starts[p/64] |= 1 << (p % 64)
 				}
 			case len(form) >= minSecretLen:
 				e.whole = append(e.whole, form)
@@ -241,6 +249,9 @@ func (e echoScrubber) spans(b []byte) [][2]int {
 	}
 	if len(e.grams) > 0 {
 		for i := 0; i+minEchoRun <= len(b); i++ {
+			if p := pairIndex(b[i], b[i+1]); e.starts[p/64]&(1<<(p%64)) == 0 {
+				continue
+			}
 			if _, ok := e.grams[string(b[i:i+minEchoRun])]; ok {
 				add(i, i+minEchoRun)
 			}
