@@ -184,7 +184,7 @@ type Request struct {
 	// Secrets are secret values the request carries (a password, a key).
 	// An error answer is scrubbed of them, and of the signing credentials
 	// and the Authorization header, before it is logged or decoded, so an
-	// error that echoes one shows *** instead.
+	// error that echoes one, or 12 characters of one, shows *** instead.
 	Secrets []string
 }
 
