@@ -46,6 +46,32 @@ func TestEchoScrubber(t *testing.T) {
 	}
 }
 
+// A secret is found however a service escapes it, not only as Go would:
+// JSON escaping only " and \ or writing \u00e4 and \/, XML with a raw "
+// or &quot; or a numeric entity, a form's lowercase %2f, %20 or +.
+func TestEchoScrubberFindsEachServiceEscaping(t *testing.T) {
+	t.Parallel()
+	marks := `a"b<c"d>e"f&g"h<i"j>k"l&m`
+	uni := "pässwörd/ünïcode 1234"
+	e := newEchoScrubber([]string{marks, uni})
+	for _, tc := range []struct{ name, in, want string }{
+		{"JSON, only quote and backslash escaped", `{"message":"bad ` + strings.ReplaceAll(marks, `"`, `\"`) + `."}`, `{"message":"bad ***."}`},
+		{"JSON, a part all \\u", `{"message":"bad \u0061\u0022\u0062\u003C\u0063\u0022\u0064\u003e\u0065\u0022\u0066\u0026."}`, `{"message":"bad ***."}`},
+		{"JSON, \\u00e4 and \\/", `{"message":"bad p\u00e4ssw\u00f6rd\/\u00fcn\u00efcode 1234."}`, `{"message":"bad ***."}`},
+		{"XML, a raw quote", `<Message>bad a"b&lt;c"d&gt;e"f&amp;g"h&lt;i"j&gt;k"l&amp;m.</Message>`, `<Message>bad ***.</Message>`},
+		{"XML, &quot;", `<Message>bad a&quot;b&lt;c&quot;d&gt;e&quot;f&amp;g&quot;h&lt;i&quot;j&gt;k&quot;l&amp;m.</Message>`, `<Message>bad ***.</Message>`},
+		{"XML, numeric entities", `<Message>bad p&#228;ssw&#xF6;rd/&#xfc;n&#239;code 1234.</Message>`, `<Message>bad ***.</Message>`},
+		{"form, lowercase and %20", `Password=p%c3%a4ssw%c3%b6rd%2f%c3%bcn%c3%afcode%201234&x=.`, `Password=***&x=.`},
+		{"form, +", `Password=p%C3%A4ssw%C3%B6rd%2F%C3%BCn%C3%AFcode+1234&x=.`, `Password=***&x=.`},
+		{"form, the marks", `Password=a%22b%3cc%22d%3ee%22f%26g%22h%3ci%22j%3ek%22l%26m&x=.`, `Password=***&x=.`},
+		{"a non-ASCII part in clear", `bad ässwörd/ünï.`, `bad ***.`},
+	} {
+		if got := e.scrubString(tc.in); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 // An error answer that echoes part of each secret the request carried, in
 // its message and in its request id header, reaches neither the log nor
 // the decoder with a run of 12 characters of one.

@@ -3,9 +3,7 @@ package client
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"html"
 	"io"
 	"net/http"
 	"net/url"
@@ -151,10 +149,11 @@ func formSecrets(body []byte) []string {
 }
 
 // echoScrubber finds the secrets of one request in an answer: every run
-// of minEchoRun or more consecutive characters of a secret (as it is, or
-// escaped for JSON, XML or a form), and every whole secret shorter than
-// that but of minSecretLen or more. A request carries a few secrets, so
-// their minEchoRun-grams are few and one pass over the answer finds them.
+// of minEchoRun or more consecutive characters of a secret, and every
+// whole secret shorter than that but of minSecretLen or more, as the
+// answer has them or as a reader of JSON, XML or a form decodes them. A
+// request carries a few secrets, so their minEchoRun-grams are few and one
+// pass over each view of the answer finds them.
 type echoScrubber struct {
 	grams map[string]struct{}
 	// starts has a bit for each pair of bytes that begins a gram, so that
@@ -168,36 +167,22 @@ func pairIndex(a, b byte) int { return int(a)<<8 | int(b) }
 func newEchoScrubber(secrets []string) echoScrubber {
 	var e echoScrubber
 	for _, s := range secrets {
-		for _, form := range secretForms(s) {
-			switch {
-			case len(form) >= minEchoRun:
-				if e.grams == nil {
-					e.grams = make(map[string]struct{}, 4*64)
-					e.starts = new([1 << 16 / 64]uint64)
-				}
-				for i := 0; i+minEchoRun <= len(form); i++ {
-					e.grams[form[i:i+minEchoRun]] = struct{}{}
-					p := pairIndex(form[i], form[i+1])
-					e.starts[p/64] |= 1 << (p % 64)
-				}
-			case len(form) >= minSecretLen:
-				e.whole = append(e.whole, form)
+		switch {
+		case len(s) >= minEchoRun:
+			if e.grams == nil {
+				e.grams = make(map[string]struct{}, 4*64)
+				e.starts = new([1 << 16 / 64]uint64)
 			}
+			for i := 0; i+minEchoRun <= len(s); i++ {
+				e.grams[s[i:i+minEchoRun]] = struct{}{}
+				p := pairIndex(s[i], s[i+1])
+				e.starts[p/64] |= 1 << (p % 64)
+			}
+		case len(s) >= minSecretLen:
+			e.whole = append(e.whole, s)
 		}
 	}
 	return e
-}
-
-// secretForms are s and the ways an answer may escape it.
-func secretForms(s string) []string {
-	forms := []string{s}
-	j, _ := json.Marshal(s)
-	for _, f := range []string{string(j[1 : len(j)-1]), html.EscapeString(s), url.QueryEscape(s)} {
-		if !slices.Contains(forms, f) {
-			forms = append(forms, f)
-		}
-	}
-	return forms
 }
 
 // scrub returns b with each stretch that holds a secret, and each SigV4
@@ -219,8 +204,8 @@ func (e echoScrubber) scrub(b []byte) []byte {
 // scrubString is scrub for a string, such as a header's value.
 func (e echoScrubber) scrubString(s string) string { return string(e.scrub([]byte(s))) }
 
-// scrubAnswer scrubs an error answer: its header values in place (a
-// request id may quote a secret), and its body, which it returns.
+// scrubAnswer scrubs an answer: its header values in place (a request id
+// may quote a secret), and its body, which it returns.
 func (e echoScrubber) scrubAnswer(body []byte, h http.Header) []byte {
 	for _, vs := range h {
 		for i, v := range vs {
@@ -230,45 +215,20 @@ func (e echoScrubber) scrubAnswer(body []byte, h http.Header) []byte {
 	return e.scrub(body)
 }
 
-// spans are the stretches [start, end) of b that hold a secret, in order,
-// joined where they touch and widened to whole UTF-8 characters.
+// spans are the stretches [start, end) of b that hold a secret, as b has
+// it or decoded, in order and joined where they touch.
 func (e echoScrubber) spans(b []byte) [][2]int {
-	var found [][2]int
-	add := func(from, to int) {
-		for from > 0 && !utf8.RuneStart(b[from]) {
-			from--
-		}
-		for to < len(b) && !utf8.RuneStart(b[to]) {
-			to++
-		}
-		if n := len(found); n > 0 && from <= found[n-1][1] {
-			found[n-1][1] = max(found[n-1][1], to)
-			return
-		}
-		found = append(found, [2]int{from, to})
+	if len(e.grams) == 0 && len(e.whole) == 0 {
+		return nil
 	}
-	if len(e.grams) > 0 {
-		for i := 0; i+minEchoRun <= len(b); i++ {
-			if p := pairIndex(b[i], b[i+1]); e.starts[p/64]&(1<<(p%64)) == 0 {
-				continue
-			}
-			if _, ok := e.grams[string(b[i:i+minEchoRun])]; ok {
-				add(i, i+minEchoRun)
-			}
+	found := e.found(b, nil)
+	for _, u := range unescapers {
+		if v, ok := decode(b, u.marks, u.fn); ok {
+			found = append(found, e.found(v.text, v.raw)...)
 		}
 	}
-	if len(e.whole) == 0 {
-		return found
-	}
-	for _, w := range e.whole {
-		for i := 0; ; {
-			j := bytes.Index(b[i:], []byte(w))
-			if j < 0 {
-				break
-			}
-			found = append(found, [2]int{i + j, i + j + len(w)})
-			i += j + len(w)
-		}
+	if len(found) == 0 {
+		return nil
 	}
 	slices.SortFunc(found, func(x, y [2]int) int { return x[0] - y[0] })
 	merged := found[:0:0]
@@ -280,6 +240,45 @@ func (e echoScrubber) spans(b []byte) [][2]int {
 		merged = append(merged, sp)
 	}
 	return merged
+}
+
+// found are the stretches of text that hold a secret, widened to whole
+// UTF-8 characters, as raw maps them to the answer's (nil: text is it).
+func (e echoScrubber) found(text []byte, raw func(from, to int) (int, int)) [][2]int {
+	var out [][2]int
+	add := func(from, to int) {
+		for from > 0 && !utf8.RuneStart(text[from]) {
+			from--
+		}
+		for to < len(text) && !utf8.RuneStart(text[to]) {
+			to++
+		}
+		if raw != nil {
+			from, to = raw(from, to)
+		}
+		out = append(out, [2]int{from, to})
+	}
+	if len(e.grams) > 0 {
+		for i := 0; i+minEchoRun <= len(text); i++ {
+			if p := pairIndex(text[i], text[i+1]); e.starts[p/64]&(1<<(p%64)) == 0 {
+				continue
+			}
+			if _, ok := e.grams[string(text[i:i+minEchoRun])]; ok {
+				add(i, i+minEchoRun)
+			}
+		}
+	}
+	for _, w := range e.whole {
+		for i := 0; ; {
+			j := bytes.Index(text[i:], []byte(w))
+			if j < 0 {
+				break
+			}
+			add(i+j, i+j+len(w))
+			i += j + len(w)
+		}
+	}
+	return out
 }
 
 // maskedHeaders are never logged with their values.
