@@ -182,10 +182,36 @@ type Request struct {
 	// not covered by the masking patterns; its body is never logged.
 	Sensitive bool
 	// Secrets are secret values the request carries (a password, a key).
-	// An error answer is scrubbed of them, and of the signing credentials
-	// and the Authorization header, before it is logged or decoded, so an
-	// error that echoes one, or 12 characters of one, shows *** instead.
+	// The answer, a success too, is scrubbed of them, and of the signing
+	// credentials and the Authorization header, before it is logged or
+	// decoded, so an answer that echoes one, or 12 characters of one,
+	// shows *** instead.
 	Secrets []string
+}
+
+type secretsKey struct{}
+
+// WithSecrets returns ctx carrying secrets that every answer to a request
+// made with it is scrubbed of, a success too, as a request's Secrets are:
+// a service may quote a password a configuration sets in an answer to a
+// call that does not carry it (a dry run's validation failure or a change
+// stage's description, read back later).
+func WithSecrets(ctx context.Context, secrets ...string) context.Context {
+	var kept []string
+	for _, s := range secrets {
+		if len(s) >= minSecretLen {
+			kept = append(kept, s)
+		}
+	}
+	if len(kept) == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, secretsKey{}, append(contextSecrets(ctx), kept...))
+}
+
+func contextSecrets(ctx context.Context) []string {
+	s, _ := ctx.Value(secretsKey{}).([]string)
+	return s
 }
 
 // Response is a complete answer; the body is read and closed.
@@ -309,11 +335,13 @@ func (c *Client) send(ctx context.Context, req *Request, hr *http.Request, n int
 		c.log.transportError(lctx, c.service, req.Operation, err, time.Since(start))
 		return nil, true, fmt.Errorf("reading answer: %w", err)
 	}
-	if hresp.StatusCode >= 300 {
-		// An error may quote what the request carried, whole or in part,
-		// in its body or its headers (a request id); an answer carries
-		// secrets of its own (a new key's value) and is left as it is.
-		body = newEchoScrubber(c.secretsOf(req, hr)).scrubAnswer(body, hresp.Header)
+	if hresp.StatusCode >= 300 || carriesSecrets(ctx, req, hr) {
+		// An answer may quote what the request carried, whole or in part,
+		// in its body or its headers (a request id): an error, or a success
+		// that reports on the request (a dry run's validation failures).
+		// Other successes carry secrets of their own (a new key's value)
+		// and are left as they are.
+		body = newEchoScrubber(c.secretsOf(ctx, req, hr)).scrubAnswer(body, hresp.Header)
 	}
 	resp := &Response{StatusCode: hresp.StatusCode, Header: hresp.Header, Body: body}
 	c.log.response(lctx, c.service, req, resp, time.Since(start))

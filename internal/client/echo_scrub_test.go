@@ -162,3 +162,35 @@ func TestSDKAnswerEchoingPartOfSecretsIsScrubbed(t *testing.T) {
 		t.Errorf("the answer lost its shape: %s (request id %q)", b, resp.Header.Get("X-Amzn-RequestId"))
 	}
 }
+
+// A success answer is scrubbed when the request carries a secret of its
+// own or its context does (a dry run's validation failure quoting the
+// password, read back later); other successes are left as they are.
+func TestSuccessAnswerEchoingSecretsIsScrubbed(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`{"ValidationFailures":[{"Message":"weak ` + passwordValue[1:15] + `"}]}`))
+	}))
+	t.Cleanup(srv.Close)
+	c, err := New(Config{Region: "us-east-1"}, "", srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(ctx context.Context, secrets []string) string {
+		resp, err := c.Do(ctx, &Request{Operation: "DescribeDryRunProgress", Method: http.MethodGet, Path: "/", Secrets: secrets})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(resp.Body)
+	}
+	want := `{"ValidationFailures":[{"Message":"weak ***"}]}`
+	if got := get(WithSecrets(context.Background(), passwordValue), nil); got != want {
+		t.Errorf("with the password in the context: %s", got)
+	}
+	if got := get(context.Background(), []string{passwordValue}); got != want {
+		t.Errorf("with the password in Secrets: %s", got)
+	}
+	if got := get(context.Background(), nil); !strings.Contains(got, passwordValue[1:15]) {
+		t.Errorf("a request without secrets had its answer changed: %s", got)
+	}
+}

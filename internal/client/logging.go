@@ -107,11 +107,22 @@ const minSecretLen = 6
 const minEchoRun = 12
 
 // secretsOf are the secret values a signed request carries: the signing
-// credentials, those of its headers (headerSecrets) and the request's
-// Secrets.
-func (c *Client) secretsOf(req *Request, hr *http.Request) []string {
+// credentials, those of its headers (headerSecrets), the request's Secrets
+// and its context's (WithSecrets).
+func (c *Client) secretsOf(ctx context.Context, req *Request, hr *http.Request) []string {
 	out := append([]string{c.cfg.Credentials.SecretAccessKey, c.cfg.Credentials.SessionToken}, req.Secrets...)
+	out = append(out, contextSecrets(ctx)...)
 	return append(out, headerSecrets(hr.Header)...)
+}
+
+// carriesSecrets reports whether a request carries a secret besides its
+// signature: Secrets, its context's, or a bearer token.
+func carriesSecrets(ctx context.Context, req *Request, hr *http.Request) bool {
+	if len(req.Secrets) > 0 || len(contextSecrets(ctx)) > 0 {
+		return true
+	}
+	a := hr.Header.Get("Authorization")
+	return a != "" && !strings.HasPrefix(a, "AWS4-")
 }
 
 // headerSecrets are the secrets of a request's headers: the session token,

@@ -50,7 +50,17 @@ const (
 	EchoAtMessageStart = "message_start"
 	EchoAtMessageEnd   = "message_end"
 	EchoInRequestID    = "request_id" // the request id (header or XML RequestId)
+	// EchoInValidationFailure serves the request and answers with success
+	// (200), adding to its DryRunProgressStatus or ChangeProgressStatus a
+	// validation failure (Code, default EchoFailureCode; Advisory) whose
+	// message quotes the part, as a service reporting on a change might.
+	// A hit on a request that carries no such secret (DescribeDryRunProgress)
+	// quotes what an earlier hit quoted, as a service keeps its findings.
+	EchoInValidationFailure = "validation_failure"
 )
+
+// EchoFailureCode is the code of an echo fault's validation failure.
+const EchoFailureCode = "ADV_ECHOED_INPUT"
 
 // defaultEchoChars is how much of the secret an echo fault quotes when
 // Chars is not set.
@@ -82,8 +92,12 @@ type Fault struct {
 	Chars  int    `json:"chars,omitempty"`
 	Offset int    `json:"offset,omitempty"`
 	Where  string `json:"where,omitempty"`
+	// Quoted is what a validation_failure echo fault quoted last.
+	Quoted string `json:"quoted,omitempty"`
 	// Hits counts the requests hit so far.
 	Hits int `json:"hits"`
+	// stored is the fault in the list that a hit (a copy) came from.
+	stored *Fault
 }
 
 func (f *Fault) validate() error {
@@ -141,8 +155,12 @@ func (f *Fault) validateEcho() error {
 	case "":
 		f.Where = EchoInMessage
 	case EchoInMessage, EchoAtMessageStart, EchoAtMessageEnd, EchoInRequestID:
+	case EchoInValidationFailure:
+		if f.Status != 0 {
+			return fmt.Errorf("status %d: an echo in a validation failure answers with success", f.Status)
+		}
 	default:
-		return fmt.Errorf("where %q: use %s, %s, %s or %s", f.Where, EchoInMessage, EchoAtMessageStart, EchoAtMessageEnd, EchoInRequestID)
+		return fmt.Errorf("where %q: use %s, %s, %s, %s or %s", f.Where, EchoInMessage, EchoAtMessageStart, EchoAtMessageEnd, EchoInRequestID, EchoInValidationFailure)
 	}
 	if f.Chars == 0 {
 		f.Chars = defaultEchoChars
@@ -242,6 +260,7 @@ func (fs *faults) take(service, op string, dryRun bool) *Fault {
 		}
 		f.Hits++
 		hit := *f
+		hit.stored = f
 		if f.Times > 0 && f.Hits >= f.Times {
 			fs.list = append(fs.list[:i], fs.list[i+1:]...)
 		}
@@ -264,4 +283,15 @@ func (fs *faults) clear() {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.list = nil
+}
+
+// quote records part as what hit's fault quoted, unless part is empty,
+// and returns what it quoted last.
+func (fs *faults) quote(hit *Fault, part string) string {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if part != "" {
+		hit.stored.Quoted = part
+	}
+	return hit.stored.Quoted
 }

@@ -58,6 +58,7 @@ func TestEchoFault(t *testing.T) {
 	for _, bad := range []string{
 		`{"kind":"echo"}`,
 		`{"kind":"echo","field":"x","where":"footer"}`,
+		`{"kind":"echo","field":"x","where":"validation_failure","status":400}`,
 		`{"kind":"echo","field":"x","chars":-1}`,
 		`{"kind":"echo","field":"x","status":302}`,
 		`{"kind":"error","field":"x"}`,

@@ -380,8 +380,9 @@ func dropPath(v any, steps []any) {
 // its session token header, the master user password of UpdateDomainConfig
 // in a dry run and a real one, the bearer key of a converse call), in the
 // message and in the request id, through create, reset, plan and apply
-// with TF_LOG=TRACE. No CLI output, log or plan JSON holds a run of 12
-// characters of any of them; each error is shown with *** in its place.
+// with TF_LOG=TRACE; and a successful dry run and change whose validation
+// failures quote a new password. No CLI output, log, plan JSON or state
+// holds a run of 12 characters of any of them; each is shown with ***.
 func TestSecrets_echoedInPart(t *testing.T) {
 	e, w := newEmu(t), newWorkdir(t)
 	if err := e.Search.SetPace(emusearch.Pace{DryRun: 200 * time.Millisecond, BlueGreenStage: 300 * time.Millisecond, Dynamic: 200 * time.Millisecond}); err != nil {
@@ -391,6 +392,9 @@ func TestSecrets_echoedInPart(t *testing.T) {
 	secretKey := longSecret("sk-", 70)
 	sessionToken := longSecret("st-", 70)
 	password := longSecret("Pw1!", 60)
+	// The second password is quoted by a dry run that succeeds.
+	password2 := longSecret("Pw2!", 60)
+	pw, accepted := password, acceptOffPeak
 	e.Credentials().Add(sigv4.Credential{
 		AccessKeyID: accessKey, SecretAccessKey: secretKey, SessionToken: sessionToken, Expires: time.Now().Add(2 * time.Hour),
 		Principal: "arn:cloud:identity::123456789012:user/emulator-admin", Account: e.Account(),
@@ -449,7 +453,7 @@ resource "cloud_search_domain_config" "pw" {
     master_user_options = { master_user_name = "admin", master_user_password = %[7]q }
   }
 }
-%[9]s`, e.Region(), accessKey, secretKey, sessionToken, e.URL, trigger, password, acceptOffPeak, check)
+%[9]s`, e.Region(), accessKey, secretKey, sessionToken, e.URL, trigger, pw, accepted, check)
 	}
 	logs := filepath.Join(w.dir, "logs")
 	if err := os.MkdirAll(logs, 0o700); err != nil {
@@ -473,8 +477,10 @@ resource "cloud_search_domain_config" "pw" {
 		if (err != nil) != wantErr {
 			t.Fatalf("step %d, %s: error %v, want one: %v\n%s", step, strings.Join(args, " "), err, wantErr, tail(out, 40))
 		}
-		if left := e.Faults(); len(left) != 0 {
-			t.Fatalf("step %d: %d echo faults were not hit (%+v)\n%s", step, len(left), left, tail(out, 40))
+		for _, f := range e.Faults() {
+			if f.Times > 0 {
+				t.Fatalf("step %d: an echo fault was not hit (%+v)\n%s", step, f, tail(out, 40))
+			}
 		}
 		flat := strings.Join(strings.Fields(out), " ")
 		for _, want := range shown {
@@ -511,6 +517,37 @@ resource "cloud_search_domain_config" "pw" {
 		echo("CreateServiceSpecificCredential", emulator.EchoSessionToken, emulator.EchoAtMessageEnd, 500, 30),
 	}, "apply", "-auto-approve", "-input=false")
 	run(false, nil, nil, "apply", "-auto-approve", "-input=false")
+
+	// A new password whose dry run succeeds (200) with an Advisory
+	// validation failure quoting 40 of its characters, in the answer to
+	// UpdateDomainConfig and to every DescribeDryRunProgress and
+	// DescribeDomainChangeProgress after it: the plan's warning, the plan,
+	// the apply and the state (dry_run.validation_failures) show ***.
+	pw, accepted = password2, `accepted_warnings = ["ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK", "`+emulator.EchoFailureCode+`"]`
+	w.write(config("1", false))
+	if err := e.InjectFault(emulator.Fault{Service: "search", Kind: emulator.FaultEcho, Field: "MasterUserPassword", Where: emulator.EchoInValidationFailure, Chars: 40, Offset: 4, Times: -1}); err != nil {
+		t.Fatal(err)
+	}
+	run(false, []string{emulator.EchoFailureCode}, nil, "plan", "-input=false", "-out=quoted.tfplan")
+	quotedPlan, err := w.run("show", "-json", "quoted.tfplan")
+	if err != nil {
+		t.Fatalf("show -json: %v\n%s", err, quotedPlan)
+	}
+	if !strings.Contains(quotedPlan, emulator.EchoFailureCode) {
+		t.Errorf("the plan's dry run has no %s failure: the echo fault was not hit", emulator.EchoFailureCode)
+	}
+	stripped, _ := stripSensitive(t, quotedPlan)
+	writeScan(t, logs, "quoted-plan.json", stripped)
+	run(false, nil, nil, "apply", "-input=false", "quoted.tfplan")
+	e.ClearFaults()
+	quotedState := w.state()["cloud_search_domain_config.pw"]
+	delete(quotedState, "advanced_security_options") // the password itself, Sensitive
+	stateJSON, _ := json.Marshal(quotedState)
+	if !strings.Contains(string(stateJSON), "***") {
+		t.Errorf("the state's dry run does not show the quoted password as ***: %s", stateJSON)
+	}
+	writeScan(t, logs, "quoted-state.json", stateJSON)
+
 	firstKey, _ := w.state()["cloud_identity_service_specific_credential.k"]["service_api_key_value"].(string)
 
 	// Reset, with a smoke test of the key: the reset quotes 30 characters
@@ -531,7 +568,7 @@ resource "cloud_search_domain_config" "pw" {
 	if err != nil {
 		t.Fatalf("show -json: %v\n%s", err, planJSON)
 	}
-	stripped, _ := stripSensitive(t, planJSON)
+	stripped, _ = stripSensitive(t, planJSON)
 	writeScan(t, logs, "echo-plan.json", stripped)
 	w.write(config("2", false))
 	run(false, nil, nil, "destroy", "-auto-approve", "-input=false")
@@ -540,7 +577,7 @@ resource "cloud_search_domain_config" "pw" {
 		t.Fatalf("the key values from state are %d and %d characters long (equal: %v), want two different keys", len(firstKey), len(secondKey), firstKey == secondKey)
 	}
 	secrets := map[string]string{
-		"secret_key": secretKey, "session_token": sessionToken, "master_user_password": password,
+		"secret_key": secretKey, "session_token": sessionToken, "master_user_password": password, "the second master user password": password2,
 		"the first key value": firstKey, "the key value after the reset": secondKey,
 	}
 	files, err := filepath.Glob(filepath.Join(logs, "*"))
@@ -558,7 +595,7 @@ resource "cloud_search_domain_config" "pw" {
 			}
 		}
 	}
-	addNote("secrets echoed in part: 7 echo faults (secret access key at create and reset, session token, master user password in a dry run and a real update, bearer key at apply and plan; at the start, inside and at the end of the message and in the request id); no run of 12 characters of the 5 secrets in %d files (%d TRACE logs, CLI output, plan JSON)", len(files), step)
+	addNote("secrets echoed in part: 8 echo faults (secret access key at create and reset, session token, master user password in a dry run and a real update, bearer key at apply and plan; at the start, inside and at the end of the message and in the request id; a password in the validation failures of a successful dry run and change); no run of 12 characters of the 6 secrets in %d files (%d TRACE logs, CLI output, plan JSON, state)", len(files), step)
 }
 
 // longSecret is a random secret of n characters.
