@@ -1,11 +1,13 @@
 package reliability
 
 import (
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 )
 
@@ -38,21 +40,41 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// followDeadline bounds how long a test waits for the provider to follow a
+// change on a held clock: far beyond a loaded machine's plan and apply.
+const followDeadline = 2 * time.Minute
+
+// callsSeen lists the emulator's calls in order, for a failure message.
+func callsSeen(calls []emulator.Call) string {
+	names := make([]string, 0, len(calls))
+	for _, c := range calls {
+		names = append(names, fmt.Sprintf("%s %d", c.Operation, c.Status))
+	}
+	return strings.Join(names, ", ")
+}
+
 // applyFollowingHeldChange runs apply on a held clock, so that its plan
 // sees the change running however slow the machine; once apply follows
 // the change (its first DescribeDomainChangeProgress), the clock runs an
 // hour a second and the change ends within the apply. It fails the test
-// when apply ends without following the change.
+// when apply ends without following the change, and when apply has not
+// followed it within followDeadline (then it lets the clock run anyway,
+// so that the apply ends and the test fails rather than hangs).
 func applyFollowingHeldChange(t *testing.T, e *emu, w *workdir) (string, error) {
 	t.Helper()
 	e.Clock().Hold()
 	defer e.Clock().SetSpeed(1)
 	before := e.CountCalls("DescribeDomainChangeProgress", false)
 	run := w.startApply()
+	deadline := time.After(followDeadline)
+wait:
 	for e.CountCalls("DescribeDomainChangeProgress", false) == before {
 		select {
 		case err := <-run.done:
 			t.Fatalf("apply ended (%v) without following the running change:\n%s", err, run.out.String())
+		case <-deadline:
+			t.Errorf("apply did not follow the running change within %s; the calls seen: %s", followDeadline, callsSeen(e.Calls()))
+			break wait
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

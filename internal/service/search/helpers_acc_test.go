@@ -2,6 +2,8 @@ package search_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,17 +82,29 @@ func parallelTest(t *testing.T, steps []resource.TestStep) {
 // follows a running change (its first DescribeDomainChangeProgress from
 // now). A colleague's change made with long stages is then still running
 // at the plan Terraform makes at apply however slow the machine, and ends
-// while apply follows it.
+// while apply follows it. When the provider has not followed it within
+// two minutes the test fails, with the calls seen, and the clock moves
+// anyway, so that the apply ends rather than hangs.
 func advanceWhenFollowed(t *testing.T, emu *acctest.Emulator, d time.Duration) {
 	t.Helper()
+	const followDeadline = 2 * time.Minute
 	before := countCalls(emu, "DescribeDomainChangeProgress")
 	stop, done := make(chan struct{}), make(chan struct{})
 	t.Cleanup(func() { close(stop); <-done })
 	go func() {
 		defer close(done)
+		deadline := time.After(followDeadline)
 		for countCalls(emu, "DescribeDomainChangeProgress") == before {
 			select {
 			case <-stop:
+				return
+			case <-deadline:
+				var seen []string
+				for _, c := range emu.Calls() {
+					seen = append(seen, fmt.Sprintf("%s %d", c.Operation, c.Status))
+				}
+				t.Errorf("the provider did not follow the running change within %s; the calls seen: %s", followDeadline, strings.Join(seen, ", "))
+				emu.Clock().Advance(d)
 				return
 			case <-time.After(20 * time.Millisecond):
 			}
