@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 )
@@ -128,7 +129,8 @@ func BenchmarkEchoScrubber(b *testing.B) {
 
 // The SDK's clients (the token service's) get their error answers scrubbed
 // as Do's are, with logging off too: of the web identity token in the form
-// body and of the session token header.
+// body, of the session token header and of the secret access key the SDK
+// signs with (SigningWith).
 func TestSDKAnswerEchoingPartOfSecretsIsScrubbed(t *testing.T) {
 	t.Parallel()
 	webToken := "eyJhbGciOiJSUzI1NiJ9-" + strings.Repeat("d2ViLWlkZW50aXR5", 4)
@@ -136,11 +138,14 @@ func TestSDKAnswerEchoingPartOfSecretsIsScrubbed(t *testing.T) {
 		_ = r.ParseForm()
 		w.Header().Set("X-Amzn-RequestId", "req-"+r.Header.Get("X-Amz-Security-Token")[2:30])
 		w.WriteHeader(http.StatusBadRequest)
-		_, _ = w.Write([]byte("<ErrorResponse><Error><Code>InvalidIdentityToken</Code><Message>token " + r.PostForm.Get("WebIdentityToken")[5:45] + " is not valid</Message></Error></ErrorResponse>"))
+		_, _ = w.Write([]byte("<ErrorResponse><Error><Code>InvalidIdentityToken</Code><Message>token " + r.PostForm.Get("WebIdentityToken")[5:45] +
+			" is not valid</Message><Detail>signed with " + secretKey[3:30] + "</Detail></Error></ErrorResponse>"))
 	}))
 	t.Cleanup(srv.Close)
 	hc := Config{Region: "us-east-1"}.SDKHTTPClient("sts")
 	hc.Transport.(*loggingTransport).log = httpLog{level: hclog.Off} //nolint:forcetypeassert // made just above
+	// The SDK signs with these; the request carries only the signature.
+	hc = SigningWith(hc, credentials.NewStaticCredentialsProvider("AKIDTESTTESTTEST01", secretKey, ""))
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, srv.URL, strings.NewReader("Action=AssumeRoleWithWebIdentity&WebIdentityToken="+webToken))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("X-Amz-Security-Token", sessionToken)
@@ -151,14 +156,14 @@ func TestSDKAnswerEchoingPartOfSecretsIsScrubbed(t *testing.T) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	seen := string(b) + " " + resp.Header.Get("X-Amzn-RequestId")
-	for _, secret := range []string{webToken, sessionToken} {
+	for _, secret := range []string{webToken, sessionToken, secretKey} {
 		for i := 0; i+minEchoRun <= len(secret); i++ {
 			if strings.Contains(seen, secret[i:i+minEchoRun]) {
 				t.Fatalf("a run of 12 characters of a secret (%d characters long, from offset %d) reached the SDK", len(secret), i)
 			}
 		}
 	}
-	if !strings.Contains(string(b), "<Message>token *** is not valid</Message>") || resp.Header.Get("X-Amzn-RequestId") != "req-***" {
+	if !strings.Contains(string(b), "<Message>token *** is not valid</Message><Detail>signed with ***</Detail>") || resp.Header.Get("X-Amzn-RequestId") != "req-***" {
 		t.Errorf("the answer lost its shape: %s (request id %q)", b, resp.Header.Get("X-Amzn-RequestId"))
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -416,6 +417,9 @@ type loggingTransport struct {
 	base    http.RoundTripper
 	service string
 	log     httpLog
+	// signing are the credentials the SDK signs with (SigningWith); nil
+	// for unsigned calls.
+	signing aws.CredentialsProvider
 }
 
 func (t *loggingTransport) RoundTrip(hr *http.Request) (*http.Response, error) {
@@ -451,6 +455,12 @@ func (t *loggingTransport) RoundTrip(hr *http.Request) (*http.Response, error) {
 		}
 		if hresp.StatusCode >= 300 {
 			secrets := append(headerSecrets(hr.Header), formSecrets(req.Body)...)
+			if t.signing != nil {
+				// The cache the SDK signed from: the same credentials.
+				if c, err := t.signing.Retrieve(hr.Context()); err == nil {
+					secrets = append(secrets, c.SecretAccessKey, c.SessionToken)
+				}
+			}
 			b = newEchoScrubber(secrets).scrubAnswer(b, hresp.Header)
 			hresp.ContentLength = int64(len(b))
 		}
