@@ -199,3 +199,31 @@ func TestSuccessAnswerEchoingSecretsIsScrubbed(t *testing.T) {
 		t.Errorf("a request without secrets had its answer changed: %s", got)
 	}
 }
+
+// An error answer is scrubbed of the credentials the request was signed
+// with, those of the moment: a role session renewed after the client was
+// made signs with a key the configuration never held.
+func TestAnswerEchoingRenewedSigningKeyIsScrubbed(t *testing.T) {
+	t.Parallel()
+	renewed := "Rn3wdK9qZx7Lm2Pv8Tb4Yc6Hs1Gf5Dj0Wa9Ek3Uo"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+		_, _ = w.Write([]byte(`{"__type":"AccessDeniedException","message":"signed with ` + renewed[4:30] + `"}`))
+	}))
+	t.Cleanup(srv.Close)
+	c, err := New(Config{
+		Region:              "us-east-1",
+		Credentials:         Credentials{AccessKeyID: "AKIDTESTTESTTEST01", SecretAccessKey: secretKey}, // as configured
+		CredentialsProvider: credentials.NewStaticCredentialsProvider("ASIARENEWED0000001", renewed, ""),
+	}, "es", srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := c.Do(context.Background(), &Request{Operation: "DescribeDomainConfig", Method: http.MethodGet, Path: "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"__type":"AccessDeniedException","message":"signed with ***"}`; string(resp.Body) != want {
+		t.Errorf("answer %s, want %s", resp.Body, want)
+	}
+}

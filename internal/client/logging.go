@@ -107,11 +107,11 @@ const minSecretLen = 6
 // while shorter runs are common in ordinary text.
 const minEchoRun = 12
 
-// secretsOf are the secret values a signed request carries: the signing
-// credentials, those of its headers (headerSecrets), the request's Secrets
-// and its context's (WithSecrets).
-func (c *Client) secretsOf(ctx context.Context, req *Request, hr *http.Request) []string {
-	out := append([]string{c.cfg.Credentials.SecretAccessKey, c.cfg.Credentials.SessionToken}, req.Secrets...)
+// secretsOf are the secret values a request signed with creds carries:
+// creds', those of its headers (headerSecrets), the request's Secrets and
+// its context's (WithSecrets).
+func secretsOf(ctx context.Context, req *Request, hr *http.Request, creds Credentials) []string {
+	out := append([]string{creds.SecretAccessKey, creds.SessionToken}, req.Secrets...)
 	out = append(out, contextSecrets(ctx)...)
 	return append(out, headerSecrets(hr.Header)...)
 }
