@@ -1,13 +1,11 @@
 package reliability
 
 import (
-	"fmt"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 )
 
@@ -44,43 +42,30 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // change on a held clock: far beyond a loaded machine's plan and apply.
 const followDeadline = 2 * time.Minute
 
-// callsSeen lists the emulator's calls in order, for a failure message.
-func callsSeen(calls []emulator.Call) string {
-	names := make([]string, 0, len(calls))
-	for _, c := range calls {
-		names = append(names, fmt.Sprintf("%s %d", c.Operation, c.Status))
-	}
-	return strings.Join(names, ", ")
-}
-
 // applyFollowingHeldChange runs apply on a held clock, so that its plan
 // sees the change running however slow the machine; once apply follows
 // the change (its first DescribeDomainChangeProgress), the clock runs an
 // hour a second and the change ends within the apply. It fails the test
 // when apply ends without following the change, and when apply has not
-// followed it within followDeadline (then it lets the clock run anyway,
-// so that the apply ends and the test fails rather than hangs).
+// followed it within followDeadline (then the clock runs anyway, so that
+// the apply ends and the test fails rather than hangs).
 func applyFollowingHeldChange(t *testing.T, e *emu, w *workdir) (string, error) {
 	t.Helper()
 	e.Clock().Hold()
 	defer e.Clock().SetSpeed(1)
 	before := e.CountCalls("DescribeDomainChangeProgress", false)
+	followed := e.WhenCalled(t, "DescribeDomainChangeProgress", followDeadline, func() { e.Clock().SetSpeed(3600) })
 	run := w.startApply()
-	deadline := time.After(followDeadline)
-wait:
-	for e.CountCalls("DescribeDomainChangeProgress", false) == before {
-		select {
-		case err := <-run.done:
+	select {
+	case err := <-run.done:
+		if e.CountCalls("DescribeDomainChangeProgress", false) == before {
 			t.Fatalf("apply ended (%v) without following the running change:\n%s", err, run.out.String())
-		case <-deadline:
-			t.Errorf("apply did not follow the running change within %s; the calls seen: %s", followDeadline, callsSeen(e.Calls()))
-			break wait
-		case <-time.After(50 * time.Millisecond):
 		}
+		return run.out.String(), err
+	case <-followed:
+		err := <-run.done
+		return run.out.String(), err
 	}
-	e.Clock().SetSpeed(3600)
-	err := <-run.done
-	return run.out.String(), err
 }
 
 // TestKill_domainChangeWait: the provider is killed (SIGKILL) while apply

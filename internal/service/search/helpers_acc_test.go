@@ -2,8 +2,6 @@ package search_test
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -83,32 +81,8 @@ func parallelTest(t *testing.T, steps []resource.TestStep) {
 // now). A colleague's change made with long stages is then still running
 // at the plan Terraform makes at apply however slow the machine, and ends
 // while apply follows it. When the provider has not followed it within
-// two minutes the test fails, with the calls seen, and the clock moves
-// anyway, so that the apply ends rather than hangs.
+// two minutes the test fails, and the clock moves anyway (WhenCalled).
 func advanceWhenFollowed(t *testing.T, emu *acctest.Emulator, d time.Duration) {
 	t.Helper()
-	const followDeadline = 2 * time.Minute
-	before := countCalls(emu, "DescribeDomainChangeProgress")
-	stop, done := make(chan struct{}), make(chan struct{})
-	t.Cleanup(func() { close(stop); <-done })
-	go func() {
-		defer close(done)
-		deadline := time.After(followDeadline)
-		for countCalls(emu, "DescribeDomainChangeProgress") == before {
-			select {
-			case <-stop:
-				return
-			case <-deadline:
-				var seen []string
-				for _, c := range emu.Calls() {
-					seen = append(seen, fmt.Sprintf("%s %d", c.Operation, c.Status))
-				}
-				t.Errorf("the provider did not follow the running change within %s; the calls seen: %s", followDeadline, strings.Join(seen, ", "))
-				emu.Clock().Advance(d)
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-		emu.Clock().Advance(d)
-	}()
+	emu.WhenCalled(t, "DescribeDomainChangeProgress", 2*time.Minute, func() { emu.Clock().Advance(d) })
 }
