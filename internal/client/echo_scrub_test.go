@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -162,6 +163,9 @@ func TestSDKAnswerEchoingPartOfSecretsIsScrubbed(t *testing.T) {
 				t.Fatalf("a run of 12 characters of a secret (%d characters long, from offset %d) reached the SDK", len(secret), i)
 			}
 		}
+	}
+	if got := resp.Header.Get("Content-Length"); got != strconv.Itoa(len(b)) || resp.ContentLength != int64(len(b)) {
+		t.Errorf("Content-Length %q (field %d), the body scrubbed is %d bytes", got, resp.ContentLength, len(b))
 	}
 	if !strings.Contains(string(b), "<Message>token *** is not valid</Message><Detail>signed with ***</Detail>") || resp.Header.Get("X-Amzn-RequestId") != "req-***" {
 		t.Errorf("the answer lost its shape: %s (request id %q)", b, resp.Header.Get("X-Amzn-RequestId"))

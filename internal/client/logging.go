@@ -462,7 +462,11 @@ func (t *loggingTransport) RoundTrip(hr *http.Request) (*http.Response, error) {
 				}
 			}
 			b = newEchoScrubber(secrets).scrubAnswer(b, hresp.Header)
+			// The SDK may read either; both say the scrubbed length.
 			hresp.ContentLength = int64(len(b))
+			if hresp.Header.Get("Content-Length") != "" {
+				hresp.Header.Set("Content-Length", strconv.Itoa(len(b)))
+			}
 		}
 		resp.Body = b
 		hresp.Body = io.NopCloser(bytes.NewReader(b))
