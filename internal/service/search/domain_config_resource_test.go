@@ -470,8 +470,10 @@ func TestAccDomainConfig_followsAnotherChange(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			emu := newDomainEmulator(t)
 			c := searchClient(t, emu)
+			// The other change runs for hours, however slow the machine,
+			// until apply follows it; ours, made after, is quick.
 			other := func() {
-				setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 2 * time.Second})
+				setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: time.Hour})
 				_, err := c.UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{
 					DomainName: "demo",
 					Sections:   map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}},
@@ -479,7 +481,11 @@ func TestAccDomainConfig_followsAnotherChange(t *testing.T) {
 				if err != nil {
 					t.Errorf("starting the other change: %v", err)
 				}
+				setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 300 * time.Millisecond})
 			}
+			// Registered once the plan is made, so that only apply's
+			// following the change ends it.
+			endWhenFollowed := func() { advanceWhenFollowed(t, emu, 2*time.Hour) }
 			second := resource.TestStep{
 				Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 9 }`+tc.setting),
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -491,6 +497,9 @@ func TestAccDomainConfig_followsAnotherChange(t *testing.T) {
 					if n := updates(emu); n != 3 {
 						return fmt.Errorf("real UpdateDomainConfig calls that succeeded = %d, want 3", n)
 					}
+					if !followedBeforeSending(emu.Calls()) {
+						return fmt.Errorf("our change was sent without following the other one first")
+					}
 					if d, _ := emu.Search.Domain("demo"); d.SoftwareUpdateOptions == nil || d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled == nil || !*d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled {
 						return fmt.Errorf("the other change was lost")
 					}
@@ -499,8 +508,9 @@ func TestAccDomainConfig_followsAnotherChange(t *testing.T) {
 			}
 			if tc.atPlan {
 				second.PreConfig = other
+				second.ConfigPlanChecks = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planHook(endWhenFollowed)}}
 			} else {
-				second.ConfigPlanChecks = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planHook(other)}}
+				second.ConfigPlanChecks = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planHook(func() { other(); endWhenFollowed() })}}
 			}
 			parallelTest(t, []resource.TestStep{
 				{Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 1 }`+tc.setting)},
@@ -508,6 +518,26 @@ func TestAccDomainConfig_followsAnotherChange(t *testing.T) {
 			})
 		})
 	}
+}
+
+// followedBeforeSending reports whether a DescribeDomainChangeProgress was
+// answered between the other change (the second real UpdateDomainConfig
+// that succeeded) and ours (the third).
+func followedBeforeSending(calls []emulator.Call) bool {
+	sent, followed := 0, false
+	for _, c := range calls {
+		switch {
+		case c.Status >= 300:
+		case c.Operation == "UpdateDomainConfig" && !c.DryRun:
+			sent++
+			if sent == 3 {
+				return followed
+			}
+		case c.Operation == "DescribeDomainChangeProgress" && sent == 2:
+			followed = true
+		}
+	}
+	return false
 }
 
 // Mistakes the spec's rules catch are refused at validate time, naming the
