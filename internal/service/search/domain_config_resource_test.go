@@ -227,7 +227,11 @@ func TestAccDomainConfig_timeoutThenWait(t *testing.T) {
 			PreConfig: func() {
 				emu.Clock().Hold()
 				emu.Clock().Advance(3*time.Hour + 30*time.Minute)
-				// As on a loaded machine, the refresh takes a second.
+				// As on a loaded machine, the refresh takes a second. On
+				// the held clock this changes nothing; it stays so that a
+				// step that let the clock run again (as it once ran, an
+				// hour a second) fails here every time, as it failed in CI
+				// under load, instead of only on a slow machine.
 				if err := emu.InjectFault(emulator.Fault{Service: "search", Operation: "DescribeDomainConfig", Kind: emulator.FaultDelay, Delay: time.Second}); err != nil {
 					t.Fatal(err)
 				}
