@@ -60,8 +60,9 @@ func decode(b []byte, marks string, fn unescaper) (decodedView, bool) {
 	return v, true
 }
 
+// hexValue is four hexadecimal digits' value, a UTF-16 code unit.
 func hexValue(b []byte) (rune, bool) {
-	n, err := strconv.ParseUint(string(b), 16, 32)
+	n, err := strconv.ParseUint(string(b), 16, 16)
 	return rune(n), err == nil
 }
 
