@@ -182,10 +182,36 @@ type Request struct {
 	// not covered by the masking patterns; its body is never logged.
 	Sensitive bool
 	// Secrets are secret values the request carries (a password, a key).
-	// An error answer is scrubbed of them, and of the signing credentials
-	// and the Authorization header, before it is logged or decoded, so an
-	// error that echoes one shows *** instead.
+	// The answer, a success too, is scrubbed of them, and of the signing
+	// credentials and the Authorization header, before it is logged or
+	// decoded, so an answer that echoes one, or 12 characters of one,
+	// shows *** instead.
 	Secrets []string
+}
+
+type secretsKey struct{}
+
+// WithSecrets returns ctx carrying secrets that every answer to a request
+// made with it is scrubbed of, a success too, as a request's Secrets are:
+// a service may quote a password a configuration sets in an answer to a
+// call that does not carry it (a dry run's validation failure or a change
+// stage's description, read back later).
+func WithSecrets(ctx context.Context, secrets ...string) context.Context {
+	var kept []string
+	for _, s := range secrets {
+		if len(s) >= minSecretLen {
+			kept = append(kept, s)
+		}
+	}
+	if len(kept) == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, secretsKey{}, append(contextSecrets(ctx), kept...))
+}
+
+func contextSecrets(ctx context.Context) []string {
+	s, _ := ctx.Value(secretsKey{}).([]string)
+	return s
 }
 
 // Response is a complete answer; the body is read and closed.
@@ -238,10 +264,11 @@ func (c *Client) attempt(ctx context.Context, req *Request, n int) (*Response, b
 	if err != nil {
 		return nil, false, err
 	}
-	if err := c.sign(actx, req, hr); err != nil {
+	creds, err := c.sign(actx, req, hr)
+	if err != nil {
 		return nil, false, err
 	}
-	return c.send(ctx, req, hr, n)
+	return c.send(ctx, req, hr, n, creds)
 }
 
 // httpRequest is req as an HTTP request to the client's endpoint, with the
@@ -274,27 +301,31 @@ func (c *Client) httpRequest(ctx context.Context, req *Request) (*http.Request, 
 }
 
 // sign signs hr with SigV4 for the client's service, with the credentials
-// of the moment; a client with no service sends unsigned requests.
-func (c *Client) sign(ctx context.Context, req *Request, hr *http.Request) error {
+// of the moment, and returns them: an answer is scrubbed of those, which
+// a renewed role session changes. A client with no service sends unsigned
+// requests; it returns the configured credentials, which an answer may
+// still quote.
+func (c *Client) sign(ctx context.Context, req *Request, hr *http.Request) (Credentials, error) {
 	if c.service == "" {
-		return nil
+		return c.cfg.Credentials, nil
 	}
 	sum := sha256.Sum256(req.Body)
 	hash := hex.EncodeToString(sum[:])
 	hr.Header.Set("X-Amz-Content-Sha256", hash)
 	creds, err := c.cfg.RetrieveCredentials(ctx)
 	if err != nil {
-		return fmt.Errorf("getting credentials for %s: %w", req.Operation, err)
+		return Credentials{}, fmt.Errorf("getting credentials for %s: %w", req.Operation, err)
 	}
 	if err := c.signer.SignHTTP(ctx, creds.aws(), hr, hash, c.service, c.cfg.Region, time.Now().UTC()); err != nil {
-		return fmt.Errorf("signing %s request: %w", req.Operation, err)
+		return Credentials{}, fmt.Errorf("signing %s request: %w", req.Operation, err)
 	}
-	return nil
+	return creds, nil
 }
 
-// send sends hr (attempt n of req) and reads the whole answer, logging
-// both. An error answer is scrubbed of what the request carried.
-func (c *Client) send(ctx context.Context, req *Request, hr *http.Request, n int) (*Response, bool, error) {
+// send sends hr (attempt n of req, signed with creds) and reads the whole
+// answer, logging both. An error answer is scrubbed of what the request
+// carried.
+func (c *Client) send(ctx context.Context, req *Request, hr *http.Request, n int, creds Credentials) (*Response, bool, error) {
 	lctx := c.log.context(ctx)
 	start := time.Now()
 	c.log.request(lctx, c.service, req, hr, n)
@@ -309,10 +340,13 @@ func (c *Client) send(ctx context.Context, req *Request, hr *http.Request, n int
 		c.log.transportError(lctx, c.service, req.Operation, err, time.Since(start))
 		return nil, true, fmt.Errorf("reading answer: %w", err)
 	}
-	if hresp.StatusCode >= 300 {
-		// An error may quote what the request carried; an answer carries
-		// secrets of its own (a new key's value) and is left as it is.
-		body = scrub(body, c.secretsOf(req, hr))
+	if hresp.StatusCode >= 300 || carriesSecrets(ctx, req, hr) {
+		// An answer may quote what the request carried, whole or in part,
+		// in its body or its headers (a request id): an error, or a success
+		// that reports on the request (a dry run's validation failures).
+		// Other successes carry secrets of their own (a new key's value)
+		// and are left as they are.
+		body = newEchoScrubber(secretsOf(ctx, req, hr, creds)).scrubAnswer(body, hresp.Header)
 	}
 	resp := &Response{StatusCode: hresp.StatusCode, Header: hresp.Header, Body: body}
 	c.log.response(lctx, c.service, req, resp, time.Since(start))

@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -98,13 +101,36 @@ var awsAuthorization = regexp.MustCompile(`AWS4-HMAC-SHA256\s+Credential=[^\s"<,
 // secrets by nature (an empty token, a one-letter test password).
 const minSecretLen = 6
 
-// secretsOf are the secret values a signed request carries: the signing
-// credentials, the Authorization header (whole, and the bearer token or
-// signature in it), the session token header and the request's Secrets.
-func (c *Client) secretsOf(req *Request, hr *http.Request) []string {
-	out := append([]string{c.cfg.Credentials.SecretAccessKey, c.cfg.Credentials.SessionToken, hr.Header.Get("X-Amz-Security-Token")}, req.Secrets...)
-	if a := hr.Header.Get("Authorization"); a != "" {
-		out = append(out, a)
+// minEchoRun is the shortest run of a secret's characters that scrub
+// replaces wherever an answer quotes it: a service may echo part of a key
+// (40 of its 70 characters in a request id), which is still a secret,
+// while shorter runs are common in ordinary text.
+const minEchoRun = 12
+
+// secretsOf are the secret values a request signed with creds carries:
+// creds', those of its headers (headerSecrets), the request's Secrets and
+// its context's (WithSecrets).
+func secretsOf(ctx context.Context, req *Request, hr *http.Request, creds Credentials) []string {
+	out := append([]string{creds.SecretAccessKey, creds.SessionToken}, req.Secrets...)
+	out = append(out, contextSecrets(ctx)...)
+	return append(out, headerSecrets(hr.Header)...)
+}
+
+// carriesSecrets reports whether a request carries a secret besides its
+// signature: Secrets, its context's, or a bearer token.
+func carriesSecrets(ctx context.Context, req *Request, hr *http.Request) bool {
+	if len(req.Secrets) > 0 || len(contextSecrets(ctx)) > 0 {
+		return true
+	}
+	a := hr.Header.Get("Authorization")
+	return a != "" && !strings.HasPrefix(a, "AWS4-")
+}
+
+// headerSecrets are the secrets of a request's headers: the session token,
+// and the bearer token or signature of the Authorization header.
+func headerSecrets(h http.Header) []string {
+	out := []string{h.Get("X-Amz-Security-Token")}
+	if a := h.Get("Authorization"); a != "" {
 		if _, tok, ok := strings.Cut(a, " "); ok && !strings.HasPrefix(a, "AWS4-") {
 			out = append(out, tok) // a bearer token
 		}
@@ -115,17 +141,156 @@ func (c *Client) secretsOf(req *Request, hr *http.Request) []string {
 	return out
 }
 
-// scrub replaces every occurrence in b of the secrets (the longest first,
-// so that a secret inside a longer one goes with it) and of SigV4
-// Authorization values with ***.
-func scrub(b []byte, secrets []string) []byte {
-	sorted := slices.SortedFunc(slices.Values(secrets), func(x, y string) int { return len(y) - len(x) })
-	for _, s := range sorted {
-		if len(s) >= minSecretLen {
-			b = bytes.ReplaceAll(b, []byte(s), []byte("***"))
+// secretField matches the name of a form parameter whose value is a
+// secret (WebIdentityToken, Password).
+var secretField = regexp.MustCompile(`^(?:.*\.)?(?:` + secretNames + `)$`)
+
+// formSecrets are the secret values of a form body (a Query request).
+func formSecrets(body []byte) []string {
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for k, vs := range form {
+		if secretField.MatchString(k) {
+			out = append(out, vs...)
 		}
 	}
+	return out
+}
+
+// echoScrubber finds the secrets of one request in an answer: every run
+// of minEchoRun or more consecutive characters of a secret, and every
+// whole secret shorter than that but of minSecretLen or more, as the
+// answer has them or as a reader of JSON, XML or a form decodes them. A
+// request carries a few secrets, so their minEchoRun-grams are few and one
+// pass over each view of the answer finds them.
+type echoScrubber struct {
+	grams map[string]struct{}
+	// starts has a bit for each pair of bytes that begins a gram, so that
+	// most positions of an answer are passed over without a map look-up.
+	starts *[1 << 16 / 64]uint64
+	whole  []string
+}
+
+func pairIndex(a, b byte) int { return int(a)<<8 | int(b) }
+
+func newEchoScrubber(secrets []string) echoScrubber {
+	var e echoScrubber
+	for _, s := range secrets {
+		switch {
+		case len(s) >= minEchoRun:
+			if e.grams == nil {
+				e.grams = make(map[string]struct{}, 4*64)
+				e.starts = new([1 << 16 / 64]uint64)
+			}
+			for i := 0; i+minEchoRun <= len(s); i++ {
+				e.grams[s[i:i+minEchoRun]] = struct{}{}
+				p := pairIndex(s[i], s[i+1])
+				e.starts[p/64] |= 1 << (p % 64)
+			}
+		case len(s) >= minSecretLen:
+			e.whole = append(e.whole, s)
+		}
+	}
+	return e
+}
+
+// scrub returns b with each stretch that holds a secret, and each SigV4
+// Authorization value, replaced by ***.
+func (e echoScrubber) scrub(b []byte) []byte {
+	spans := e.spans(b)
+	if len(spans) > 0 {
+		out := make([]byte, 0, len(b))
+		last := 0
+		for _, sp := range spans {
+			out = append(append(out, b[last:sp[0]]...), "***"...)
+			last = sp[1]
+		}
+		b = append(out, b[last:]...)
+	}
 	return awsAuthorization.ReplaceAll(b, []byte("AWS4-HMAC-SHA256 ***"))
+}
+
+// scrubString is scrub for a string, such as a header's value.
+func (e echoScrubber) scrubString(s string) string { return string(e.scrub([]byte(s))) }
+
+// scrubAnswer scrubs an answer: its header values in place (a request id
+// may quote a secret), and its body, which it returns.
+func (e echoScrubber) scrubAnswer(body []byte, h http.Header) []byte {
+	for _, vs := range h {
+		for i, v := range vs {
+			vs[i] = e.scrubString(v)
+		}
+	}
+	return e.scrub(body)
+}
+
+// spans are the stretches [start, end) of b that hold a secret, as b has
+// it or decoded, in order and joined where they touch.
+func (e echoScrubber) spans(b []byte) [][2]int {
+	if len(e.grams) == 0 && len(e.whole) == 0 {
+		return nil
+	}
+	found := e.found(b, nil)
+	for _, u := range unescapers {
+		if v, ok := decode(b, u.marks, u.fn); ok {
+			found = append(found, e.found(v.text, v.raw)...)
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	slices.SortFunc(found, func(x, y [2]int) int { return x[0] - y[0] })
+	merged := found[:0:0]
+	for _, sp := range found {
+		if n := len(merged); n > 0 && sp[0] <= merged[n-1][1] {
+			merged[n-1][1] = max(merged[n-1][1], sp[1])
+			continue
+		}
+		merged = append(merged, sp)
+	}
+	return merged
+}
+
+// found are the stretches of text that hold a secret, widened to whole
+// UTF-8 characters, as raw maps them to the answer's (nil: text is it).
+func (e echoScrubber) found(text []byte, raw func(from, to int) (int, int)) [][2]int {
+	var out [][2]int
+	add := func(from, to int) {
+		for from > 0 && !utf8.RuneStart(text[from]) {
+			from--
+		}
+		for to < len(text) && !utf8.RuneStart(text[to]) {
+			to++
+		}
+		if raw != nil {
+			from, to = raw(from, to)
+		}
+		out = append(out, [2]int{from, to})
+	}
+	if len(e.grams) > 0 {
+		for i := 0; i+minEchoRun <= len(text); i++ {
+			if p := pairIndex(text[i], text[i+1]); e.starts[p/64]&(1<<(p%64)) == 0 {
+				continue
+			}
+			if _, ok := e.grams[string(text[i:i+minEchoRun])]; ok {
+				add(i, i+minEchoRun)
+			}
+		}
+	}
+	for _, w := range e.whole {
+		for i := 0; ; {
+			j := bytes.Index(text[i:], []byte(w))
+			if j < 0 {
+				break
+			}
+			add(i+j, i+j+len(w))
+			i += j + len(w)
+		}
+	}
+	return out
 }
 
 // maskedHeaders are never logged with their values.
@@ -252,14 +417,16 @@ type loggingTransport struct {
 	base    http.RoundTripper
 	service string
 	log     httpLog
+	// signing are the credentials the SDK signs with (SigningWith); nil
+	// for unsigned calls.
+	signing aws.CredentialsProvider
 }
 
 func (t *loggingTransport) RoundTrip(hr *http.Request) (*http.Response, error) {
-	if t.log.level == hclog.Off {
-		return t.base.RoundTrip(hr)
-	}
 	req := &Request{Operation: awsmiddleware.GetOperationName(hr.Context())}
-	if t.log.on(hclog.Trace) && hr.Body != nil && hr.Body != http.NoBody {
+	// The body is read for the secrets it carries (a web identity token),
+	// which an error answer may quote, and for the trace log.
+	if hr.Body != nil && hr.Body != http.NoBody {
 		b, err := io.ReadAll(hr.Body)
 		hr.Body.Close()
 		if err != nil {
@@ -279,12 +446,27 @@ func (t *loggingTransport) RoundTrip(hr *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	resp := &Response{StatusCode: hresp.StatusCode, Header: hresp.Header}
-	if t.log.on(hclog.Trace) {
+	if hresp.StatusCode >= 300 || t.log.on(hclog.Trace) {
 		b, err := io.ReadAll(hresp.Body)
 		hresp.Body.Close()
 		if err != nil {
 			t.log.transportError(lctx, t.service, req.Operation, err, time.Since(start))
 			return nil, fmt.Errorf("reading answer: %w", err)
+		}
+		if hresp.StatusCode >= 300 {
+			secrets := append(headerSecrets(hr.Header), formSecrets(req.Body)...)
+			if t.signing != nil {
+				// The cache the SDK signed from: the same credentials.
+				if c, err := t.signing.Retrieve(hr.Context()); err == nil {
+					secrets = append(secrets, c.SecretAccessKey, c.SessionToken)
+				}
+			}
+			b = newEchoScrubber(secrets).scrubAnswer(b, hresp.Header)
+			// The SDK may read either; both say the scrubbed length.
+			hresp.ContentLength = int64(len(b))
+			if hresp.Header.Get("Content-Length") != "" {
+				hresp.Header.Set("Content-Length", strconv.Itoa(len(b)))
+			}
 		}
 		resp.Body = b
 		hresp.Body = io.NopCloser(bytes.NewReader(b))

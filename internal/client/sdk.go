@@ -29,6 +29,22 @@ func (cfg Config) SDKHTTPClient(service string) *http.Client {
 	}
 }
 
+// SigningWith returns hc, made by SDKHTTPClient, for an SDK client that
+// signs with creds: its error answers are scrubbed of their secret access
+// key and session token too, which a service may quote though the request
+// carries only a signature made with them.
+func SigningWith(hc *http.Client, creds aws.CredentialsProvider) *http.Client {
+	t, ok := hc.Transport.(*loggingTransport)
+	if !ok || creds == nil {
+		return hc
+	}
+	signed := *t
+	signed.signing = creds
+	out := *hc
+	out.Transport = &signed
+	return &out
+}
+
 // SDKRetryer makes at most cfg.MaxRetries+1 attempts, waiting as Do does
 // between them. The SDK's client-side retry quota is off: the count of
 // attempts is the user's max_retries, whatever failed before.

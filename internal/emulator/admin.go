@@ -83,15 +83,16 @@ func (e *Emulator) adminClearFaults(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (e *Emulator) adminGetClock(w http.ResponseWriter, _ *http.Request) {
-	core.WriteJSON(w, http.StatusOK, map[string]any{"now": e.clock.Now()})
+	core.WriteJSON(w, http.StatusOK, map[string]any{"now": e.clock.Now(), "held": e.clock.Held()})
 }
 
 // clockChange is the body of POST /_admin/clock; its parts apply in the
-// order reset, advance, speed.
+// order reset, hold, advance, speed (a speed runs a held clock again).
 type clockChange struct {
 	Advance string  `json:"advance"`
 	Speed   float64 `json:"speed"`
 	Reset   bool    `json:"reset"`
+	Hold    bool    `json:"hold"`
 }
 
 func (e *Emulator) adminSetClock(w http.ResponseWriter, r *http.Request) {
@@ -104,7 +105,7 @@ func (e *Emulator) adminSetClock(w http.ResponseWriter, r *http.Request) {
 		adminError(w, msg)
 		return
 	}
-	core.WriteJSON(w, http.StatusOK, map[string]any{"now": e.clock.Now()})
+	core.WriteJSON(w, http.StatusOK, map[string]any{"now": e.clock.Now(), "held": e.clock.Held()})
 }
 
 // applyClockChange applies in to the clock and returns the admin error
@@ -113,6 +114,9 @@ func (e *Emulator) adminSetClock(w http.ResponseWriter, r *http.Request) {
 func (e *Emulator) applyClockChange(in clockChange) string {
 	if in.Reset {
 		e.clock.Reset()
+	}
+	if in.Hold {
+		e.clock.Hold()
 	}
 	if in.Advance != "" {
 		d, err := time.ParseDuration(in.Advance)

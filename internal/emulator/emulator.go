@@ -6,9 +6,12 @@ package emulator
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -231,7 +234,7 @@ func (e *Emulator) serveService(w http.ResponseWriter, r *http.Request, svc core
 
 	if f := e.faults.take(svc.Name(), op.Name, op.DryRun); f != nil {
 		call.Fault = f.Kind
-		if !e.applyFault(rw, r, svc, f) {
+		if !e.applyFault(rw, r, body, svc, f) {
 			return
 		}
 	}
@@ -253,8 +256,15 @@ func authStatus(p core.Protocol, condition string) int {
 
 // applyFault acts out a fault; it reports whether the request should still
 // be served normally.
-func (e *Emulator) applyFault(w *statusWriter, r *http.Request, svc core.Service, f *Fault) bool {
+func (e *Emulator) applyFault(w *statusWriter, r *http.Request, body []byte, svc core.Service, f *Fault) bool {
 	switch f.Kind {
+	case FaultEcho:
+		if f.Where == EchoInValidationFailure {
+			e.answerEchoInFailure(w, r, body, svc, f)
+			return false
+		}
+		e.answerEcho(w, r, body, svc, f)
+		return false
 	case FaultError:
 		status := f.Status
 		if status == 0 {
@@ -292,6 +302,85 @@ func (e *Emulator) applyFault(w *statusWriter, r *http.Request, svc core.Service
 		return false
 	}
 	return true
+}
+
+// answerEcho answers an echo fault: an error (Status, default 400; Code,
+// default the protocol's validation error) quoting part of the secret
+// the request carried, or saying that it carried none.
+func (e *Emulator) answerEcho(w http.ResponseWriter, r *http.Request, body []byte, svc core.Service, f *Fault) {
+	secret := e.requestSecret(r, body, f.Field)
+	status, code := f.Status, f.Code
+	if status == 0 {
+		status = http.StatusBadRequest
+	}
+	if code == "" {
+		code = core.Code(svc.Protocol(), "validation")
+	}
+	if secret == "" {
+		core.WriteError(w, svc.Protocol(), status, code, "Injected fault: the request carried no "+f.Field+" to quote.")
+		return
+	}
+	msg, id := f.echoMessage(f.echoed(secret))
+	core.WriteErrorWithID(w, svc.Protocol(), status, code, msg, id)
+}
+
+// answerEchoInFailure serves r, then adds to a successful JSON answer's
+// DryRunProgressStatus and ChangeProgressStatus a validation failure
+// quoting part of the secret r carried (or that an earlier hit quoted).
+func (e *Emulator) answerEchoInFailure(w http.ResponseWriter, r *http.Request, body []byte, svc core.Service, f *Fault) {
+	part := ""
+	if secret := e.requestSecret(r, body, f.Field); secret != "" {
+		part = f.echoed(secret)
+	}
+	part = e.faults.quote(f, part)
+	rec := &bufferWriter{header: http.Header{}, code: http.StatusOK}
+	svc.ServeHTTP(rec, r)
+	out := rec.body.Bytes()
+	var doc map[string]any
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber() // the answer's numbers as they are
+	if rec.code == http.StatusOK && part != "" && dec.Decode(&doc) == nil {
+		code := f.Code
+		if code == "" {
+			code = EchoFailureCode
+		}
+		failure := map[string]any{"Code": code, "Severity": "Advisory", "Message": "Injected fault: the value '" + part + "' of the request's " + f.Field + " is not recommended."}
+		changed := false
+		for _, k := range []string{"DryRunProgressStatus", "ChangeProgressStatus"} {
+			if st, ok := doc[k].(map[string]any); ok {
+				fs, _ := st["ValidationFailures"].([]any)
+				st["ValidationFailures"], changed = append(fs, failure), true
+			}
+		}
+		if b, err := json.Marshal(doc); err == nil && changed {
+			out = b
+		}
+	}
+	maps.Copy(w.Header(), rec.header)
+	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
+	w.WriteHeader(rec.code)
+	_, _ = w.Write(out)
+}
+
+// requestSecret is the secret of r that an echo fault's field names.
+func (e *Emulator) requestSecret(r *http.Request, body []byte, field string) string {
+	switch field {
+	case EchoBearerToken:
+		tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if tok == r.Header.Get("Authorization") {
+			return ""
+		}
+		return tok
+	case EchoSessionToken:
+		return r.Header.Get("X-Amz-Security-Token")
+	case EchoSecretAccessKey:
+		if c := core.CallerFrom(r.Context()); c != nil {
+			cred, _ := e.creds.Get(c.AccessKeyID)
+			return cred.SecretAccessKey
+		}
+		return ""
+	}
+	return bodyField(body, field)
 }
 
 // hangUp closes the client's connection without an answer.
@@ -343,6 +432,17 @@ func (w *statusWriter) Flush() {
 		f.Flush()
 	}
 }
+
+// bufferWriter keeps an answer to be changed before it is sent.
+type bufferWriter struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
+}
+
+func (b *bufferWriter) Header() http.Header         { return b.header }
+func (b *bufferWriter) Write(p []byte) (int, error) { return b.body.Write(p) }
+func (b *bufferWriter) WriteHeader(code int)        { b.code = code }
 
 type discardWriter struct{ header http.Header }
 

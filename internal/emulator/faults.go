@@ -1,7 +1,12 @@
 package emulator
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -25,7 +30,41 @@ const (
 	// FaultLostResponse runs the operation (its effect is kept), then closes
 	// the connection without answering.
 	FaultLostResponse FaultKind = "lost_response"
+	// FaultEcho answers, before the operation runs, with an error that
+	// quotes part of a secret the request carried (Field, Chars, Offset,
+	// Where), as a careless service might in a message or a request id.
+	FaultEcho FaultKind = "echo"
 )
+
+// The secrets an echo fault can quote; any other Field names a member of
+// the request body (a JSON member at any depth, or a form parameter).
+const (
+	EchoBearerToken     = "bearer_token"      // of the Authorization header
+	EchoSessionToken    = "session_token"     // the X-Amz-Security-Token header
+	EchoSecretAccessKey = "secret_access_key" // of the access key that signed the request
+)
+
+// Where an echo fault puts the quoted part.
+const (
+	EchoInMessage      = "message" // inside the message
+	EchoAtMessageStart = "message_start"
+	EchoAtMessageEnd   = "message_end"
+	EchoInRequestID    = "request_id" // the request id (header or XML RequestId)
+	// EchoInValidationFailure serves the request and answers with success
+	// (200), adding to its DryRunProgressStatus or ChangeProgressStatus a
+	// validation failure (Code, default EchoFailureCode; Advisory) whose
+	// message quotes the part, as a service reporting on a change might.
+	// A hit on a request that carries no such secret (DescribeDryRunProgress)
+	// quotes what an earlier hit quoted, as a service keeps its findings.
+	EchoInValidationFailure = "validation_failure"
+)
+
+// EchoFailureCode is the code of an echo fault's validation failure.
+const EchoFailureCode = "ADV_ECHOED_INPUT"
+
+// defaultEchoChars is how much of the secret an echo fault quotes when
+// Chars is not set.
+const defaultEchoChars = 40
 
 // Fault is one injected fault. Empty Service or Operation match any.
 type Fault struct {
@@ -46,13 +85,28 @@ type Fault struct {
 	// Times is how many matching requests the fault hits; 0 means once,
 	// -1 means every one.
 	Times int `json:"times,omitempty"`
+	// Field, Chars, Offset and Where steer an echo fault: which secret it
+	// quotes, how many of its characters (default 40; at most what is
+	// left), from which one (0 is the first), and where.
+	Field  string `json:"field,omitempty"`
+	Chars  int    `json:"chars,omitempty"`
+	Offset int    `json:"offset,omitempty"`
+	Where  string `json:"where,omitempty"`
+	// Quoted is what a validation_failure echo fault quoted last.
+	Quoted string `json:"quoted,omitempty"`
 	// Hits counts the requests hit so far.
 	Hits int `json:"hits"`
+	// stored is the fault in the list that a hit (a copy) came from.
+	stored *Fault
 }
 
 func (f *Fault) validate() error {
 	switch f.Kind {
 	case FaultError, FaultThrottle, FaultDrop, FaultLostResponse:
+	case FaultEcho:
+		if err := f.validateEcho(); err != nil {
+			return err
+		}
 	case FaultDelay:
 		if f.Delay == 0 && f.DelayText != "" {
 			d, err := time.ParseDuration(f.DelayText)
@@ -65,15 +119,21 @@ func (f *Fault) validate() error {
 			return fmt.Errorf("a delay fault needs a positive delay")
 		}
 	default:
-		return fmt.Errorf("unknown fault kind %q (error, throttle, drop, delay, lost_response)", f.Kind)
+		return fmt.Errorf("unknown fault kind %q (error, throttle, drop, delay, lost_response, echo)", f.Kind)
+	}
+	if f.Kind != FaultEcho && (f.Field != "" || f.Chars != 0 || f.Offset != 0 || f.Where != "") {
+		return fmt.Errorf("field, chars, offset and where steer an echo fault only")
 	}
 	switch {
-	case f.Code != "" && f.Kind != FaultError:
+	case f.Code != "" && f.Kind != FaultError && f.Kind != FaultEcho:
 		return fmt.Errorf("code %q: only an error fault answers with a code", f.Code)
 	case f.Code != "" && f.Status != 0 && (f.Status < 400 || f.Status > 599):
 		return fmt.Errorf("status %d: an error fault answers with a 4xx or 5xx status", f.Status)
 	case f.Code == "" && f.Status != 0 && (f.Status < 500 || f.Status > 599):
 		return fmt.Errorf("status %d: an error fault without a code answers with a 5xx status", f.Status)
+	}
+	if f.Kind == FaultEcho && f.Code == "" && f.Status != 0 && (f.Status < 400 || f.Status > 599) {
+		return fmt.Errorf("status %d: an echo fault answers with a 4xx or 5xx status", f.Status)
 	}
 	if f.DryRun != "" && f.DryRun != "only" && f.DryRun != "exclude" {
 		return fmt.Errorf("dry_run %q: use only or exclude", f.DryRun)
@@ -82,6 +142,94 @@ func (f *Fault) validate() error {
 		f.Times = 1
 	}
 	return nil
+}
+
+func (f *Fault) validateEcho() error {
+	switch {
+	case f.Field == "":
+		return fmt.Errorf("an echo fault needs a field: %s, %s, %s or a request body member such as MasterUserPassword", EchoBearerToken, EchoSessionToken, EchoSecretAccessKey)
+	case f.Chars < 0 || f.Offset < 0:
+		return fmt.Errorf("chars and offset cannot be negative")
+	}
+	switch f.Where {
+	case "":
+		f.Where = EchoInMessage
+	case EchoInMessage, EchoAtMessageStart, EchoAtMessageEnd, EchoInRequestID:
+	case EchoInValidationFailure:
+		if f.Status != 0 {
+			return fmt.Errorf("status %d: an echo in a validation failure answers with success", f.Status)
+		}
+	default:
+		return fmt.Errorf("where %q: use %s, %s, %s, %s or %s", f.Where, EchoInMessage, EchoAtMessageStart, EchoAtMessageEnd, EchoInRequestID, EchoInValidationFailure)
+	}
+	if f.Chars == 0 {
+		f.Chars = defaultEchoChars
+	}
+	return nil
+}
+
+// echoed is the part of secret the fault quotes: Chars characters from
+// Offset, or as many as are left.
+func (f *Fault) echoed(secret string) string {
+	r := []rune(secret)
+	from := min(f.Offset, len(r))
+	return string(r[from:min(from+f.Chars, len(r))])
+}
+
+// echoMessage and echoRequestID are the error's message and request id
+// with part quoted where the fault says.
+func (f *Fault) echoMessage(part string) (message, requestID string) {
+	what := "the request's " + f.Field
+	switch f.Where {
+	case EchoAtMessageStart:
+		return part + " was refused: injected fault quoting " + what + ".", ""
+	case EchoAtMessageEnd:
+		return "Injected fault: the service refused " + what + ": " + part, ""
+	case EchoInRequestID:
+		return "Injected fault: the service refused the request; its request id quotes " + what + ".", "req-" + part
+	}
+	return "Injected fault: the value '" + part + "' of " + what + " is not valid here.", ""
+}
+
+// bodyField is the first string value of a member named name in a JSON
+// body (at any depth) or a form body.
+func bodyField(body []byte, name string) string {
+	var doc any
+	if json.Unmarshal(body, &doc) == nil {
+		return jsonField(doc, name)
+	}
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
+		return ""
+	}
+	keys := slices.Sorted(maps.Keys(form))
+	for _, k := range keys {
+		if k == name || strings.HasSuffix(k, "."+name) {
+			return form.Get(k)
+		}
+	}
+	return ""
+}
+
+func jsonField(v any, name string) string {
+	switch v := v.(type) {
+	case map[string]any:
+		if s, ok := v[name].(string); ok {
+			return s
+		}
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			if s := jsonField(v[k], name); s != "" {
+				return s
+			}
+		}
+	case []any:
+		for _, c := range v {
+			if s := jsonField(c, name); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
 }
 
 type faults struct {
@@ -112,6 +260,7 @@ func (fs *faults) take(service, op string, dryRun bool) *Fault {
 		}
 		f.Hits++
 		hit := *f
+		hit.stored = f
 		if f.Times > 0 && f.Hits >= f.Times {
 			fs.list = append(fs.list[:i], fs.list[i+1:]...)
 		}
@@ -134,4 +283,15 @@ func (fs *faults) clear() {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.list = nil
+}
+
+// quote records part as what hit's fault quoted, unless part is empty,
+// and returns what it quoted last.
+func (fs *faults) quote(hit *Fault, part string) string {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if part != "" {
+		hit.stored.Quoted = part
+	}
+	return hit.stored.Quoted
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,7 +17,6 @@ import (
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
 // The harness: TestMain builds the provider into a temporary directory and
@@ -136,20 +134,15 @@ func printReport() {
 	}
 }
 
-// emu starts an emulator on a loopback port for t.
+// emu is the harness's emulator on a loopback port for t, with the
+// provider blocks these tests use.
 type emu struct {
-	*emulator.Emulator
-	URL string
+	*acctest.Emulator
 }
 
 func newEmu(t testing.TB) *emu {
 	t.Helper()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewUnstartedServer(e)
-	emulator.ConfigureServer(srv.Config)
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return &emu{Emulator: e, URL: srv.URL}
+	return &emu{acctest.NewEmulator(t)}
 }
 
 // providerBlock aims the provider at the emulator with a short per-attempt

@@ -57,12 +57,17 @@ func TestPlanOutput_domainChangedSincePlan(t *testing.T) {
 	if out, err := w.run("plan", "-input=false", "-out=tfplan"); err != nil {
 		t.Fatalf("plan: %v\n%s", err, out)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := colleagueClient(t, e).UpdateDomainConfig(ctx, &searchclient.UpdateDomainConfigInput{DomainName: "demo", Sections: map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 8}}}); err != nil {
+	// Each colleague's call has its own bound: the CLI runs between them
+	// may take long on a loaded machine.
+	colleagueCtx := func() context.Context {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		t.Cleanup(cancel)
+		return ctx
+	}
+	if _, err := colleagueClient(t, e).UpdateDomainConfig(colleagueCtx(), &searchclient.UpdateDomainConfigInput{DomainName: "demo", Sections: map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 8}}}); err != nil {
 		t.Fatalf("the colleague's change: %v", err)
 	}
-	time.Sleep(time.Second) // their change (0.2 s) completes
+	e.Clock().Advance(time.Second) // their change (0.2 s) completes
 	before := sentCount()
 
 	out, err := w.run("apply", "-input=false", "tfplan")
@@ -95,10 +100,10 @@ func TestPlanOutput_domainChangedSincePlan(t *testing.T) {
 	if out, err := w.apply(); err != nil {
 		t.Fatalf("apply: %v\n%s", err, out)
 	}
-	if _, err := colleagueClient(t, e).UpdateDomainConfig(ctx, &searchclient.UpdateDomainConfigInput{DomainName: "demo", Sections: map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}}}); err != nil {
+	if _, err := colleagueClient(t, e).UpdateDomainConfig(colleagueCtx(), &searchclient.UpdateDomainConfigInput{DomainName: "demo", Sections: map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}}}); err != nil {
 		t.Fatalf("the colleague's change: %v", err)
 	}
-	time.Sleep(time.Second)
+	e.Clock().Advance(time.Second)
 	w.write(domainConfig(e, "snapshot_options = { automated_snapshot_start_hour = 10 }"))
 	if out, err := w.run("plan", "-input=false", "-refresh=false"); err != nil || !strings.Contains(out, "deployment type dynamic") {
 		t.Errorf("plan -refresh=false after a colleague's change elsewhere: %v\n%s", err, out)

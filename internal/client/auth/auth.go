@@ -20,6 +20,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 )
 
 // DefaultSessionName names role sessions when the configuration does not.
@@ -153,7 +155,7 @@ func (s Settings) Client(creds aws.CredentialsProvider) *sts.Client {
 		Credentials:  creds,
 	}
 	if s.HTTPClient != nil { // a nil *http.Client in the interface would be used
-		o.HTTPClient = s.HTTPClient
+		o.HTTPClient = client.SigningWith(s.HTTPClient, creds)
 	}
 	if s.Retryer != nil {
 		o.Retryer = s.Retryer

@@ -21,6 +21,10 @@ type Clock struct {
 	speed float64
 	base  time.Time
 	at    time.Time
+	// held stops the clock at at (plus offset) until it runs again: a test
+	// looks at a change's stage for as long as it needs, however slow the
+	// machine, and moves on with Advance.
+	held bool
 }
 
 // The clock's bounds: time.Duration overflows past about 292 years, so the
@@ -43,6 +47,9 @@ func (c *Clock) Now() time.Time {
 }
 
 func (c *Clock) nowLocked(now time.Time) time.Time {
+	if c.held {
+		return c.at.Add(c.offset).UTC()
+	}
 	if c.speed > 0 && c.speed != 1 {
 		passed := float64(now.Sub(c.base)) * c.speed
 		if limit := float64(now.Add(MaxSkew).Sub(c.at)); passed > limit {
@@ -73,6 +80,21 @@ func (c *Clock) TryAdvance(d time.Duration) error {
 	return nil
 }
 
+// Hold stops the clock where it is: only Advance moves it until SetSpeed
+// or Reset runs it again.
+func (c *Clock) Hold() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.at, c.offset, c.held = c.nowLocked(time.Now()), 0, true
+}
+
+// Held reports whether the clock is held.
+func (c *Clock) Held() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.held
+}
+
 // TrySetSpeed is SetSpeed for a speed from outside (the admin API):
 // finite, not negative, at most MaxSpeed.
 func (c *Clock) TrySetSpeed(speed float64) error {
@@ -83,13 +105,14 @@ func (c *Clock) TrySetSpeed(speed float64) error {
 	return nil
 }
 
-// SetSpeed makes emulated time pass speed times faster than real time.
+// SetSpeed makes emulated time pass speed times faster than real time,
+// from where it is (a held clock runs again).
 func (c *Clock) SetSpeed(speed float64) {
-	now := time.Now()
-	cur := c.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.offset = 0
+	now := time.Now()
+	cur := c.nowLocked(now)
+	c.offset, c.held = 0, false
 	c.base, c.at, c.speed = now, cur, speed
 	if speed <= 0 || speed == 1 {
 		c.speed = 0
@@ -101,7 +124,7 @@ func (c *Clock) SetSpeed(speed float64) {
 func (c *Clock) Reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.offset, c.speed = 0, 0
+	c.offset, c.speed, c.held = 0, 0, false
 }
 
 // Caller is the authenticated principal of a signed request.

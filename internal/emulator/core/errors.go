@@ -22,6 +22,10 @@ func UUID() string {
 
 // WriteQueryError writes an error in the Query protocol's XML shape.
 func WriteQueryError(w http.ResponseWriter, status int, code, message string) {
+	writeQueryError(w, status, code, message, RequestID())
+}
+
+func writeQueryError(w http.ResponseWriter, status int, code, message, requestID string) {
 	kind := "Sender"
 	if status >= 500 {
 		kind = "Receiver"
@@ -34,7 +38,7 @@ func WriteQueryError(w http.ResponseWriter, status int, code, message string) {
 			Message string `xml:"Message"`
 		} `xml:"Error"`
 		RequestID string `xml:"RequestId"`
-	}{RequestID: RequestID()}
+	}{RequestID: requestID}
 	body.Error.Type, body.Error.Code, body.Error.Message = kind, code, message
 	w.Header().Set("Content-Type", "text/xml")
 	w.WriteHeader(status)
@@ -48,6 +52,20 @@ func WriteJSONError(w http.ResponseWriter, status int, code, message string) {
 	w.Header().Set("X-Amzn-ErrorType", code)
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]string{"__type": code, "message": message})
+}
+
+// WriteErrorWithID is WriteError with the request id given (the XML
+// RequestId, or the X-Amzn-RequestId header), a new one when empty.
+func WriteErrorWithID(w http.ResponseWriter, p Protocol, status int, code, message, requestID string) {
+	if requestID == "" {
+		requestID = RequestID()
+	}
+	if p == Query {
+		writeQueryError(w, status, code, message, requestID)
+		return
+	}
+	w.Header().Set("X-Amzn-RequestId", requestID)
+	WriteJSONError(w, status, code, message)
 }
 
 // WriteJSON writes a 200 JSON answer.
@@ -70,27 +88,29 @@ func WriteError(w http.ResponseWriter, p Protocol, status int, code, message str
 var (
 	codes = map[Protocol]map[string]string{
 		Query: {
-			"missing":   "MissingAuthenticationToken",
-			"unknown":   "InvalidClientTokenId",
-			"signature": "SignatureDoesNotMatch",
-			"expired":   "ExpiredToken",
-			"malformed": "IncompleteSignature",
-			"throttle":  "Throttling",
-			"internal":  "ServiceFailure",
+			"missing":    "MissingAuthenticationToken",
+			"unknown":    "InvalidClientTokenId",
+			"signature":  "SignatureDoesNotMatch",
+			"expired":    "ExpiredToken",
+			"malformed":  "IncompleteSignature",
+			"throttle":   "Throttling",
+			"internal":   "ServiceFailure",
+			"validation": "InvalidInput",
 		},
 		JSON: {
-			"missing":   "MissingAuthenticationTokenException",
-			"unknown":   "UnrecognizedClientException",
-			"signature": "InvalidSignatureException",
-			"expired":   "ExpiredTokenException",
-			"malformed": "IncompleteSignatureException",
-			"throttle":  "ThrottlingException",
-			"internal":  "InternalException",
+			"missing":    "MissingAuthenticationTokenException",
+			"unknown":    "UnrecognizedClientException",
+			"signature":  "InvalidSignatureException",
+			"expired":    "ExpiredTokenException",
+			"malformed":  "IncompleteSignatureException",
+			"throttle":   "ThrottlingException",
+			"internal":   "InternalException",
+			"validation": "ValidationException",
 		},
 	}
 )
 
 // Code returns a protocol's error code for one of the emulator's own
 // conditions: missing, unknown, signature, expired, malformed, throttle,
-// internal.
+// internal, validation.
 func Code(p Protocol, condition string) string { return codes[p][condition] }

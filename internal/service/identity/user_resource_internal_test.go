@@ -124,24 +124,23 @@ func TestUserCreateAdoptsOnlyAnInterruptedCreate(t *testing.T) {
 		t.Parallel()
 		h := newUserHarness(t)
 		h.orphan(t, "orphan", "/", time.Hour)
-		go func() {
-			time.Sleep(1500 * time.Millisecond) // the answer arrives and the other run clears its record
+		before := h.emu.CountCalls("ListUserTags", false)
+		whenRecordRead(t, h.emu, func() { // the answer arrives and the other run clears its record
 			_ = h.idc.UntagUser(context.Background(), "orphan", []string{tagCreatingUser})
-		}()
-		start := time.Now()
+		})
 		u, diags := h.create(t, "orphan")
-		if u != nil || !strings.Contains(details(diags), "terraform import <address> orphan") || time.Since(start) < time.Second {
-			t.Fatalf("after %s: user %v, %s: %s; want a wait, then the import advice", time.Since(start), u, summaries(diags), details(diags))
+		if u != nil || !strings.Contains(details(diags), "terraform import <address> orphan") {
+			t.Fatalf("user %v, %s: %s; want the import advice", u, summaries(diags), details(diags))
+		}
+		if n := h.emu.CountCalls("ListUserTags", false) - before; n < 2 {
+			t.Fatalf("the record was read %d times, want a wait: once in flight, once cleared", n)
 		}
 	})
 	t.Run("create in flight, then its window over: waits, then adopts", func(t *testing.T) {
 		t.Parallel()
 		h := newUserHarness(t)
 		orphan := h.orphan(t, "orphan", "/", time.Hour)
-		go func() {
-			time.Sleep(1500 * time.Millisecond)
-			h.emu.Clock().Advance(2 * time.Hour)
-		}()
+		whenRecordRead(t, h.emu, func() { h.emu.Clock().Advance(2 * time.Hour) })
 		u, diags := h.create(t, "orphan")
 		if u == nil || u.UserID != orphan.UserID {
 			t.Fatalf("user %v, %s: %s; want the orphan adopted", u, summaries(diags), details(diags))
@@ -270,4 +269,29 @@ func TestUserAdoptionTwoRunsAtOnce(t *testing.T) {
 	if tags := h.emu.Identity.UserTags("orphan"); len(tags) != 0 {
 		t.Errorf("tags left on the user: %v", tags)
 	}
+}
+
+// whenRecordRead runs fn once the create has read the record of the create
+// in flight (its first ListUserTags from now), so that it is seen waiting
+// however slow the machine. Past two minutes it fails t and runs fn
+// anyway, so that the create ends. (acctest.Emulator.WhenCalled does the
+// same; this package's internal tests cannot import acctest, which imports
+// the provider.)
+func whenRecordRead(t *testing.T, e *emulator.Emulator, fn func()) {
+	t.Helper()
+	before := e.CountCalls("ListUserTags", false)
+	done := make(chan struct{})
+	t.Cleanup(func() { <-done })
+	go func() {
+		defer close(done)
+		deadline := time.Now().Add(2 * time.Minute)
+		for e.CountCalls("ListUserTags", false) == before {
+			if time.Now().After(deadline) {
+				t.Errorf("the create did not read the record within 2m")
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		fn()
+	}()
 }

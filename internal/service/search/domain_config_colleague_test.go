@@ -64,8 +64,11 @@ func TestAccDomainConfig_colleagueBlueGreenBetweenPlanAndApply(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
 				planHook(func() {
-					setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 2 * time.Second, Dynamic: 300 * time.Millisecond})
+					// Their change runs for hours, until apply follows it.
+					setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: time.Hour, Dynamic: 300 * time.Millisecond})
 					colleague(t, emu, map[string]any{"ClusterConfig": map[string]any{"InstanceType": "r6g.xlarge.search"}})
+					setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 300 * time.Millisecond})
+					advanceWhenFollowed(t, emu, 5*time.Hour)
 				}),
 			}},
 			ExpectError: acctest.ErrorRe(`Nothing was sent to domain "demo".*no longer the one the plan showed.*The plan showed: deployment type dynamic.*now says: deployment type blue/green.*Run terraform plan again`),
@@ -92,8 +95,11 @@ func TestAccDomainConfig_savedPlanWhileColleagueChangeRuns(t *testing.T) {
 			Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 9 }`),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				planHook(func() {
-					setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 2 * time.Second})
+					// Their change runs for an hour, until apply follows it.
+					setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: time.Hour})
 					colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
+					setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 300 * time.Millisecond})
+					advanceWhenFollowed(t, emu, 2*time.Hour)
 				}),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -233,7 +239,7 @@ func TestAccDomainConfig_colleagueDynamicBetweenPlanAndApply(t *testing.T) {
 					colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
 					recs := emu.Search.UpdateRecords()
 					colleagueSeq = recs[len(recs)-1].Seq
-					time.Sleep(time.Second) // the change (0.3 s) completes
+					emu.Clock().Advance(time.Second) // the change (0.3 s) completes
 				}),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -275,7 +281,7 @@ func TestAccDomainConfig_savedPlanColleagueMadeTheSameChange(t *testing.T) {
 				plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
 				planHook(func() {
 					colleague(t, emu, map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 8}})
-					time.Sleep(time.Second) // the change (0.3 s) completes
+					emu.Clock().Advance(time.Second) // the change (0.3 s) completes
 				}),
 			}},
 			ExpectError: acctest.ErrorRe(`Search Domain Changed Since the Plan.*Domain "demo" changed after Terraform last read it.*it changed snapshot_options, which this change sets.*now says deployment type none.*as if someone made the same change.*Nothing was sent. Run terraform plan again`),
@@ -307,6 +313,7 @@ func TestAccDomainConfig_savedPlanColleagueMakesItBlueGreen(t *testing.T) {
 				plancheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
 				planHook(func() {
 					colleague(t, emu, map[string]any{"AdvancedOptions": map[string]any{"rest.action.multi.allow_explicit_index": "true", "indices.fielddata.cache.size": "50"}})
+					emu.Clock().Advance(time.Second) // the change (0.3 s) completes
 				}),
 			}},
 			ExpectError: acctest.ErrorRe(`Search Domain Changed Since the Plan.*it changed advanced_options, which this change sets.*now says deployment type blue/green.*Nothing was sent. Run terraform plan again`),
@@ -331,7 +338,7 @@ func TestAccDomainConfig_savedPlanColleagueChangesAnotherManagedSection(t *testi
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				planHook(func() {
 					colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
-					time.Sleep(time.Second) // the change (0.3 s) completes
+					emu.Clock().Advance(time.Second) // the change (0.3 s) completes
 				}),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{

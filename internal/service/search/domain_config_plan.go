@@ -34,6 +34,7 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if r.clients == nil || r.clients.Search == nil {
 		return // the provider is not configured yet (validation)
 	}
+	ctx = withPasswords(ctx, req.Config)
 	p := &planning{r: r, req: req, resp: resp}
 	if !p.start(ctx) || !p.readCurrent(ctx) {
 		return

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
@@ -53,6 +54,7 @@ func (r *domainConfigResource) Configure(_ context.Context, req resource.Configu
 // Create adopts the domain: it applies the configured sections that differ
 // from the domain's configuration, and waits for the change.
 func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	ctx = withPasswords(ctx, req.Config)
 	set, diags := readSettings(ctx, req.Plan)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -82,6 +84,7 @@ func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRe
 // Read refreshes the sections from DescribeDomainConfig, with the pending
 // values of a running change, and records the domain's latest change.
 func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	ctx = withPasswords(ctx, req.State)
 	var domain types.String
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("domain_name"), &domain)...)
 	if resp.Diagnostics.HasError() {
@@ -113,6 +116,7 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 }
 
 func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	ctx = withPasswords(ctx, req.Config)
 	set, diags := readSettings(ctx, req.Plan)
 	resp.Diagnostics.Append(diags...)
 	var changeID, status types.String
@@ -211,4 +215,17 @@ func setImported(ctx context.Context, st *tfsdk.State, name string) diag.Diagnos
 	diags.Append(st.SetAttribute(ctx, path.Root("dry_run_mode"), searchclient.DryRunModeVerbose)...)
 	diags.Append(st.SetAttribute(ctx, path.Root("wait_for_completion"), true)...)
 	return diags
+}
+
+// withPasswords returns ctx whose API answers are scrubbed of the master
+// user password that g (the configuration, or the state at refresh) sets,
+// in either attribute, so that no run of 12 of its characters a service
+// quotes (in a dry run's validation failures, a change stage's
+// description) reaches a diagnostic, the log, the plan or the state. The
+// password may be unknown or absent; then there is nothing to scrub.
+func withPasswords(ctx context.Context, g attributeGetter) context.Context {
+	var pw, wo types.String
+	_ = g.GetAttribute(ctx, path.Root("advanced_security_options").AtName("master_user_options").AtName("master_user_password"), &pw)
+	_ = g.GetAttribute(ctx, path.Root("master_user_password_wo"), &wo)
+	return client.WithSecrets(ctx, pw.ValueString(), wo.ValueString())
 }

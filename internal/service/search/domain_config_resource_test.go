@@ -18,6 +18,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 )
 
@@ -219,16 +220,27 @@ func TestAccDomainConfig_timeoutThenWait(t *testing.T) {
 			ExpectError: acctest.ErrorRe(`stopped waiting for change .*the timeout ran out.*next apply waits for it without sending it again`),
 		},
 		{
-			// The change has one more stage to go (emulated time now runs an
-			// hour a second): apply waits for it and sends nothing again.
+			// The change has half an hour of its last stage to go, on a
+			// held clock: the plan sees it running however slow the
+			// machine. Once the plan is checked the stage ends, and apply
+			// follows the change to its end and sends nothing again.
 			PreConfig: func() {
+				emu.Clock().Hold()
 				emu.Clock().Advance(3*time.Hour + 30*time.Minute)
-				emu.Clock().SetSpeed(3600)
+				// As on a loaded machine, the refresh takes a second. On
+				// the held clock this changes nothing; it stays so that a
+				// step that let the clock run again (as it once ran, an
+				// hour a second) fails here every time, as it failed in CI
+				// under load, instead of only on a slow machine.
+				if err := emu.InjectFault(emulator.Fault{Service: "search", Operation: "DescribeDomainConfig", Kind: emulator.FaultDelay, Delay: time.Second}); err != nil {
+					t.Fatal(err)
+				}
 			},
 			Config: domainConfig(emu, cfg+"\n  timeouts = { update = \"2s\" }"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(domainRes, plancheck.ResourceActionUpdate),
 				plancheck.ExpectUnknownValue(domainRes, tfjsonpath.New("config_change_status")),
+				planHook(func() { emu.Clock().Advance(time.Hour) }),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("config_change_status"), knownvalue.StringExact("Completed")),
@@ -462,8 +474,10 @@ func TestAccDomainConfig_followsAnotherChange(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			emu := newDomainEmulator(t)
 			c := searchClient(t, emu)
+			// The other change runs for hours, however slow the machine,
+			// until apply follows it; ours, made after, is quick.
 			other := func() {
-				setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 2 * time.Second})
+				setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: time.Hour})
 				_, err := c.UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{
 					DomainName: "demo",
 					Sections:   map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}},
@@ -471,7 +485,11 @@ func TestAccDomainConfig_followsAnotherChange(t *testing.T) {
 				if err != nil {
 					t.Errorf("starting the other change: %v", err)
 				}
+				setPace(t, emu, emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 300 * time.Millisecond})
 			}
+			// Registered once the plan is made, so that only apply's
+			// following the change ends it.
+			endWhenFollowed := func() { advanceWhenFollowed(t, emu, 2*time.Hour) }
 			second := resource.TestStep{
 				Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 9 }`+tc.setting),
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -483,6 +501,9 @@ func TestAccDomainConfig_followsAnotherChange(t *testing.T) {
 					if n := updates(emu); n != 3 {
 						return fmt.Errorf("real UpdateDomainConfig calls that succeeded = %d, want 3", n)
 					}
+					if !followedBeforeSending(emu.Calls()) {
+						return fmt.Errorf("our change was sent without following the other one first")
+					}
 					if d, _ := emu.Search.Domain("demo"); d.SoftwareUpdateOptions == nil || d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled == nil || !*d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled {
 						return fmt.Errorf("the other change was lost")
 					}
@@ -491,8 +512,9 @@ func TestAccDomainConfig_followsAnotherChange(t *testing.T) {
 			}
 			if tc.atPlan {
 				second.PreConfig = other
+				second.ConfigPlanChecks = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planHook(endWhenFollowed)}}
 			} else {
-				second.ConfigPlanChecks = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planHook(other)}}
+				second.ConfigPlanChecks = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planHook(func() { other(); endWhenFollowed() })}}
 			}
 			parallelTest(t, []resource.TestStep{
 				{Config: domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 1 }`+tc.setting)},
@@ -500,6 +522,26 @@ func TestAccDomainConfig_followsAnotherChange(t *testing.T) {
 			})
 		})
 	}
+}
+
+// followedBeforeSending reports whether a DescribeDomainChangeProgress was
+// answered between the other change (the second real UpdateDomainConfig
+// that succeeded) and ours (the third).
+func followedBeforeSending(calls []emulator.Call) bool {
+	sent, followed := 0, false
+	for _, c := range calls {
+		switch {
+		case c.Status >= 300:
+		case c.Operation == "UpdateDomainConfig" && !c.DryRun:
+			sent++
+			if sent == 3 {
+				return followed
+			}
+		case c.Operation == "DescribeDomainChangeProgress" && sent == 2:
+			followed = true
+		}
+	}
+	return false
 }
 
 // Mistakes the spec's rules catch are refused at validate time, naming the

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
@@ -99,19 +100,30 @@ func TestAccDryRunDataSource_progressAndPlannedConfig(t *testing.T) {
 	})
 }
 
+// The dry run lasts an hour, however slow the machine, until the data
+// source has read it running; the data source then reads it again, done.
 func TestAccDryRunDataSource_waitForCompletion(t *testing.T) {
 	emu := acctest.NewEmulator(t)
-	setPace(t, emu, emusearch.Pace{DryRun: 2 * time.Second, BlueGreenStage: time.Hour, Dynamic: time.Hour})
+	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
 	inOffPeak(emu)
 	id := startDryRun(t, emu, searchclient.DryRunModeVerbose)
+	before := emu.CountCalls("DescribeDryRunProgress", false)
+	emu.WhenCalled(t, "DescribeDryRunProgress", 2*time.Minute, func() { emu.Clock().Advance(2 * time.Hour) })
 	parallelTest(t, []resource.TestStep{{
 		Config: dryRunConfig(emu, "demo", id, `wait_for_completion = true
   timeouts {
-    read = "1m"
+    read = "5m"
   }`),
 		ConfigStateChecks: []statecheck.StateCheck{
 			statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("dry_run_status"), knownvalue.StringExact("completed")),
 			statecheck.ExpectKnownValue(dryRunAddr, tfjsonpath.New("validation_failures"), knownvalue.ListSizeExact(1)),
+		},
+		Check: func(*terraform.State) error {
+			// Once running, once done (a refresh may read it again).
+			if n := emu.CountCalls("DescribeDryRunProgress", false) - before; n < 2 {
+				return fmt.Errorf("%d DescribeDryRunProgress calls, want 2 or more: the data source did not wait", n)
+			}
+			return nil
 		},
 	}})
 }

@@ -75,3 +75,14 @@ func parallelTest(t *testing.T, steps []resource.TestStep) {
 		Steps:                    steps,
 	})
 }
+
+// advanceWhenFollowed moves the emulator's clock on by d once the provider
+// follows a running change (its first DescribeDomainChangeProgress from
+// now). A colleague's change made with long stages is then still running
+// at the plan Terraform makes at apply however slow the machine, and ends
+// while apply follows it. When the provider has not followed it within
+// two minutes the test fails, and the clock moves anyway (WhenCalled).
+func advanceWhenFollowed(t *testing.T, emu *acctest.Emulator, d time.Duration) {
+	t.Helper()
+	emu.WhenCalled(t, "DescribeDomainChangeProgress", 2*time.Minute, func() { emu.Clock().Advance(d) })
+}
