@@ -182,7 +182,7 @@ resource "cloud_search_domain_config" "logs" {
 `
 
 // TestAccCIGuideTwoRoles runs the CI guide's two-role configuration
-// (main-two-roles.tf, its trust and permission policies) as its GitHub
+// (two-roles/main.tf, its trust and permission policies) as its GitHub
 // Actions workflow does: every plan under the plan role, which may only
 // read (and dry-run), saved with -out and applied by the apply role. Each
 // plan path of each resource is taken (create, no-op refresh,
@@ -228,7 +228,7 @@ func TestAccCIGuideTwoRoles(t *testing.T) {
 		}
 	}
 
-	c.write([]string{"main-two-roles.tf"}, twoRolesInfra)
+	c.write([]string{"two-roles/main.tf"}, twoRolesInfra)
 	c.run("init", "-backend=false")
 	// Create: the key's permission check asks about the apply role.
 	out := plan("-out=tfplan")
@@ -270,7 +270,7 @@ func TestAccCIGuideTwoRoles(t *testing.T) {
 	if err := emu.Search.AddDomain(emusearch.DomainSpec{DomainName: "logs"}); err != nil {
 		t.Fatal(err)
 	}
-	c.write([]string{"main-two-roles.tf"}, twoRolesInfra+fmt.Sprintf(twoRolesImported, keyID))
+	c.write([]string{"two-roles/main.tf"}, twoRolesInfra+fmt.Sprintf(twoRolesImported, keyID))
 	// The imported key is marked as held by the apply: the plan shows it.
 	if out := plan("-out=tfplan"); !strings.Contains(out, "4 to import") || !strings.Contains(out, "held") {
 		t.Errorf("the import plan:\n%s", out)
