@@ -36,7 +36,10 @@ func call(t *testing.T, s *Service, caller *core.Caller, action string, kv ...st
 	}
 	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(form.Encode()))
 	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	r = r.WithContext(core.WithCaller(r.Context(), caller))
+	// A caller is per request (the server makes one for each): the
+	// authorized actions recorded on it are this call's only.
+	c := *caller
+	r = r.WithContext(core.WithCaller(r.Context(), &c))
 	w := httptest.NewRecorder()
 	s.ServeHTTP(w, r)
 	a := answer{status: w.Code, body: w.Body.String()}
