@@ -17,10 +17,15 @@ import (
 // root is the repository, from this package's directory.
 const root = "../.."
 
-// skipDir: directories no file of ours lives in.
+// skipDir: directories no file of ours lives in: build output (bin, dist,
+// make bench's bench) and hidden directories (.git, a .terraform, the
+// demo's), but for .github and .ci.
 func skipDir(rel string) bool {
 	base := filepath.Base(rel)
-	return rel != "." && (base == ".git" || base == "bin" || base == "dist" || base == "node_modules" || base == ".terraform")
+	if rel == "." || base == ".github" || base == ".ci" {
+		return false
+	}
+	return strings.HasPrefix(base, ".") || rel == "bin" || rel == "dist" || rel == "bench" || base == "node_modules"
 }
 
 // walk calls f with each regular file's path relative to the repository
@@ -70,6 +75,8 @@ var (
 	// htmlAnchor is an explicit anchor: <a id="x"> or <a name="x">.
 	htmlAnchor = regexp.MustCompile(`<a\s+(?:id|name)="([^"]+)"`)
 	heading    = regexp.MustCompile(`^#{1,6}\s+(.*?)\s*#*\s*$`)
+	// goFile is a Go file named without its directory: verdict.go.
+	goFile = regexp.MustCompile(`(?:^|[^\w./*-])([A-Za-z]\w*\.go)\b`)
 )
 
 // markdownFile is what a Markdown file holds that links need: its links
@@ -189,10 +196,10 @@ func published(rel string) string {
 // headings or explicit anchors. Links with a scheme (https:, mailto:) are
 // not followed; a template's links are resolved from the page it becomes.
 // A code span that names a path from the repository's root
-// (`contributing/design.md`, `internal/poll`) names one that exists, as a
-// Go comment's does (TestGoCommentPathsResolve).
+// (`contributing/design.md`, `internal/poll`) or a Go file (`verdict.go`)
+// names one that exists, as a Go comment's does (TestGoCommentPathsResolve).
 func TestMarkdownLinksResolve(t *testing.T) {
-	pattern := repoPathPattern(t)
+	n := newNames(t)
 	files := map[string]markdownFile{}
 	var order []string
 	walk(t, func(rel string) {
@@ -217,9 +224,9 @@ func TestMarkdownLinksResolve(t *testing.T) {
 	checked := 0
 	for _, rel := range order {
 		for _, l := range files[rel].spans {
-			for _, p := range pathsIn(pattern, l.target) {
-				if !resolves(p.path) {
-					t.Errorf("%s:%d: `%s` names %s, which does not exist", rel, l.line, l.target, p.path)
+			for _, p := range n.in(l.target) {
+				if !n.resolves(p) {
+					t.Errorf("%s:%d: `%s` names %s, which does not exist", rel, l.line, l.target, p.name)
 				}
 			}
 		}
@@ -269,12 +276,20 @@ func TestMarkdownLinksResolve(t *testing.T) {
 	}
 }
 
-// repoPath is a token of a comment that starts at one of the repository's
-// top-level directories or files: internal/service/search/verdict.go,
-// docs/guides/logging.md, contributing/design.md, GNUmakefile. It must not
-// follow a letter, digit, dot or slash (an import path, a URL or a
-// relative path is no path from the root).
-func repoPathPattern(t *testing.T) *regexp.Regexp {
+// names finds the repository's files a text names, and says whether
+// they exist.
+type names struct {
+	// fromRoot is a token that starts at one of the repository's
+	// top-level directories or files: internal/service/search/verdict.go,
+	// docs/guides/logging.md, contributing/design.md, GNUmakefile. It
+	// must not follow a letter, digit, dot or slash (an import path, a URL
+	// or a relative path is no path from the root).
+	fromRoot *regexp.Regexp
+	// goFiles holds the base name of every Go file of the repository.
+	goFiles map[string]bool
+}
+
+func newNames(t *testing.T) *names {
 	t.Helper()
 	entries, err := os.ReadDir(root)
 	if err != nil {
@@ -284,25 +299,78 @@ func repoPathPattern(t *testing.T) *regexp.Regexp {
 	for _, e := range entries {
 		name := e.Name()
 		switch {
-		case name == ".git" || skipDir(name):
+		case skipDir(name):
 		case e.IsDir():
 			dirs = append(dirs, regexp.QuoteMeta(name))
 		case strings.Contains(name, ".") && !strings.HasPrefix(name, ".") || name == "GNUmakefile" || name == "LICENSE":
 			files = append(files, regexp.QuoteMeta(name))
 		}
 	}
-	return regexp.MustCompile(`(?:^|[^\w./-])((?:` + strings.Join(dirs, "|") + `)/[\w.*/-]*[\w*]|(?:` + strings.Join(files, "|") + `)\b)`)
+	n := &names{
+		fromRoot: regexp.MustCompile(`(?:^|[^\w./-])((?:` + strings.Join(dirs, "|") + `)/[\w.*/-]*[\w*]|(?:` + strings.Join(files, "|") + `)\b)`),
+		goFiles:  map[string]bool{},
+	}
+	walk(t, func(rel string) { n.goFiles[filepath.Base(rel)] = true }, ".go")
+	return n
 }
 
-// TestGoCommentPathsResolve: every repository path a Go comment names (a
-// token starting at a top-level directory, such as
-// contributing/design.md or internal/poll, or a top-level file such as
-// BENCHMARKS.md) exists. A token ending in .Name after a package's
-// directory (internal/poll.Observation) names a declaration of that
-// package and is checked as the directory; a token with * is a pattern
-// and is not checked.
+type named struct {
+	name string
+	at   int  // its offset in the text
+	bare bool // a Go file's name without its directory
+}
+
+// in returns the files text names: paths from the root, and Go files named
+// without their directory. A token with * is a pattern and is left out.
+func (n *names) in(text string) []named {
+	var out []named
+	for _, m := range n.fromRoot.FindAllStringSubmatchIndex(text, -1) {
+		if p := text[m[2]:m[3]]; !strings.Contains(p, "*") {
+			out = append(out, named{name: p, at: m[2]})
+		}
+	}
+	for _, m := range goFile.FindAllStringSubmatchIndex(text, -1) {
+		out = append(out, named{name: text[m[2]:m[3]], at: m[2], bare: true})
+	}
+	return out
+}
+
+// resolves: a path from the root exists, or is dir.Name (a declaration of
+// the package in dir); a Go file named without its directory is one of the
+// repository's Go files (a comment or a table may name another package's).
+func (n *names) resolves(f named) bool {
+	if f.bare {
+		return n.goFiles[f.name]
+	}
+	p := strings.TrimRight(f.name, ".")
+	if exists(p) {
+		return true
+	}
+	if i := strings.LastIndex(p, "/"); i >= 0 {
+		if j := strings.Index(p[i:], "."); j > 0 {
+			dir, rest := p[:i+j], p[i+j+1:]
+			if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(dir))); err == nil && fi.IsDir() && rest != "" && unicode.IsLetter(rune(rest[0])) && !knownExt[strings.ToLower(rest)] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// knownExt: after a directory, .go or .md is a file that is missing, not a
+// declaration.
+var knownExt = map[string]bool{"go": true, "md": true, "tmpl": true, "txt": true, "json": true, "yml": true, "yaml": true, "tf": true, "sh": true, "hcl": true}
+
+// TestGoCommentPathsResolve: every file a Go comment names exists: a path
+// from the repository's root (a token starting at a top-level directory,
+// such as contributing/design.md or internal/poll, or a top-level file such
+// as BENCHMARKS.md), and a Go file named without its directory
+// (verdict.go), which must be one of the repository's. A token ending in
+// .Name after a package's directory (internal/poll.Observation) names a
+// declaration of that package and is checked as the directory; a token with
+// * is a pattern and is not checked.
 func TestGoCommentPathsResolve(t *testing.T) {
-	pattern := repoPathPattern(t)
+	n := newNames(t)
 	fset := token.NewFileSet()
 	checked := 0
 	walk(t, func(rel string) {
@@ -316,13 +384,13 @@ func TestGoCommentPathsResolve(t *testing.T) {
 		}
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
-				for _, p := range pathsIn(pattern, c.Text) {
+				for _, p := range n.in(c.Text) {
 					checked++
-					if resolves(p.path) {
+					if n.resolves(p) {
 						continue
 					}
 					line := fset.Position(c.Pos()).Line + strings.Count(c.Text[:p.at], "\n")
-					t.Errorf("%s:%d: the comment names %s, which does not exist", rel, line, p.path)
+					t.Errorf("%s:%d: the comment names %s, which does not exist", rel, line, p.name)
 				}
 			}
 		}
@@ -331,42 +399,3 @@ func TestGoCommentPathsResolve(t *testing.T) {
 		t.Fatal("no path found in any Go comment: the path pattern no longer matches")
 	}
 }
-
-type pathAt struct {
-	path string
-	at   int // its offset in the text
-}
-
-// pathsIn returns the paths from the root that text names; a token with
-// * is a pattern and is left out.
-func pathsIn(pattern *regexp.Regexp, text string) []pathAt {
-	var paths []pathAt
-	for _, m := range pattern.FindAllStringSubmatchIndex(text, -1) {
-		if p := text[m[2]:m[3]]; !strings.Contains(p, "*") {
-			paths = append(paths, pathAt{p, m[2]})
-		}
-	}
-	return paths
-}
-
-// resolves: p exists, or p is dir.Name (a declaration of the package in
-// dir).
-func resolves(p string) bool {
-	p = strings.TrimRight(p, ".")
-	if exists(p) {
-		return true
-	}
-	if i := strings.LastIndex(p, "/"); i >= 0 {
-		if j := strings.Index(p[i:], "."); j > 0 {
-			dir, rest := p[:i+j], p[i+j+1:]
-			if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(dir))); err == nil && fi.IsDir() && rest != "" && (unicode.IsUpper(rune(rest[0])) || unicode.IsLower(rune(rest[0]))) && !knownExt[strings.ToLower(rest)] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// knownExt: after a directory, .go or .md is a file that is missing, not a
-// declaration.
-var knownExt = map[string]bool{"go": true, "md": true, "tmpl": true, "txt": true, "json": true, "yml": true, "yaml": true, "tf": true, "sh": true, "hcl": true}
