@@ -399,3 +399,31 @@ func TestGoCommentPathsResolve(t *testing.T) {
 		t.Fatal("no path found in any Go comment: the path pattern no longer matches")
 	}
 }
+
+// trackerCite is a comment's citation of a tracker the repository does not
+// hold: the word issue or issues, or review item, then a number. Upstream
+// bugs named owner/repo#N (golang/go#75804) are public, and say when a
+// workaround can go: they stay.
+var trackerCite = regexp.MustCompile(`(?i)\b(issues? [0-9]+|review items? [0-9]+)`)
+
+// TestGoCommentsCiteNoTracker: a comment says why in the code's own terms;
+// an issue or review item number means nothing to a reader of the
+// repository.
+func TestGoCommentsCiteNoTracker(t *testing.T) {
+	fset := token.NewFileSet()
+	walk(t, func(rel string) {
+		f, err := parser.ParseFile(fset, filepath.Join(root, filepath.FromSlash(rel)), nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				for _, m := range trackerCite.FindAllStringIndex(c.Text, -1) {
+					line := fset.Position(c.Pos()).Line + strings.Count(c.Text[:m[0]], "\n")
+					t.Errorf("%s:%d: the comment cites %q: say why instead", rel, line, c.Text[m[0]:m[1]])
+				}
+			}
+		}
+	}, ".go")
+}
