@@ -615,9 +615,10 @@ func (b *bench) dryRunOverhead(ctx context.Context, ws *tfrun.Workspace) error {
 	return nil
 }
 
-// applyDryRuns applies a change and counts the dry runs it made: since
-// issue 18 no plan reuses a dry run, so the apply's plan makes one and the
-// plan Terraform makes again at apply time another.
+// applyDryRuns applies a change and counts the dry runs it made: no plan
+// reuses a dry run (a verdict read back could predate someone else's
+// change), so the apply's plan makes one and the plan Terraform makes again
+// at apply time another.
 func (b *bench) applyDryRuns(ctx context.Context, ws *tfrun.Workspace) error {
 	if err := ws.Write(b.domainConfig(9, true)); err != nil {
 		return err

@@ -10,8 +10,9 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 )
 
-// The plan role of the team: identity:Get*, identity:List* and
-// identity:SimulatePrincipalPolicy, nothing else. Planning a new key as
+// A plan role as contributing/design.md's split roles have it:
+// identity:Get*, identity:List* and identity:SimulatePrincipalPolicy,
+// nothing else. Planning a new key as
 // itself, it is refused, and the error says a plan role can name the apply
 // role; with apply_principal_arn naming a role that may create keys, the
 // same plan succeeds, checks that role, and writes nothing.

@@ -183,11 +183,11 @@ resource "cloud_search_domain_config" "d" {
 		b.WriteString("# A key's or user's create records itself on the user in the service (TagUser, UntagUser, and\n")
 		b.WriteString("# ListUserTags/ListServiceSpecificCredentials when an earlier record needs resolving), so that any\n")
 		b.WriteString("# machine can recover an interrupted create; a key's plan asks the identity service whether the\n")
-		b.WriteString("# caller (the ARN Configure's GetCallerIdentity found) may create it (SimulatePrincipalPolicy) (issue 19).\n")
+		b.WriteString("# caller (the ARN Configure's GetCallerIdentity found) may create it (SimulatePrincipalPolicy).\n")
 		b.WriteString("# Every plan of the domain config runs its own dry run (a verdict read back could predate someone\n")
 		b.WriteString("# else's change), the plan Terraform makes at apply too. Update then sends without another one only\n")
 		b.WriteString("# when the service shows no change since (DescribeDomainConfig) and reads that dry run for the state\n")
-		b.WriteString("# (DescribeDryRunProgress); Create, which gets no private state, always dry-runs again (issue 18).\n")
+		b.WriteString("# (DescribeDryRunProgress); Create, which gets no private state, always dry-runs again.\n")
 		for _, k := range order {
 			fmt.Fprintf(&b, "%s | %d\n", k, got[k])
 		}

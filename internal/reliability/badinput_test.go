@@ -83,7 +83,7 @@ func badCases() []badCase {
 		// Whole numbers where the service takes integers.
 		dcOK("instance count 1.5", `cluster_config = { instance_count = 1.5 }`, "cluster_config", `must be a whole number.*got 1.5`).nested("cluster_config.instance_count"),
 		dcOK("off-peak hour 2.5", `off_peak_window_options = { off_peak_window = { window_start_time = { hours = 2.5 } } }`, "off_peak_window_options", `hours must be a whole number`).nested("off_peak_window_options.off_peak_window.window_start_time.hours"),
-		// The shared value rules (internal/rules), issues 18 and 22.
+		// The shared value rules (internal/rules), the ones the emulator checks requests with.
 		dcOK("instance count 1001", `cluster_config = { instance_count = 1001 }`, "cluster_config", `must be between 1 and 1000, got: 1001`).nested("cluster_config.instance_count"),
 		dcOK("zone count 4", `cluster_config = { zone_awareness_config = { availability_zone_count = 4 } }`, "cluster_config", `must be between 2 and 3, got: 4`).nested("cluster_config.zone_awareness_config.availability_zone_count"),
 		dcOK("subnet id empty", `vpc_options = { subnet_ids = [""] }`, "vpc_options", `string length must be at least 1`).nested("vpc_options.subnet_ids"),

@@ -12,9 +12,9 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
-// The emulator's own refusals of the GET operations' parameters (issue 22:
-// implemented but untested): each is the spec's error with a message that
-// names the parameter.
+// The emulator's own refusals of the GET operations' parameters: each is
+// the spec's error with a message that names the parameter, so a client
+// that sends a bad one learns which.
 func TestReadOperationsRefuseBadParameters(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t)

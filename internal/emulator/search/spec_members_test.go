@@ -13,8 +13,8 @@ import (
 )
 
 // Members of the spec the emulator answers and the client decodes, each
-// checked against the emulator through the client (issue 22: implemented
-// but untested).
+// checked against the emulator through the client: a member answered but
+// misspelt on either side would otherwise decode as empty, unnoticed.
 
 // ChangeProgressStatus carries the change's AcceptedWarnings, its
 // ValidationFailures (the accepted Advisory one) and a LastUpdatedTime

@@ -153,8 +153,11 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
-// findUserPolicyAttachment returns the attached policy's ARN as the service
-// spells it, or "" when the user or the attachment does not exist.
+// findUserPolicyAttachment returns arn when the user has that policy
+// attached, the service's ARN matched whatever its case, or "" when the
+// user or the attachment does not exist. It returns the configuration's
+// spelling, not the service's: the service's in state would differ from
+// the configuration, and policy_arn replaces the attachment when it changes.
 func findUserPolicyAttachment(ctx context.Context, c *conns.Clients, user, arn string) (string, error) {
 	policies, err := c.Identity.ListAttachedUserPolicies(ctx, user)
 	if errors.Is(err, client.ErrNotFound) {

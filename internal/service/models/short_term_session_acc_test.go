@@ -62,8 +62,8 @@ func lastShortTermExpiry(emu *acctest.Emulator, want time.Time) resource.TestChe
 // A short-term key made from temporary credentials never outlives their
 // session: asked for 12 hours with 30 minutes of session left, it carries
 // X-Amz-Expires of the 30 minutes, so the runtime takes it as ending at the
-// session's end (issue 22; the spec: "at most 12 hours, or the session
-// duration if shorter").
+// session's end (the spec: "at most 12 hours, or the session duration if
+// shorter").
 func TestAccShortTermKey_sessionCapsLifetime(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	sessionEnd := emu.Clock().Now().Add(30 * time.Minute).Truncate(time.Second)

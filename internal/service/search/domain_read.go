@@ -23,7 +23,8 @@ import (
 // kept in the private state by every refresh and apply, is what the domain
 // looked like then; when the domain has changed since in a section the
 // change sets, the reviewed verdict can no longer be assumed, and the plan
-// stops with its own error instead (docs/guides/design.md).
+// stops with its own error instead (contributing/design.md, "A domain
+// changed since the plan stops with our error").
 
 // domainRead is the domain as Terraform last read it: its latest change,
 // whether that change was running, and a digest of each section as the

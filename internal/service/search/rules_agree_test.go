@@ -22,7 +22,8 @@ import (
 // TestDedicatedMasterRuleAgrees: the plan's check of the dedicated master
 // count (before any call) refuses exactly the counts for which the
 // emulator's Verbose dry run reports CRIT_DEDICATED_MASTER_COUNT_INVALID,
-// with dedicated masters on and off (review item 15).
+// with dedicated masters on and off: a count the plan refused and the
+// service accepted, or the reverse, would make the plan lie.
 func TestDedicatedMasterRuleAgrees(t *testing.T) {
 	t.Parallel()
 	emu := acctest.NewEmulator(t)

@@ -19,7 +19,8 @@ import (
 
 // Values outside the shared value rules (internal/rules) are refused at
 // validate time, naming the attribute and the allowed values, before any
-// call: the same rules the service applies (issues 18 and 22).
+// call: the same rules the emulator checks requests with (rules.DomainConfig),
+// so the plan refuses what the service would.
 func TestAccDomainConfig_valueRules(t *testing.T) {
 	emu := newDomainEmulator(t)
 	long := `{"a":"` + strings.Repeat("é", rules.MaxAccessPoliciesChars) + `"}`
@@ -92,7 +93,8 @@ func TestAccDomainConfig_timeWithOffset(t *testing.T) {
 }
 
 // Configuring AdvancedOptions at the spec's defaults on a domain that sets
-// none is no change: no dry run, no update, an empty plan (issue 22).
+// none is no change: no dry run, no update, an empty plan (an answer
+// without a key reads as its default).
 func TestAccDomainConfig_advancedOptionsDefaults(t *testing.T) {
 	emu := newDomainEmulator(t)
 	if err := emu.Search.AddDomain(emusearch.DomainSpec{DomainName: "plain", Config: json.RawMessage(`{"ClusterConfig":{"InstanceCount":1,"InstanceType":"r6g.large.search"}}`)}); err != nil {
@@ -167,7 +169,7 @@ func TestAccDryRunDataSource_negativeTimeout(t *testing.T) {
 // A configuration that sets one advanced_options key, while the domain
 // reports all three (the others at their defaults), applies that key and
 // then plans nothing: the keys it leaves out are neither removed nor shown
-// as a difference (review item 1).
+// as a difference, since the domain holds them at their defaults anyway.
 func TestAccDomainConfig_advancedOptionsOneKey(t *testing.T) {
 	emu := newDomainEmulator(t)
 	if err := emu.Search.AddDomain(emusearch.DomainSpec{DomainName: "plain", Config: json.RawMessage(`{"ClusterConfig":{"InstanceCount":1,"InstanceType":"r6g.large.search"}}`)}); err != nil {
@@ -241,7 +243,7 @@ func TestAccDomainConfig_advancedOptionsKeyChanged(t *testing.T) {
 // Adopting or importing a domain whose times are the configuration's
 // instants, written with another offset ("+02:00" configured, UTC from the
 // service), is a no-op: no dry run, no update, and the plan after import
-// shows nothing (review item 7).
+// shows nothing, as times compare as instants.
 func TestAccDomainConfig_adoptTimeWithOffset(t *testing.T) {
 	emu := newDomainEmulator(t)
 	// 2030-01-01T00:00:00Z to 2030-01-02T00:00:00Z.
@@ -289,7 +291,8 @@ resource "cloud_search_domain_config" "test" {
 // A dedicated master count other than 3 or 5 with dedicated masters
 // enabled (on the domain or in the configuration) is refused at plan,
 // naming the attribute, before any call and whatever dry_run_mode; with
-// dedicated masters off the count is not refused (review item 15).
+// dedicated masters off the count is not refused, as the service's dry run
+// does not refuse it then.
 func TestAccDomainConfig_dedicatedMasterCount(t *testing.T) {
 	emu := newDomainEmulator(t)
 	want := `Invalid Dedicated Master Count.*domain "demo" needs dedicated_master_count = 3 or 5, not 4`

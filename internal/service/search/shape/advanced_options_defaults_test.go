@@ -7,7 +7,8 @@ import (
 )
 
 // An answer that leaves AdvancedOptions keys out reads as the spec's
-// defaults, so a configured default is no change (issue 22).
+// defaults, so a configured default is no change: the domain already
+// behaves as configured.
 func TestAdvancedOptionsDefaults(t *testing.T) {
 	t.Parallel()
 	f, _ := sectionByWire("AdvancedOptions")

@@ -11,7 +11,7 @@ import (
 // A time in a list element (Auto-Tune's start_at) configured with an offset
 // is the service's UTC answer for the same instant: no change, and the
 // plan keeps the state's text; another instant is a change and keeps the
-// configuration's (review item 7).
+// configuration's. Compared as text, every plan would show a change.
 func TestTimesCompareAsInstants(t *testing.T) {
 	t.Parallel()
 	f, _ := sectionByWire("AutoTuneOptions")
