@@ -310,10 +310,10 @@ func (b *bench) latencyDomain(ctx context.Context, delay time.Duration) ([]laten
 	if err != nil {
 		return nil, err
 	}
-	floorWhat := fmt.Sprintf("one dry run and the change through our client, %s", callSummary(floorCalls))
+	floorWhat := fmt.Sprintf("one dry run and the change through our client, %d calls", len(floorCalls))
 	row := func(what string, m measured, calls []emulator.Call, needed int) latencyRow {
 		return latencyRow{
-			what:      fmt.Sprintf("%s of a dynamic domain change (%s dry run, %s change)", what, secs(dryRunTime), secs(dynamicTime)),
+			what:      fmt.Sprintf("Dynamic domain change (%s dry run, %s change): %s", secs(dryRunTime), secs(dynamicTime), what),
 			made:      fmt.Sprintf("%s; %s", plural(dryRuns(calls), "dry run"), callSummary(calls)),
 			needed:    plural(needed, "dry run") + " and the change",
 			ours:      m,
@@ -331,13 +331,13 @@ func (b *bench) latencyDomain(ctx context.Context, delay time.Duration) ([]laten
 	if err != nil {
 		return nil, err
 	}
-	rows = append(rows, row("Plain terraform apply", m, calls, 1))
+	rows = append(rows, row("plain terraform apply", m, calls, 1))
 
 	m, calls, err = b.savedPlanApply(ctx, ws, 6, nil)
 	if err != nil {
 		return nil, err
 	}
-	rows = append(rows, row("terraform plan -out, then terraform apply of the plan,", m, calls, 1))
+	rows = append(rows, row("terraform plan -out, then terraform apply of the plan", m, calls, 1))
 
 	// A colleague changes another section between the plan and its apply,
 	// and their change is done: apply has to dry-run again, since the
@@ -355,7 +355,7 @@ func (b *bench) latencyDomain(ctx context.Context, delay time.Duration) ([]laten
 	if err != nil {
 		return nil, err
 	}
-	rows = append(rows, row("terraform plan -out, a colleague's change of another section, then terraform apply of the plan,", m, calls, 2))
+	rows = append(rows, row("terraform plan -out, a colleague's change of another section, then terraform apply of the plan", m, calls, 2))
 	return rows, nil
 }
 
