@@ -59,4 +59,3 @@ func TestPlanSpread(t *testing.T) {
 		t.Errorf("perResourceSpread = %q, want %q", got, want)
 	}
 }
-
