@@ -1,11 +1,15 @@
 // Command bench measures the provider against the in-process emulator and
-// prints one table: how soon waits see a change done and at what cost, next
-// to the fixed polling of the best-known peer; terraform apply, plan and
-// plan -refresh-only wall and CPU time for key bundles next to
-// terraform_data (the Terraform core floor) and to a provider that does
-// nothing (./noop, the floor of a framework provider); the connections the
-// provider opens; the plan-time cost of the dry run; start-up and schema
-// load time; and the provider's peak memory. `make bench` runs it.
+// prints two tables. The first: how soon waits see a change done and at
+// what cost, next to the fixed polling of the best-known peer; terraform
+// apply, plan and plan -refresh-only wall and CPU time for key bundles
+// next to terraform_data (the Terraform core floor) and to a provider that
+// does nothing (./noop, the floor of a framework provider); the
+// connections the provider opens; the plan-time cost of the dry run;
+// start-up and schema load time; and the provider's peak memory. The
+// second (latency.go): with a delay on every request, as on a real
+// network, the calls and wall time of creating, refreshing and destroying
+// key bundles and of a domain change, next to floors that make only the
+// calls each needs. `make bench` runs it.
 package main
 
 import (
@@ -39,9 +43,12 @@ import (
 func main() {
 	cli := flag.String("cli", os.Getenv("TF_CLI"), "the Terraform CLI")
 	binDir := flag.String("provider-dir", "bin", "directory holding terraform-provider-cloud")
-	sizes := flag.String("bundles", "100,300", "key bundle counts (user + attachment + key each)")
-	pars := flag.String("parallelism", "10,50", "terraform -parallelism values")
-	bundlesOnly := flag.Bool("bundles-only", false, "measure only the key bundles' rows (apply, plan, refresh)")
+	sizes := flag.String("bundles", "50,300", "key bundle counts (user + attachment + key each) of the latency rows")
+	latencyPar := flag.Int("latency-parallelism", 10, "terraform -parallelism of the latency rows")
+	delay := flag.Duration("delay", 50*time.Millisecond, "the delay of every emulator request in the latency rows (0: none)")
+	refreshSizes := flag.String("refresh-bundles", "100,300", "key bundle counts of the rows without delay (apply, plan, refresh next to the floors); empty for none")
+	pars := flag.String("parallelism", "10,50", "terraform -parallelism values of the rows without delay")
+	bundlesOnly := flag.Bool("bundles-only", false, "measure only the key bundles' rows (no waits, dry runs or start-up)")
 	flag.Parse()
 	if *cli == "" {
 		fail(errors.New("set -cli or TF_CLI to the Terraform CLI"))
@@ -53,6 +60,7 @@ func main() {
 	b := &bench{cli: *cli, binDir: abs}
 	b.start()
 	defer b.srv.Close()
+	defer b.floorSrv.Close()
 	ctx := context.Background()
 	noopDir, err := buildNoop(ctx)
 	if err != nil {
@@ -62,12 +70,14 @@ func main() {
 	b.noopDir = noopDir
 	began := time.Now()
 
-	fmt.Println("| Measure | Ours | Reference | Ratio |")
-	fmt.Println("|---|---|---|---|")
+	if !*bundlesOnly || len(ints(*refreshSizes)) > 0 {
+		fmt.Println("| Measure | Ours | Reference | Ratio |")
+		fmt.Println("|---|---|---|---|")
+	}
 	if !*bundlesOnly {
 		check(b.waits(ctx))
 	}
-	for _, n := range ints(*sizes) {
+	for _, n := range ints(*refreshSizes) {
 		for _, p := range ints(*pars) {
 			check(b.bundles(ctx, n, p))
 		}
@@ -79,6 +89,29 @@ func main() {
 	if b.peakKB > 0 {
 		fmt.Printf("| Provider peak memory (VmHWM), %s | %.1f MiB | | |\n", b.peakWhat, float64(b.peakKB)/1024)
 	}
+
+	// Rows are printed as they are measured: a long run shows its progress.
+	if !*bundlesOnly || len(ints(*sizes)) > 0 {
+		printLatencyHeader(*delay, *latencyPar)
+	}
+	b.peakKB = 0
+	for _, n := range ints(*sizes) {
+		rows, err := b.latencyBundles(ctx, n, *latencyPar, *delay)
+		check(err)
+		for _, r := range rows {
+			fmt.Println(r)
+		}
+	}
+	if !*bundlesOnly {
+		rows, err := b.latencyDomain(ctx, *delay)
+		check(err)
+		for _, r := range rows {
+			fmt.Println(r)
+		}
+	}
+	if b.peakKB > 0 {
+		fmt.Printf("\nProvider peak memory (VmHWM) with the delay: %.1f MiB, %s.\n", float64(b.peakKB)/1024, b.peakWhat)
+	}
 	fmt.Printf("\nTotal bench time %s.\n", time.Since(began).Round(time.Second))
 }
 
@@ -87,10 +120,14 @@ type bench struct {
 	noopDir     string // holds terraform-provider-noop
 	emu         *emulator.Emulator
 	srv         *httptest.Server
-	conns       atomic.Int64 // connections the emulator accepted
-	requests    atomic.Int64 // requests it served
-	peakKB      int          // largest provider VmHWM seen, kB
-	peakWhat    string
+	// floorEmu serves the latency rows' floor, so that ours and the floor
+	// can take turns each on a state of its own.
+	floorEmu *emulator.Emulator
+	floorSrv *httptest.Server
+	conns    atomic.Int64 // connections the emulator accepted
+	requests atomic.Int64 // requests it served
+	peakKB   int          // largest provider VmHWM seen, kB
+	peakWhat string
 }
 
 func (b *bench) start() {
@@ -105,6 +142,8 @@ func (b *bench) start() {
 		}
 	}
 	b.srv.Start()
+	b.floorEmu = emulator.New(emulator.Options{})
+	b.floorSrv = httptest.NewServer(b.floorEmu)
 }
 
 // run runs one Terraform command and measures it: wall time, the CPU time
@@ -313,7 +352,7 @@ func (b *bench) bundles(ctx context.Context, n, p int) error {
 		return err
 	}
 	// The floor: the same number of resources, with the same dependencies.
-	if err := ref.Write(bundleGraph("terraform_data", "output", n, [3]string{})); err != nil {
+	if err := ref.Write(bundleGraph("terraform_data", "output", n, "", [3]string{})); err != nil {
 		return err
 	}
 	o, err := b.commands(ctx, ours, p, false)
@@ -363,7 +402,10 @@ resource "cloud_identity_service_specific_credential" "k" {
 
 // commandSet is what one workspace's apply, plan and plan -refresh-only
 // measured.
-type commandSet struct{ apply, plan, refresh measured }
+type commandSet struct {
+	apply, plan, refresh measured
+	plans                []measured // each plan's, of which plan is the median
+}
 
 // planRuns is how many times commands runs the plan (refresh): its figures
 // are the medians, since one plan's vary by a quarter on a busy machine.
@@ -398,7 +440,7 @@ func (b *bench) commands(ctx context.Context, ws *tfrun.Workspace, p int, strict
 			return c, err
 		}
 	}
-	c.plan = medianOf(plans)
+	c.plan, c.plans = medianOf(plans), plans
 	// Ours not -detailed-exitcode: the key's first refresh records the
 	// service's clock offset in private state, which counts as a change.
 	refresh := []string{"plan", "-refresh-only", par}
@@ -423,11 +465,12 @@ func printBundles(n, p int, ours, ref, noop commandSet) {
 	fmt.Printf("| Floor of a framework provider: plan (refresh) / plan -refresh-only of %d resources that make no API call, parallelism %d | %s / %s | %s / %s (%d terraform_data) | %.2f / %.2f |\n",
 		3*n, p, secs(noop.plan.wall), secs(noop.refresh.wall), secs(ref.plan.wall), secs(ref.refresh.wall), 3*n,
 		float64(noop.plan.wall)/float64(ref.plan.wall), float64(noop.refresh.wall)/float64(ref.refresh.wall))
-	fmt.Printf("| terraform plan (refresh) of %d key bundles next to the no-op provider, parallelism %d: wall; CPU | %s | %s (%d noop_thing) | %s |\n",
-		n, p, ours.plan.cell(), noop.plan.cell(), 3*n, ratios(ours.plan, noop.plan))
+	fmt.Printf("| terraform plan (refresh) of %d key bundles next to the no-op provider, parallelism %d: wall; CPU (target 1.3) | %s; wall %s | %s (%d noop_thing); wall %s | %s |\n",
+		n, p, ours.plan.cell(), wallSpread(ours.plans), noop.plan.cell(), 3*n, wallSpread(noop.plans), ratios(ours.plan, noop.plan))
 	perOurs, perNoop := ours.plan.providerCPU/time.Duration(3*n), noop.plan.providerCPU/time.Duration(3*n)
-	fmt.Printf("| Provider CPU per refreshed resource, plan (refresh) of %d key bundles, parallelism %d | %s (provider %s / %d) | %s (no-op provider %s / %d) | %.2f |\n",
-		n, p, millis(perOurs), secs(ours.plan.providerCPU), 3*n, millis(perNoop), secs(noop.plan.providerCPU), 3*n,
+	fmt.Printf("| Provider CPU per refreshed resource, plan (refresh) of %d key bundles, parallelism %d (target 1.3) | %s %s (provider %s / %d) | %s %s (no-op provider %s / %d) | %.2f |\n",
+		n, p, millis(perOurs), perResourceSpread(ours.plans, 3*n), secs(ours.plan.providerCPU), 3*n,
+		millis(perNoop), perResourceSpread(noop.plans, 3*n), secs(noop.plan.providerCPU), 3*n,
 		float64(ours.plan.providerCPU)/float64(max(noop.plan.providerCPU, 1)))
 }
 
@@ -451,51 +494,29 @@ func printCallFloor(n, p int, ours, calls commandSet) {
 // user GetUser, the attachment ListAttachedUserPolicies, the key
 // ListServiceSpecificCredentials) through our client, and nothing else.
 func (b *bench) noopCommands(ctx context.Context, n, p int, calls bool) (commandSet, error) {
-	dir, err := os.MkdirTemp("", "bench-noop-")
-	if err != nil {
-		return commandSet{}, err
-	}
-	defer os.RemoveAll(dir)
-	env, err := tfrun.DevOverrides(dir, "cloudlabs/noop", b.noopDir)
-	if err != nil {
-		return commandSet{}, err
-	}
-	ws := &tfrun.Workspace{CLI: b.cli, Dir: dir, Env: env}
-	cfg := `
-terraform {
-  required_providers {
-    noop = { source = "cloudlabs/noop" }
-  }
-}
-`
-	graph := bundleGraph("noop_thing", "id", n, [3]string{})
+	graph := bundleGraph("noop_thing", "id", n, "", [3]string{})
 	if calls {
-		cfg += fmt.Sprintf(`provider "noop" {
-  identity_endpoint = %q
-  region            = %q
-  access_key        = %q
-  secret_key        = %q
-}
-`, b.srv.URL, b.emu.Region(), b.emu.AccessKeyID(), b.emu.SecretAccessKey())
-		graph = bundleGraph("noop_thing", "id", n, [3]string{"GetUser", "ListAttachedUserPolicies", "ListServiceSpecificCredentials"})
+		graph = bundleGraph("noop_thing", "id", n, "call", [3]string{"GetUser", "ListAttachedUserPolicies", "ListServiceSpecificCredentials"})
 	}
-	if err := ws.Write(cfg + graph); err != nil {
+	ws, err := b.noopWorkspace(b.emu, b.srv.URL, graph)
+	if err != nil {
 		return commandSet{}, err
 	}
+	defer os.RemoveAll(ws.Dir)
 	return b.commands(ctx, ws, p, true)
 }
 
 // bundleGraph is n key bundles' graph in resources of type typ: a user,
-// then an attachment and a key that refer to it by the attribute out. Both
+// then an attachment and a key that refer to it by the attribute out. The
 // floors use it, so they match the measured configuration's count and
-// dependencies. calls, when set, are the user's, the attachment's and the
-// key's noop_thing calls.
-func bundleGraph(typ, out string, n int, calls [3]string) string {
+// dependencies. attr, when set, is a noop_thing attribute (call or kind),
+// and values the user's, the attachment's and the key's values of it.
+func bundleGraph(typ, out string, n int, attr string, values [3]string) string {
 	call := func(i int) string {
-		if calls[i] == "" {
+		if attr == "" {
 			return ""
 		}
-		return fmt.Sprintf("  call  = %q\n", calls[i])
+		return fmt.Sprintf("  %s  = %q\n", attr, values[i])
 	}
 	return fmt.Sprintf(`
 resource %[1]q "u" {
@@ -615,10 +636,9 @@ func (b *bench) dryRunOverhead(ctx context.Context, ws *tfrun.Workspace) error {
 	return nil
 }
 
-// applyDryRuns applies a change and counts the dry runs it made: no plan
-// reuses a dry run (a verdict read back could predate someone else's
-// change), so the apply's plan makes one and the plan Terraform makes again
-// at apply time another.
+// applyDryRuns applies a change and counts the dry runs it made: the
+// apply's plan and the plan Terraform makes again at apply time may each
+// make one.
 func (b *bench) applyDryRuns(ctx context.Context, ws *tfrun.Workspace) error {
 	if err := ws.Write(b.domainConfig(9, true)); err != nil {
 		return err
@@ -773,6 +793,33 @@ func procStatus(pid int) (int, time.Duration) {
 		}
 	}
 	return kb, cpu
+}
+
+// wallSpread is the plans' wall times from the least to the most.
+func wallSpread(runs []measured) string {
+	lo, hi := spreadBy(runs, func(m measured) time.Duration { return m.wall })
+	return fmt.Sprintf("%.2f–%.2f s over %d plans", lo.Seconds(), hi.Seconds(), len(runs))
+}
+
+// perResourceSpread is the plans' provider CPU per resource (of n), from
+// the least to the most.
+func perResourceSpread(runs []measured, n int) string {
+	lo, hi := spreadBy(runs, func(m measured) time.Duration { return m.providerCPU / time.Duration(n) })
+	return fmt.Sprintf("(%.2f–%.2f ms over %d plans)", float64(lo)/float64(time.Millisecond), float64(hi)/float64(time.Millisecond), len(runs))
+}
+
+// spreadBy is the least and the most of f over runs.
+func spreadBy[T cmp.Ordered](runs []measured, f func(measured) T) (lo, hi T) {
+	for i, m := range runs {
+		v := f(m)
+		if i == 0 || v < lo {
+			lo = v
+		}
+		if i == 0 || v > hi {
+			hi = v
+		}
+	}
+	return lo, hi
 }
 
 func median(ds []time.Duration) time.Duration {

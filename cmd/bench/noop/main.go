@@ -1,9 +1,11 @@
 // Command noop is a provider that does nothing, for the benchmark: one
 // resource type, noop_thing, whose operations make no API call, unless a
-// resource names one in `call`. Its plans are the floor of a provider
-// served by terraform-plugin-framework as a process of its own, next to
-// terraform_data, which Terraform serves itself; with `call`, the floor of
-// a provider that makes the same API calls as ours and nothing else.
+// resource names one in `call` or `kind`. Its plans are the floor of a
+// provider served by terraform-plugin-framework as a process of its own,
+// next to terraform_data, which Terraform serves itself; with `call`, the
+// floor of a provider whose refresh makes the same API calls as ours and
+// nothing else; with `kind`, the floor of a provider whose create, refresh
+// and destroy make only the calls each operation needs.
 package main
 
 import (
@@ -92,7 +94,9 @@ var _ provider.Provider = noop{}
 
 // thing copies input to id. When call names an identity action, each
 // Read makes that call for the user named input, as our resources' reads
-// do, and nothing else.
+// do, and nothing else. When kind names an identity object (see kinds),
+// the thing is that object of the user named input: Create makes it,
+// Read reads it and Delete deletes it, one call each.
 type thing struct{ identity *identityclient.Client }
 
 var _ resource.ResourceWithConfigure = (*thing)(nil)
@@ -101,6 +105,87 @@ type thingModel struct {
 	ID    types.String `tfsdk:"id"`
 	Input types.String `tfsdk:"input"`
 	Call  types.String `tfsdk:"call"`
+	Kind  types.String `tfsdk:"kind"`
+}
+
+// The policy and the service of a key bundle's attachment and key, as in
+// the bench's configuration of ours.
+const (
+	bundlePolicy  = "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"
+	bundleService = "models.cloud.example"
+	bundleKeyAge  = 90
+)
+
+// kind is one identity object's calls: the one call each operation needs.
+// create returns the object's id (the key's credential id, else the user
+// name); read and remove get it back.
+type kind struct {
+	create func(ctx context.Context, c *identityclient.Client, user string) (string, error)
+	read   func(ctx context.Context, c *identityclient.Client, user, id string) error
+	remove func(ctx context.Context, c *identityclient.Client, user, id string) error
+}
+
+// kinds are the three objects of a key bundle: a user, its policy
+// attachment and its key.
+var kinds = map[string]kind{
+	"user": {
+		create: func(ctx context.Context, c *identityclient.Client, user string) (string, error) {
+			_, err := c.CreateUser(ctx, identityclient.CreateUserInput{UserName: user})
+			return user, err
+		},
+		read: func(ctx context.Context, c *identityclient.Client, user, _ string) error {
+			_, err := c.GetUser(ctx, user)
+			return err
+		},
+		remove: func(ctx context.Context, c *identityclient.Client, user, _ string) error {
+			return c.DeleteUser(ctx, user)
+		},
+	},
+	"attachment": {
+		create: func(ctx context.Context, c *identityclient.Client, user string) (string, error) {
+			return user, c.AttachUserPolicy(ctx, user, bundlePolicy)
+		},
+		read: func(ctx context.Context, c *identityclient.Client, user, _ string) error {
+			_, err := c.ListAttachedUserPolicies(ctx, user)
+			return err
+		},
+		remove: func(ctx context.Context, c *identityclient.Client, user, _ string) error {
+			return c.DetachUserPolicy(ctx, user, bundlePolicy)
+		},
+	},
+	"key": {
+		create: func(ctx context.Context, c *identityclient.Client, user string) (string, error) {
+			k, err := c.CreateServiceSpecificCredential(ctx, identityclient.CreateServiceSpecificCredentialInput{
+				UserName: user, ServiceName: bundleService, CredentialAgeDays: bundleKeyAge,
+			})
+			if err != nil {
+				return "", err
+			}
+			return k.ServiceSpecificCredentialID, nil
+		},
+		read: func(ctx context.Context, c *identityclient.Client, user, _ string) error {
+			_, err := c.ListServiceSpecificCredentials(ctx, user, bundleService)
+			return err
+		},
+		remove: func(ctx context.Context, c *identityclient.Client, user, id string) error {
+			return c.DeleteServiceSpecificCredential(ctx, user, id)
+		},
+	},
+}
+
+// kindOf is the calls of m's kind; ok is false when m has none.
+func (t *thing) kindOf(m thingModel) (kind, bool, error) {
+	if m.Kind.ValueString() == "" {
+		return kind{}, false, nil
+	}
+	k, ok := kinds[m.Kind.ValueString()]
+	switch {
+	case !ok:
+		return kind{}, false, fmt.Errorf("unknown kind %q (user, attachment, key)", m.Kind.ValueString())
+	case t.identity == nil:
+		return kind{}, false, fmt.Errorf("kind %q needs the provider's identity_endpoint", m.Kind.ValueString())
+	}
+	return k, true, nil
 }
 
 func (*thing) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -112,6 +197,7 @@ func (*thing) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource
 		"id":    schema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 		"input": schema.StringAttribute{Required: true},
 		"call":  schema.StringAttribute{Optional: true},
+		"kind":  schema.StringAttribute{Optional: true},
 	}}
 }
 
@@ -119,17 +205,34 @@ func (t *thing) Configure(_ context.Context, req resource.ConfigureRequest, _ *r
 	t.identity, _ = req.ProviderData.(*identityclient.Client)
 }
 
-func (*thing) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+func (t *thing) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var m thingModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
 	m.ID = m.Input
+	k, ok, err := t.kindOf(m)
+	if ok {
+		var id string
+		id, err = k.create(ctx, t.identity, m.Input.ValueString())
+		m.ID = types.StringValue(id)
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Create a No-op Thing", err.Error())
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 func (t *thing) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var m thingModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if err := t.call(ctx, m.Call.ValueString(), m.Input.ValueString()); err != nil {
+	k, ok, err := t.kindOf(m)
+	switch {
+	case ok:
+		err = k.read(ctx, t.identity, m.Input.ValueString(), m.ID.ValueString())
+	case err == nil:
+		err = t.call(ctx, m.Call.ValueString(), m.Input.ValueString())
+	}
+	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read a No-op Thing", err.Error())
 		return
 	}
@@ -150,7 +253,7 @@ func (t *thing) call(ctx context.Context, action, user string) error {
 	case "ListAttachedUserPolicies":
 		_, err = t.identity.ListAttachedUserPolicies(ctx, user)
 	case "ListServiceSpecificCredentials":
-		_, err = t.identity.ListServiceSpecificCredentials(ctx, user, "models.cloud.example")
+		_, err = t.identity.ListServiceSpecificCredentials(ctx, user, bundleService)
 	default:
 		err = fmt.Errorf("unknown call %q", action)
 	}
@@ -159,4 +262,14 @@ func (t *thing) call(ctx context.Context, action, user string) error {
 
 func (*thing) Update(context.Context, resource.UpdateRequest, *resource.UpdateResponse) {}
 
-func (*thing) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (t *thing) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m thingModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	k, ok, err := t.kindOf(m)
+	if ok {
+		err = k.remove(ctx, t.identity, m.Input.ValueString(), m.ID.ValueString())
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Delete a No-op Thing", err.Error())
+	}
+}
