@@ -28,7 +28,10 @@ const MaxSimulatedResources = 100
 // instance plans at the same time, one call per group: questions that
 // differ only in their resources (same principal, actions and context
 // entries) are asked together, each waiter getting its own resources'
-// results, or the call's error.
+// results, or the call's error. A group's batch goes when its window ends
+// and the group's call before it has returned (or when it is full): the
+// questions that arrive during a call wait for the next one together,
+// so the slower the network, the larger the batches.
 type Simulations struct {
 	simulate func(context.Context, identity.SimulatePrincipalPolicyInput) ([]identity.EvaluationResult, error)
 	// window returns what a group waits on before its call: a timer of
@@ -38,6 +41,8 @@ type Simulations struct {
 
 	mu   sync.Mutex
 	open map[string]*simulationBatch
+	// last is each group's latest batch, until it is answered.
+	last map[string]*simulationBatch
 }
 
 // NewSimulations groups the questions asked of simulate.
@@ -47,6 +52,7 @@ func NewSimulations(simulate func(context.Context, identity.SimulatePrincipalPol
 		window:   func() <-chan time.Time { return time.After(SimulationWindow) },
 		max:      MaxSimulatedResources,
 		open:     map[string]*simulationBatch{},
+		last:     map[string]*simulationBatch{},
 	}
 }
 
@@ -58,6 +64,9 @@ type simulationBatch struct {
 	// full is closed when the batch can take no more: it is sent at once.
 	full    chan struct{}
 	flushed bool
+	// prev is the group's batch before this one, whose call this one
+	// waits for; only send reads it.
+	prev *simulationBatch
 	// waiting counts the questions still waiting: the call is cancelled
 	// when the last one leaves.
 	waiting int
@@ -102,7 +111,8 @@ func (s *Simulations) join(ctx context.Context, in identity.SimulatePrincipalPol
 		bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		b = &simulationBatch{key: key, in: in, full: make(chan struct{}), done: make(chan struct{}), ctx: bctx, cancel: cancel}
 		b.in.ResourceArns = nil
-		s.open[key] = b
+		b.prev = s.last[key]
+		s.open[key], s.last[key] = b, b
 		go s.send(b)
 	}
 	b.in.ResourceArns = append(b.in.ResourceArns, newResources(b.in.ResourceArns, in.ResourceArns)...)
@@ -142,15 +152,23 @@ func (s *Simulations) flush(b *simulationBatch) {
 	}
 }
 
-// send waits out the window (or until the batch is full, or nobody
-// waits), then makes the batch's one call.
+// send waits out the window and the group's call before (unless the
+// batch fills up, or nobody waits any more), then makes the batch's one
+// call.
 func (s *Simulations) send(b *simulationBatch) {
-	defer close(b.done)
-	defer b.cancel()
+	defer s.answered(b)
 	select {
 	case <-s.window():
 	case <-b.full:
 	case <-b.ctx.Done():
+	}
+	if prev := b.prev; prev != nil {
+		b.prev = nil
+		select {
+		case <-prev.done:
+		case <-b.full:
+		case <-b.ctx.Done():
+		}
 	}
 	s.mu.Lock()
 	s.seal(b)
@@ -162,6 +180,17 @@ func (s *Simulations) send(b *simulationBatch) {
 		return
 	}
 	b.results, b.err = s.simulate(b.ctx, in)
+}
+
+// answered hands b's answer to its waiters.
+func (s *Simulations) answered(b *simulationBatch) {
+	b.cancel()
+	s.mu.Lock()
+	if s.last[b.key] == b {
+		delete(s.last, b.key)
+	}
+	s.mu.Unlock()
+	close(b.done)
 }
 
 // resultsFor is the batch's answer on resources: its error, or the

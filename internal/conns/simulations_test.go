@@ -334,3 +334,39 @@ func TestSimulationsNewcomerAfterAllLeft(t *testing.T) {
 		t.Errorf("calls %v, want only the newcomer's", calls)
 	}
 }
+
+// The questions that arrive while their group's call is out wait for it
+// to return and go together in the next call, their window long over.
+func TestSimulationsOneCallOutPerGroup(t *testing.T) {
+	t.Parallel()
+	f := &fakeSimulator{started: make(chan identity.SimulatePrincipalPolicyInput, 2), release: make(chan struct{})}
+	s, window := newTestSimulations(f, 100)
+	close(window) // no window: only the call out holds a batch back
+	out := make(chan answer, 3)
+	asks := func(i int) {
+		go func() {
+			res, err := s.Simulate(context.Background(), question(ci, "90", user(i)))
+			out <- answer{user(i), res, err}
+		}()
+	}
+	asks(1)
+	<-f.started
+	asks(2)
+	asks(3)
+	waitJoined(t, s, 2) // both in the one open batch, held by the call out
+	close(f.release)
+	for range 3 {
+		if a := <-out; a.err != nil || len(a.results) != 1 || a.results[0].EvalResourceName != a.resource {
+			t.Errorf("%s: %v %v", a.resource, a.results, a.err)
+		}
+	}
+	calls := f.callsMade()
+	if len(calls) != 2 || len(calls[1].ResourceArns) != 2 {
+		t.Errorf("calls %v, want the first alone, then the two that waited for it together", calls)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.open) != 0 || len(s.last) != 0 {
+		t.Errorf("answered batches still held: %d open, %d last", len(s.open), len(s.last))
+	}
+}
