@@ -79,9 +79,9 @@ type simulationBatch struct {
 }
 
 // Simulate answers in (its ResourceArns, at least one) with the results
-// on those resources, from a call shared with the questions of the same
-// group that arrive within the window. A waiter whose ctx ends leaves at
-// once; the call goes on for the others.
+// on those resources, from a call shared with the other questions of its
+// group that arrive before the call goes. A waiter whose ctx ends leaves
+// at once; the call goes on for the others.
 func (s *Simulations) Simulate(ctx context.Context, in identity.SimulatePrincipalPolicyInput) ([]identity.EvaluationResult, error) {
 	if len(in.ResourceArns) == 0 {
 		return nil, fmt.Errorf("a grouped policy simulation needs the resources it asks about")
@@ -219,7 +219,7 @@ func (b *simulationBatch) resultsFor(resources []string) ([]identity.EvaluationR
 // their resources.
 func groupKey(in identity.SimulatePrincipalPolicyInput) string {
 	in.ResourceArns = nil
-	k, _ := json.Marshal(in) //nolint:errchkjson // strings and slices of strings only
+	k, _ := json.Marshal(in) // strings and slices of strings: it cannot fail
 	return string(k)
 }
 
