@@ -28,6 +28,9 @@ type Clients struct {
 	// PlanChecks remembers, for this provider instance, a plan-time
 	// permission check that could not be made, so that a plan says so once.
 	PlanChecks *PlanChecks
+	// Simulations groups the plan-time policy simulations of the resources
+	// planned at the same time into few calls.
+	Simulations *Simulations
 
 	Identity *identity.Client
 	Search   *searchclient.Client

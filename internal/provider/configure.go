@@ -208,6 +208,7 @@ func newClients(ccfg client.Config, eps conns.Endpoints, caller *conns.Caller, d
 	}
 	return &conns.Clients{
 		Region: ccfg.Region, Config: ccfg, Endpoints: eps, Caller: caller, PlanChecks: &conns.PlanChecks{},
-		Identity: idc, Search: sc, Tokens: modelsclient.NewTokenCache(modelsclient.MaxCachedTokens),
+		Simulations: conns.NewSimulations(idc.SimulatePrincipalPolicy),
+		Identity:    idc, Search: sc, Tokens: modelsclient.NewTokenCache(modelsclient.MaxCachedTokens),
 	}, true
 }

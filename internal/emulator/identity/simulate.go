@@ -56,7 +56,10 @@ type evaluationResultXML struct {
 
 // simulatePrincipalPolicy evaluates ActionNames on ResourceArns (default
 // *) with ContextEntries for the principal PolicySourceArn, by the rule
-// the service itself applies (decide).
+// the service itself applies (decide): one result per action and
+// resource, in that order, each decided on its own resource with the same
+// context entries. The results page as a list does (MaxItems 1..1000,
+// default 100, and Marker).
 func (s *Service) simulatePrincipalPolicy(_ *core.Caller, form url.Values) (any, *apiError) {
 	principal := form.Get("PolicySourceArn")
 	if principal == "" {
@@ -83,10 +86,15 @@ func (s *Service) simulatePrincipalPolicy(_ *core.Caller, form url.Values) (any,
 			out = append(out, s.evaluate(principal, a, res, keys))
 		}
 	}
+	start, end, next, aerr := positionalPage(form, "simulation", len(out))
+	if aerr != nil {
+		return nil, aerr
+	}
 	return struct {
 		EvaluationResults []evaluationResultXML `xml:"EvaluationResults>member"`
 		IsTruncated       bool                  `xml:"IsTruncated"`
-	}{out, false}, nil
+		Marker            string                `xml:"Marker,omitempty"`
+	}{out[start:end], next != "", next}, nil
 }
 
 // contextKeys reads ContextEntries.member.N (N from 1): each key's first

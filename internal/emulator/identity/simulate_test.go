@@ -1,7 +1,10 @@
 package identity
 
 import (
+	"fmt"
 	"net/http"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,3 +116,58 @@ func TestRoleSession(t *testing.T) {
 		t.Errorf("GetUser without a name by a role session: %d %s %s", a.status, a.code, a.msg)
 	}
 }
+
+// Several resources in one simulation: each is decided on its own, with
+// the same context entries, one result per action and resource, and the
+// results page (MaxItems, Marker) as the service's lists do.
+func TestSimulatePrincipalPolicySeveralResources(t *testing.T) {
+	t.Parallel()
+	s, _ := newService(t)
+	team := `{"Version":"2012-10-17","Statement":[{"Sid":"TeamKeysUpTo90Days","Effect":"Allow","Action":"identity:CreateServiceSpecificCredential",
+"Resource":"arn:cloud:identity::123456789012:user/team/*","Condition":{"NumericLessThanEquals":{"identity:ServiceSpecificCredentialAgeDays":"90"}}}]}`
+	if _, err := s.AttachPrincipalPolicy(adminArn, "team", []byte(team)); err != nil {
+		t.Fatal(err)
+	}
+	resources := []string{"arn:cloud:identity::123456789012:user/team/a", "arn:cloud:identity::123456789012:user/b", "arn:cloud:identity::123456789012:user/team/c"}
+	simulate := func(days string, page ...string) answer {
+		kv := []string{"PolicySourceArn", adminArn, "ActionNames.member.1", "identity:CreateServiceSpecificCredential",
+			"ContextEntries.member.1.ContextKeyName", "identity:ServiceSpecificCredentialAgeDays",
+			"ContextEntries.member.1.ContextKeyValues.member.1", days, "ContextEntries.member.1.ContextKeyType", "numeric"}
+		for i, r := range resources {
+			kv = append(kv, fmt.Sprintf("ResourceArns.member.%d", i+1), r)
+		}
+		return must(t, call(t, s, adminCaller, "SimulatePrincipalPolicy", append(kv, page...)...))
+	}
+	decisions := func(body string) []string {
+		var out []string
+		for _, m := range resultRe.FindAllStringSubmatch(body, -1) {
+			out = append(out, m[1]+"="+m[2])
+		}
+		return out
+	}
+	want := []string{resources[0] + "=allowed", resources[1] + "=implicitDeny", resources[2] + "=allowed"}
+	if got := decisions(simulate("90").body); !slices.Equal(got, want) {
+		t.Errorf("90 days: %v, want %v", got, want)
+	}
+	// The context applies to every resource.
+	if got := decisions(simulate("120").body); !slices.Equal(got, []string{resources[0] + "=implicitDeny", resources[1] + "=implicitDeny", resources[2] + "=implicitDeny"}) {
+		t.Errorf("120 days: %v, want every resource refused", got)
+	}
+	// Two to a page: the second page, by the first's marker, holds the rest.
+	first := simulate("90", "MaxItems", "2")
+	m := markerRe.FindStringSubmatch(first.body)
+	if !strings.Contains(first.body, "<IsTruncated>true</IsTruncated>") || m == nil {
+		t.Fatalf("a first page of two: %s", first.body)
+	}
+	second := simulate("90", "MaxItems", "2", "Marker", m[1])
+	if got := append(decisions(first.body), decisions(second.body)...); !slices.Equal(got, want) || !strings.Contains(second.body, "<IsTruncated>false</IsTruncated>") {
+		t.Errorf("two pages: %v (%s), want %v", got, second.body, want)
+	}
+	for _, bad := range [][]string{{"MaxItems", "0"}, {"MaxItems", "1001"}, {"Marker", "nonsense"}} {
+		if a := call(t, s, adminCaller, "SimulatePrincipalPolicy", append([]string{"PolicySourceArn", adminArn, "ActionNames.member.1", "identity:GetUser"}, bad...)...); a.code != "InvalidInput" {
+			t.Errorf("%v: %d %s, want InvalidInput", bad, a.status, a.code)
+		}
+	}
+}
+
+var resultRe = regexp.MustCompile(`<EvalResourceName>([^<]+)</EvalResourceName><EvalDecision>([^<]+)<`)

@@ -97,9 +97,11 @@ func (r *serviceSpecificCredentialResource) simulateCreate(ctx context.Context, 
 	return results, err
 }
 
-// simulate is one SimulatePrincipalPolicy call for question q.
+// simulate asks question q: one SimulatePrincipalPolicy call shared with
+// the other keys planned at the same time for the same principal, service
+// and age (conns.Simulations), each key getting its user's result.
 func (r *serviceSpecificCredentialResource) simulate(ctx context.Context, q *createQuestion) ([]identityclient.EvaluationResult, error) {
-	return r.clients.Identity.SimulatePrincipalPolicy(ctx, identityclient.SimulatePrincipalPolicyInput{
+	return r.clients.Simulations.Simulate(ctx, identityclient.SimulatePrincipalPolicyInput{
 		PolicySourceArn: q.principal,
 		ActionNames:     []string{"identity:CreateServiceSpecificCredential"},
 		ResourceArns:    []string{q.resource},

@@ -58,7 +58,7 @@ func TestCheckCreateAllowedWithoutReasons(t *testing.T) {
 			return
 		}
 		_, _ = w.Write([]byte(`<SimulatePrincipalPolicyResponse><SimulatePrincipalPolicyResult><EvaluationResults><member>` +
-			`<EvalActionName>identity:CreateServiceSpecificCredential</EvalActionName><EvalResourceName>arn:cloud:identity::123456789012:user/bot</EvalResourceName>` +
+			`<EvalActionName>identity:CreateServiceSpecificCredential</EvalActionName><EvalResourceName>` + r.PostForm.Get("ResourceArns.member.1") + `</EvalResourceName>` +
 			`<EvalDecision>` + d + `</EvalDecision><MatchedStatements/></member></EvaluationResults><IsTruncated>false</IsTruncated>` +
 			`</SimulatePrincipalPolicyResult></SimulatePrincipalPolicyResponse>`))
 	}))
@@ -69,7 +69,7 @@ func TestCheckCreateAllowedWithoutReasons(t *testing.T) {
 		t.Fatal(err)
 	}
 	caller := conns.NewCaller("arn:cloud:sts::123456789012:assumed-role/deploy/ci", nil, "")
-	r := &serviceSpecificCredentialResource{clients: &conns.Clients{Region: "us-east-1", Config: cfg, Identity: idc, Caller: caller, PlanChecks: &conns.PlanChecks{}}}
+	r := &serviceSpecificCredentialResource{clients: &conns.Clients{Region: "us-east-1", Config: cfg, Identity: idc, Caller: caller, PlanChecks: &conns.PlanChecks{}, Simulations: conns.NewSimulations(idc.SimulatePrincipalPolicy)}}
 	plan := &serviceSpecificCredentialModel{UserName: types.StringValue("bot"), ServiceName: types.StringValue("models.cloud.example"), CredentialAgeDays: customtypes.NewInt64Value(365)}
 	setDecision := func(d string) {
 		mu.Lock()
