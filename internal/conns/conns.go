@@ -28,6 +28,8 @@ type Clients struct {
 	// PlanChecks remembers, for this provider instance, a plan-time
 	// permission check that could not be made, so that a plan says so once.
 	PlanChecks *PlanChecks
+	// CreatedUsers are the users this provider instance created.
+	CreatedUsers *CreatedUsers
 
 	Identity *identity.Client
 	Search   *searchclient.Client

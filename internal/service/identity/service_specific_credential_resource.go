@@ -585,11 +585,11 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 			fmt.Sprintf("Deleting key %s of user %q failed: %s", id, user, err))
 		return
 	}
-	// The key's claim goes with it; a user without the tag, gone, or whose
-	// tags the provider may not change needs nothing more.
-	if err := r.clients.Identity.UntagUser(ctx, user, []string{claimTagKey(id)}); err != nil && !errors.Is(err, client.ErrNotFound) {
-		tflog.Warn(ctx, "Could not remove the claim of a deleted key from its user", map[string]any{"user_name": user, "service_specific_credential_id": id, "error": err.Error()})
-	}
+	// The key's mark stays on its user: it names an id the service never
+	// gives again, so no recovery can match it to a key, and it goes with
+	// the user (usually deleted right after, in the same destroy) or is
+	// swept by a later key create (sweepStaleMarks). Removing it here
+	// would put a second call on every destroy's path.
 }
 
 // ImportState takes `<user_name>/<service_specific_credential_id>`, or an
