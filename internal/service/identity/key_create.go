@@ -331,7 +331,7 @@ func (v *view) landingUntil(own *record) time.Time {
 // hold marks the key of an adoption as held, and removes the create's
 // record and claims, this run's and stale ones (see bookkeeping: an
 // interrupted run does it too). Two calls, where an answered create's
-// settle needs one: the claims go too, and the record is another run's. The record goes
+// settle needs one: the claims go too. The record goes
 // even when the mark cannot be set: past its deadline, a record would have
 // a later recovery take this key, which the state holds, for the orphan of
 // an interrupted create. An adoption's claim then stays: it keeps the key
