@@ -31,6 +31,8 @@ type Clients struct {
 	// Simulations groups the plan-time policy simulations of the resources
 	// planned at the same time into few calls.
 	Simulations *Simulations
+	// CreatedUsers are the users this provider instance created.
+	CreatedUsers *CreatedUsers
 
 	Identity *identity.Client
 	Search   *searchclient.Client

@@ -427,7 +427,7 @@ var applyRoleTypes = []string{"cloud_identity_user", "cloud_identity_user_policy
 
 // applyRoleInfra is a user, its policy and key, and a domain's
 // configuration; its variables let a second apply update the key (status
-// and a reset) and the domain.
+// and a reset) and the domain, and add a second key for the user.
 const applyRoleInfra = `
 variable "changed" {
   type    = bool
@@ -449,6 +449,15 @@ resource "cloud_identity_service_specific_credential" "app" {
   credential_age_days = 30
   status              = var.changed ? "Inactive" : "Active"
   reset_triggers      = { rotation = var.changed ? "2" : "1" }
+}
+
+# A key for a user an earlier apply created: its create reads the user's
+# records of interrupted creates (identity:ListUserTags), which a key for a
+# user created by the same apply skips.
+resource "cloud_identity_service_specific_credential" "later" {
+  count               = var.changed ? 1 : 0
+  user_name           = cloud_identity_user.app.user_name
+  credential_age_days = 30
 }
 
 resource "cloud_search_domain_config" "demo" {

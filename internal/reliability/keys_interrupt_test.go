@@ -99,12 +99,13 @@ func settled(t *testing.T, e *emu, w *workdir) {
 }
 
 // pendingRecords lists the records of creates in flight the users carry,
-// as user/tag.
+// as user/tag. A record its create turned into its key's mark (the value
+// "held <credential id>") is no longer one.
 func pendingRecords(e *emu) []string {
 	var out []string
 	for _, u := range e.Identity.UserNames() {
-		for k := range e.Identity.UserTags(u) {
-			if strings.HasPrefix(k, "terraform-cloud:creating") {
+		for k, v := range e.Identity.UserTags(u) {
+			if strings.HasPrefix(k, "terraform-cloud:creating") && !strings.HasPrefix(v, "held ") {
 				out = append(out, u+"/"+k)
 			}
 		}

@@ -18,12 +18,20 @@ import (
 //
 //   - tagCreating+<nonce> = "<service name> <start> <deadline>" (Unix
 //     seconds by the service's clock) is set before
-//     CreateServiceSpecificCredential is sent and removed once its answer
-//     is in hand. A record past its deadline belongs to an interrupted
-//     create: the key it may have made is held by no configuration.
-//   - tagKey+<credential id> = "<nonce>" is set once an answer names the
-//     key, or when a key is imported: the key is held by a configuration,
-//     and no recovery ever resets, adopts or deletes it.
+//     CreateServiceSpecificCredential is sent. A record past its deadline
+//     belongs to an interrupted create: the key it may have made is held by
+//     no configuration. Once the answer is in hand, one TagUser turns the
+//     record into the key's mark, tagCreating+<nonce> = "held <credential
+//     id>": writing the same tag key replaces the record in the same call,
+//     so no moment has both or neither, and no UntagUser is needed.
+//   - tagKey+<credential id> = "<nonce>" marks a key an adoption took or an
+//     import brought in. Either mark says the key is held by a
+//     configuration: no recovery ever resets, adopts or deletes it.
+//     A mark stays when its key is deleted: it names an id the service
+//     never gives again, and matching looks only at keys that exist, so
+//     it is inert; it goes with its user, or a key create that finds the
+//     user's tags filling up removes the marks of keys that are gone
+//     (sweepStaleMarks).
 //   - tagTaking+<nonce>:<credential id> = "<record tag> <credential id>
 //     <deadline>" is the claim of one recovery taking a key over for the
 //     record; see contend.go for how one run of several wins it. Until the
@@ -70,6 +78,30 @@ func pendingTag(nonce, service string, started, deadline time.Time) identityclie
 	}
 }
 
+// heldValue is the value that turns the record of an answered create into
+// the mark of the key it made, id.
+const heldValue = "held "
+
+// heldTag is record's tag turned into the mark of key id.
+func heldTag(record, id string) identityclient.Tag {
+	return identityclient.Tag{Key: record, Value: heldValue + id}
+}
+
+// markedKey is the key id a tag marks as held: a record turned into a
+// mark (heldTag) names it; a tagKey mark names it as claimTagKey gives it
+// (hashed when long). ok is false for any other tag.
+func markedKey(t identityclient.Tag) (claimKey string, ok bool) {
+	switch {
+	case strings.HasPrefix(t.Key, tagKey):
+		return t.Key, true
+	case strings.HasPrefix(t.Key, tagCreating) && strings.HasPrefix(t.Value, heldValue):
+		if f := strings.Fields(t.Value); len(f) == 2 {
+			return claimTagKey(f[1]), true
+		}
+	}
+	return "", false
+}
+
 // claimTagKey is the tag that says key id is held. Ids longer than a tag
 // key allows are hashed.
 func claimTagKey(id string) string {
@@ -114,6 +146,17 @@ func recordsOf(tags []identityclient.Tag, service string) (pending []record, cla
 	claims = map[string]claim{}
 	for _, t := range tags {
 		f := strings.Fields(t.Value)
+		if k, ok := markedKey(t); ok {
+			c := claims[k]
+			c.nonce = "-"
+			if strings.HasPrefix(t.Key, tagCreating) {
+				c.nonce = strings.TrimPrefix(t.Key, tagCreating)
+			} else if len(f) > 0 {
+				c.nonce = f[0]
+			}
+			claims[k] = c
+			continue
+		}
 		switch {
 		case strings.HasPrefix(t.Key, tagCreating):
 			if len(f) != 3 || f[0] != service {
@@ -125,13 +168,6 @@ func recordsOf(tags []identityclient.Tag, service string) (pending []record, cla
 				continue
 			}
 			pending = append(pending, record{ID: t.Key, Started: time.Unix(start, 0).UTC(), Deadline: time.Unix(end, 0).UTC()})
-		case strings.HasPrefix(t.Key, tagKey):
-			c := claims[t.Key]
-			c.nonce = "-"
-			if len(f) > 0 {
-				c.nonce = f[0]
-			}
-			claims[t.Key] = c
 		case strings.HasPrefix(t.Key, tagTaking):
 			nonce, _, ok := strings.Cut(strings.TrimPrefix(t.Key, tagTaking), ":")
 			if !ok || len(f) != 3 {

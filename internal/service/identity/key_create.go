@@ -34,6 +34,10 @@ type keyCreate struct {
 	offset time.Duration
 	// own is this create's record, once it stands on the user.
 	own *record
+	// created are the users this provider instance made.
+	created *conns.CreatedUsers
+	// swept is set once a look has looked for stale marks.
+	swept bool
 }
 
 var _ recordedCreate[identityclient.ServiceSpecificCredential] = (*keyCreate)(nil)
@@ -43,7 +47,7 @@ func (c *keyCreate) recorded() bool { return c.own != nil }
 
 // newKeyCreate is one create of the key in, as the plan wants it.
 func newKeyCreate(clients *conns.Clients, in identityclient.CreateServiceSpecificCredentialInput, want wantKey, diags *diag.Diagnostics) *keyCreate {
-	return &keyCreate{idc: clients.Identity, window: createWindow(clients), in: in, want: want, diags: diags, nonce: newNonce()}
+	return &keyCreate{idc: clients.Identity, window: createWindow(clients), in: in, want: want, diags: diags, nonce: newNonce(), created: clients.CreatedUsers}
 }
 
 // run returns the key for the resource, with its value: the key of an
@@ -56,7 +60,26 @@ func (c *keyCreate) run(ctx context.Context) *identityclient.ServiceSpecificCred
 // recoverFirst waits while other runs' creates may still land a key, then
 // recovers the creates that are over. Without permission to read the
 // user's tags, the key is created unrecorded.
+//
+// For a user this provider instance created (userCreate.made) it makes no
+// call: a user's tags go with it, so every record on it was written after
+// it was created, in this run, and none is of an interrupted create this
+// create would recover. This run's other creates settle or resolve their
+// own records (settle, findLost); another run's interrupted create on a
+// user this run just made is recovered by that user's next create that
+// looks. Nor need this create wait for another run's create in flight:
+// the wait exists only so that the records recovered are over. The other
+// run's key and this one may land in each other's windows, and the
+// records tell them apart as for any two creates in flight at once: this
+// create's record keeps that run's recovery waiting until it settles into
+// this key's mark, which no recovery takes; and should this create's
+// answer be lost, findLost waits for that run's record as always. The
+// service's clock comes from the user's CreateDate.
 func (c *keyCreate) recoverFirst(ctx context.Context) (*identityclient.ServiceSpecificCredential, afterRecovery) {
+	if offset, ok := c.created.Created(c.in.UserName); ok {
+		c.offset = offset
+		return nil, createRecorded
+	}
 	v, err := c.waitOut(ctx, nil)
 	switch {
 	case errors.Is(err, client.ErrAccessDenied):
@@ -98,9 +121,22 @@ func (c *keyCreate) call(ctx context.Context) (*identityclient.ServiceSpecificCr
 	return c.idc.CreateServiceSpecificCredential(ctx, c.in)
 }
 
-// settle marks the new key held and removes the record.
+// settle turns the record into the new key's mark (heldTag): one TagUser
+// on the record's own tag key replaces the record with the mark, so the
+// key is held and no record of it is left in one call (see bookkeeping:
+// an interrupted run does it too). When that write fails, the record is
+// removed all the same, as hold does: past its deadline it would have a
+// later recovery take this key, which the state holds, for the orphan of
+// an interrupted create.
 func (c *keyCreate) settle(ctx context.Context, made *identityclient.ServiceSpecificCredential) {
-	c.hold(ctx, made.ServiceSpecificCredentialID, *c.own)
+	actx, cancel := bookkeeping(ctx)
+	defer cancel()
+	id, own := made.ServiceSpecificCredentialID, *c.own
+	terr := c.idc.TagUser(actx, c.in.UserName, []identityclient.Tag{heldTag(own.ID, id)})
+	if terr == nil {
+		return
+	}
+	c.holdWarning(id, own, terr, c.idc.UntagUser(actx, c.in.UserName, []string{own.ID}))
 }
 
 // refused removes the record of a create the service refused: nothing was
@@ -180,6 +216,7 @@ func (c *keyCreate) look(ctx context.Context) (*view, error) {
 		c.offset = tags.ServerTime.Sub(at)
 	}
 	v := &view{now: at.Add(c.offset)}
+	c.sweepStaleMarks(ctx, tags.Tags)
 	v.pending, v.claims = recordsOf(tags.Tags, c.in.ServiceName)
 	if len(v.pending) == 0 {
 		return v, nil // nothing to match keys to
@@ -190,6 +227,43 @@ func (c *keyCreate) look(ctx context.Context) (*view, error) {
 	}
 	v.keys = out.Credentials
 	return v, nil
+}
+
+// sweepAt is how many tags a user carries before a key create that reads
+// them removes the marks of keys that are gone (sweepStaleMarks).
+const sweepAt = identityclient.MaxUserTags / 2
+
+// sweepStaleMarks removes, once per create, the marks of deleted keys from
+// the user's tags when the user carries sweepAt tags or more: a key's
+// delete leaves its mark (inert: it names an id the service never gives
+// again), and without this, marks would fill the user's tags and keep
+// later creates from being recorded. It costs one listing of all the
+// user's keys (every service and region: the identity service is global),
+// made only then. A mark read before that listing names a key that
+// existed when the mark was written (a mark follows the answer that names
+// its key, or the key's import), so a key the listing lacks was deleted,
+// and its id never comes back.
+func (c *keyCreate) sweepStaleMarks(ctx context.Context, tags []identityclient.Tag) {
+	if c.swept || len(tags) < sweepAt {
+		return
+	}
+	c.swept = true
+	out, err := c.idc.ListServiceSpecificCredentials(ctx, c.in.UserName, "")
+	if err != nil {
+		tflog.Warn(ctx, "Could not list the user's keys to remove the marks of deleted keys", map[string]any{"user_name": c.in.UserName, "error": err.Error()})
+		return
+	}
+	live := map[string]bool{}
+	for _, k := range out.Credentials {
+		live[claimTagKey(k.ServiceSpecificCredentialID)] = true
+	}
+	var stale []string
+	for _, t := range tags {
+		if k, ok := markedKey(t); ok && !live[k] {
+			stale = append(stale, t.Key)
+		}
+	}
+	untagLogged(ctx, c.idc, c.in.UserName, "Could not remove the marks of deleted keys from their user", stale...)
 }
 
 // serviceNow is the service's clock as of the last look.
@@ -254,9 +328,10 @@ func (v *view) landingUntil(own *record) time.Time {
 	return until
 }
 
-// hold marks the key of an answered create, or of an adoption (then
-// claims are its claims), as held, and removes the create's record and the
-// claims (see bookkeeping: an interrupted run does it too). The record goes
+// hold marks the key of an adoption as held, and removes the create's
+// record and claims, this run's and stale ones (see bookkeeping: an
+// interrupted run does it too). Two calls, where an answered create's
+// settle needs one: the claims go too. The record goes
 // even when the mark cannot be set: past its deadline, a record would have
 // a later recovery take this key, which the state holds, for the orphan of
 // an interrupted create. An adoption's claim then stays: it keeps the key

@@ -131,7 +131,7 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 				"When the provider's region changes, the plan replaces the key with one for the new region."),
 			"held": schema.BoolAttribute{
 				Computed: true,
-				MarkdownDescription: "Whether no recovery of another configuration's interrupted create can take the key: it is marked on its user as held by a configuration (the user tag `terraform-cloud:key:<id>`), or it needs no mark. " +
+				MarkdownDescription: "Whether no recovery of another configuration's interrupted create can take the key: it is marked on its user as held by a configuration (the user tag `terraform-cloud:key:<id>`, or its create's record `terraform-cloud:creating:<random id>` rewritten as `held <id>`), or it needs no mark. " +
 					"A key this resource creates is marked by its create. An imported key needs no mark when it was created more than a minute before the import and no record of an interrupted create on its user covers its creation (the import reads the user's tags to know). " +
 					"Otherwise it is `false` until the first apply after the import marks it: a plan never writes, so the plan of that import shows `held` changing to `true` as an update in place (identity:TagUser at apply).",
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
@@ -585,11 +585,11 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 			fmt.Sprintf("Deleting key %s of user %q failed: %s", id, user, err))
 		return
 	}
-	// The key's claim goes with it; a user without the tag, gone, or whose
-	// tags the provider may not change needs nothing more.
-	if err := r.clients.Identity.UntagUser(ctx, user, []string{claimTagKey(id)}); err != nil && !errors.Is(err, client.ErrNotFound) {
-		tflog.Warn(ctx, "Could not remove the claim of a deleted key from its user", map[string]any{"user_name": user, "service_specific_credential_id": id, "error": err.Error()})
-	}
+	// The key's mark stays on its user: it names an id the service never
+	// gives again, so no recovery can match it to a key, and it goes with
+	// the user (usually deleted right after, in the same destroy) or is
+	// swept by a later key create (sweepStaleMarks). Removing it here
+	// would put a second call on every destroy's path.
 }
 
 // ImportState takes `<user_name>/<service_specific_credential_id>`, or an

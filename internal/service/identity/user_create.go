@@ -37,13 +37,15 @@ type userCreate struct {
 	diags                  *diag.Diagnostics
 	// nonce names this create in the record it writes.
 	nonce string
+	// created remembers the users this provider instance made.
+	created *conns.CreatedUsers
 }
 
 var _ recordedCreate[identityclient.User] = (*userCreate)(nil)
 
 // newUserCreate is one create of the user in.
 func newUserCreate(clients *conns.Clients, in identityclient.CreateUserInput, diags *diag.Diagnostics) *userCreate {
-	return &userCreate{idc: clients.Identity, window: createWindow(clients), lostAnswerWait: lateWindow(clients), in: in, diags: diags, nonce: newNonce()}
+	return &userCreate{idc: clients.Identity, window: createWindow(clients), lostAnswerWait: lateWindow(clients), in: in, diags: diags, nonce: newNonce(), created: clients.CreatedUsers}
 }
 
 // run sends CreateUser with its record and returns the user: the new one,
@@ -71,9 +73,21 @@ func (c *userCreate) call(ctx context.Context) (*identityclient.User, error) {
 }
 
 // settle clears the record: the user is now held by the configuration that
-// asked for it.
+// asked for it. The UntagUser cannot wait for a later call: once Create
+// returns, Terraform saves the user in its state, and a record left on it
+// (the process killed before a deferred removal) would have another
+// configuration asking for the same name adopt a user this state holds.
 func (c *userCreate) settle(ctx context.Context, made *identityclient.User) {
+	c.made(made)
 	c.clearRecord(ctx, made)
+}
+
+// made remembers that this create made u, with the service's clock from
+// u's CreateDate (second resolution, so it reads at most a second and the
+// way back early, as the Date header would), for the key creates of the
+// same run (keyCreate.recoverFirst).
+func (c *userCreate) made(u *identityclient.User) {
+	c.created.Add(u.UserName, time.Until(u.CreateDate))
 }
 
 // refused adopts the orphan of an interrupted create when the name is
@@ -97,6 +111,7 @@ func (c *userCreate) lost(ctx context.Context, createErr error) *identityclient.
 		return nil
 	}
 	if nonce, _, ok := userCreateRecord(u); ok && nonce == c.nonce {
+		c.made(u)
 		c.clearRecord(ctx, u)
 		return u
 	}
