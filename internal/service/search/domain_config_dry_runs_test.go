@@ -124,6 +124,17 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 		run(ctx, t, ws, "apply", "tfplan")
 		wantDryRuns(t, emu, before, 1, "terraform plan and the apply of its saved plan")
 	})
+	t.Run("each fresh plan", func(t *testing.T) {
+		t.Parallel()
+		emu, ctx, ws := adopted(t)
+		before := dryRuns(emu)
+		write(t, ws, emu, hour("8"))
+		run(ctx, t, ws, "plan")
+		run(ctx, t, ws, "plan")
+		// The second plan's refresh comes after the first plan's dry run:
+		// a plan reuses only a dry run made since its own refresh.
+		wantDryRuns(t, emu, before, 2, "two plans")
+	})
 	t.Run("saved plan applied after an hour", func(t *testing.T) {
 		t.Parallel()
 		emu, ctx, ws := adopted(t)
@@ -142,6 +153,7 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 		run(ctx, t, ws, "plan", "-out=tfplan")
 		// The domain's latest dry run is now theirs, of another request.
 		colleagueDryRun(t, emu, map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 9}})
+		emu.Clock().Advance(time.Second) // their dry run (0.3 s) completes
 		run(ctx, t, ws, "apply", "tfplan")
 		wantDryRuns(t, emu, before, 3, "plan, the colleague's dry run, and the apply")
 	})
