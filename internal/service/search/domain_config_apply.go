@@ -139,7 +139,7 @@ func (a *applying) send(ctx context.Context) applyStep {
 	if a.ar.creating && rv.handed == nil {
 		// Terraform hands Create no private state: the plan's dry run is
 		// found on the service.
-		rv.handed = a.r.reviewedAtCreate(ctx, a.ar, in)
+		rv.handed, rv.found = a.r.reviewedAtCreate(ctx, a.ar, in)
 	}
 	a.submitted = time.Now()
 	out, used, err := a.r.sendReviewed(ctx, a.ar.set, rv, in)

@@ -173,15 +173,16 @@ func (p *planning) reuseDryRun(ctx context.Context, in *searchclient.UpdateDomai
 // reviewedAtCreate is the dry run Create may send on (sendReviewed), found
 // on the service: the one the plan at apply made just before, when it
 // stands for in (reusableDryRun) and its verdict is the one the plan
-// showed. nil when there is none; sendReviewed then dry-runs again.
-// sendReviewed still checks that the domain shows no change since it.
-func (r *domainConfigResource) reviewedAtCreate(ctx context.Context, ar applyRequest, in *searchclient.UpdateDomainConfigInput) *reviewedDryRun {
+// showed, as handed over and as read. nil when there is none;
+// sendReviewed then dry-runs again. sendReviewed still checks that the
+// domain shows no change since it.
+func (r *domainConfigResource) reviewedAtCreate(ctx context.Context, ar applyRequest, in *searchclient.UpdateDomainConfigInput) (*reviewedDryRun, *dryRunResult) {
 	if ar.review.planned == nil || ar.woChanged || ar.set.DryRunMode.ValueString() != searchclient.DryRunModeVerbose {
-		return nil
+		return nil, nil
 	}
 	dr := r.reusableDryRun(ctx, in, ar.config.Raw, ar.plan.Raw, ar.ch.sections, time.Time{}, createReuseAge)
 	if dr == nil || dr.afterRunning || !dr.verdict().equal(*ar.review.planned) {
-		return nil
+		return nil, nil
 	}
-	return &reviewedDryRun{ID: dr.id, Request: requestKey(in), After: dr.after}
+	return &reviewedDryRun{ID: dr.id, Request: requestKey(in), After: dr.after}, dr
 }

@@ -423,6 +423,9 @@ func readReviewed(ctx context.Context, p privateGetter) *reviewedDryRun {
 type review struct {
 	planned *verdict
 	handed  *reviewedDryRun
+	// found is the handed dry run as Create read it on the service
+	// (reviewedAtCreate), so it is not read again; nil otherwise.
+	found *dryRunResult
 }
 
 // notSentError is a change apply refused to send: the service's verdict on
@@ -454,7 +457,9 @@ func (r *domainConfigResource) sendReviewed(ctx context.Context, set settings, r
 		return nil, nil, err
 	case why == "":
 		tflog.Info(ctx, "Sending the reviewed search domain change", map[string]any{"domain_name": in.DomainName, "dry_run_id": rv.handed.ID})
-		used = r.readDryRun(ctx, in.DomainName, rv.handed.ID, mode)
+		if used = rv.found; used == nil || used.id != rv.handed.ID {
+			used = r.readDryRun(ctx, in.DomainName, rv.handed.ID, mode)
+		}
 	case mode == dryRunModeOff && set.AllowBlueGreen.ValueBool():
 		// The user opted out of dry runs, and nothing here needs one.
 	default:
