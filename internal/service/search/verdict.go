@@ -445,8 +445,9 @@ func asNotSent(err error) (*notSentError, bool) {
 // invariant. It sends at once only when the plan's own dry run stands for
 // it (whyDryRunAgain). Otherwise (creation with no dry run found for it
 // on the service, someone else's change ran first, the request differs,
-// the plan had no verdict) it dry-runs in and sends only when the new verdict is the reviewed one, or, when the plan
-// showed none, when nothing in it blocks the change (dryRunAgain). Else it
+// the plan had no verdict) it dry-runs in and sends only when the new
+// verdict is the reviewed one, or, when the plan showed none, when
+// nothing in it blocks the change (dryRunAgain). Else it
 // sends nothing and returns a *notSentError naming the new verdict. used
 // is the dry run that stands for the change sent (nil when none was made).
 func (r *domainConfigResource) sendReviewed(ctx context.Context, set settings, rv review, in *searchclient.UpdateDomainConfigInput) (out *searchclient.UpdateDomainConfigOutput, used *dryRunResult, err error) {
