@@ -140,12 +140,14 @@ func (c *Client) DescribeDomainConfig(ctx context.Context, domainName string) (*
 		return nil, err
 	}
 	out := &DescribeDomainConfigOutput{}
-	if _, err := c.call(ctx, &client.Request{Operation: op, Method: http.MethodGet, Path: p, Idempotent: true}, out); err != nil {
+	resp, err := c.call(ctx, &client.Request{Operation: op, Method: http.MethodGet, Path: p, Idempotent: true}, out)
+	if err != nil {
 		return nil, err
 	}
 	if out.DomainConfig == nil {
 		return nil, fmt.Errorf("search %s: answer has no DomainConfig", op)
 	}
+	out.DomainConfig.ServerTime, _ = http.ParseTime(resp.Header.Get("Date"))
 	return out.DomainConfig, nil
 }
 

@@ -108,6 +108,10 @@ type DomainConfig struct {
 	Sections              map[string]Section
 	ChangeProgressDetails *ChangeProgressDetails
 	ModifyingProperties   []ModifyingProperty
+	// ServerTime is the service's clock when DescribeDomainConfig answered
+	// (its Date header); zero when it sent none, and in an
+	// UpdateDomainConfig answer.
+	ServerTime time.Time `json:"-"`
 }
 
 // UnmarshalJSON sorts the members into sections and the change summary.

@@ -346,3 +346,50 @@ func TestDryRunsBounded(t *testing.T) {
 		t.Errorf("the second oldest of 101 dry runs: %v, want kept", err)
 	}
 }
+
+// What a client needs to find its own dry run again: without dryRunId the
+// latest one, with its planned configuration, its CreationDate and the
+// answer's Date by the service's clock, and, in DryRunConfig, the domain's
+// latest change as it stood when the dry run was made.
+func TestLatestDryRunFoundAgain(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	c := ctx(t)
+	dry := func(hour int) string {
+		t.Helper()
+		out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": hour}}, DryRun: ptr(true), DryRunMode: ptr("Verbose")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return deref(out.DryRunProgressStatus.DryRunId)
+	}
+	dry(3)
+	made := env.e.Clock().Now().UTC()
+	id := dry(4)
+	env.e.Clock().Advance(2 * time.Hour) // the Verbose run (1 h) completes
+	got, err := env.c.DescribeDryRunProgress(c, api.DescribeDryRunProgressInput{DomainName: "demo", LoadDryRunConfig: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := got.DryRunProgressStatus
+	if deref(st.DryRunId) != id || deref(st.DryRunStatus) != "completed" {
+		t.Errorf("latest dry run %s (%s), want %s completed", deref(st.DryRunId), deref(st.DryRunStatus), id)
+	}
+	created, err := time.Parse(time.RFC3339, deref(st.CreationDate))
+	if err != nil || created.Sub(made) > time.Second || made.Sub(created) > time.Second {
+		t.Errorf("CreationDate %q, want the clock's %s: %v", deref(st.CreationDate), made.Format(time.RFC3339), err)
+	}
+	if age := got.ServerTime.Sub(created); age < 2*time.Hour-time.Second || age > 2*time.Hour+time.Second {
+		t.Errorf("the answer's Date is %s after CreationDate, want 2h by the service's clock", age)
+	}
+	if got.DryRunConfig == nil || got.DryRunConfig.ChangeProgressDetails != nil {
+		t.Errorf("DryRunConfig of a domain with no change yet: %+v, want one without ChangeProgressDetails", got.DryRunConfig)
+	}
+	if p := got.DryRunConfig.ModifyingProperties; len(p) != 1 || deref(p[0].Name) != "SnapshotOptions.AutomatedSnapshotStartHour" || deref(p[0].PendingValue) != "4" {
+		t.Errorf("ModifyingProperties %+v, want the start hour going to 4", p)
+	}
+	dc, err := env.c.DescribeDomainConfig(c, "demo")
+	if d := dc.ServerTime.Sub(got.ServerTime); err != nil || d < -time.Second || d > time.Second {
+		t.Errorf("DescribeDomainConfig's Date %s, want the service's clock (%s): %v", dc.ServerTime, got.ServerTime, err)
+	}
+}

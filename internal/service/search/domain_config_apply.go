@@ -135,8 +135,14 @@ func (a *applying) send(ctx context.Context) applyStep {
 		a.diags.AddError(a.summary, "Building the request failed; this is a bug in the provider: "+err.Error())
 		return nil
 	}
+	rv := a.ar.review
+	if a.ar.creating && rv.handed == nil {
+		// Terraform hands Create no private state: the plan's dry run is
+		// found on the service.
+		rv.handed, rv.found = a.r.reviewedAtCreate(ctx, a.ar, in)
+	}
 	a.submitted = time.Now()
-	out, used, err := a.r.sendReviewed(ctx, a.ar.set, a.ar.review, in)
+	out, used, err := a.r.sendReviewed(ctx, a.ar.set, rv, in)
 	return a.sent(ctx, out, used, err)
 }
 

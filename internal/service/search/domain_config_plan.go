@@ -200,16 +200,19 @@ func (p *planning) dryRunDeferred(ctx context.Context) bool {
 	return true
 }
 
-// planDryRun runs the plan's own dry run of the change (a verdict read
-// back from an earlier one could predate someone else's change), reports
-// its verdict, and hands it to apply in the private state.
+// planDryRun runs the plan's own dry run of the change, or, in the plan
+// Terraform makes at apply, finds the reviewed plan's (reuseDryRun),
+// reports its verdict, and hands it to apply in the private state.
 func (p *planning) planDryRun(ctx context.Context) {
 	in, err := changeRequest(ctx, p.req.Config, p.set, p.ch)
 	if err != nil {
 		p.diags().AddError("Unable to Plan Search Domain Config", "Building the dry run's request failed; this is a bug in the provider: "+err.Error())
 		return
 	}
-	dr := p.runDryRun(ctx, in)
+	dr := p.reuseDryRun(ctx, in)
+	if dr == nil {
+		dr = p.runDryRun(ctx, in)
+	}
 	if dr == nil || p.stopIfChangedSinceRead(ctx, dr) {
 		return
 	}

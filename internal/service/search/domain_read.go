@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -27,12 +28,14 @@ import (
 // changed since the plan stops with our error").
 
 // domainRead is the domain as Terraform last read it: its latest change,
-// whether that change was running, and a digest of each section as the
-// service showed it (a running change's pending values laid over).
+// whether that change was running, a digest of each section as the
+// service showed it (a running change's pending values laid over), and
+// when the service answered, by its own clock (zero when not known).
 type domainRead struct {
 	Change   string            `json:"change"`
 	Running  bool              `json:"running"`
 	Sections map[string]string `json:"sections"`
+	ReadAt   time.Time         `json:"read_at,omitzero"`
 }
 
 // privateDomainRead is the private state's key for domainRead.
@@ -43,7 +46,7 @@ func recordRead(ctx context.Context, p privateSetter, live *domainState) diag.Di
 	if live == nil {
 		return p.SetKey(ctx, privateDomainRead, nil)
 	}
-	b, err := json.Marshal(domainRead{Change: live.latestChange, Running: live.running != "", Sections: sectionDigests(live.sections)})
+	b, err := json.Marshal(domainRead{Change: live.latestChange, Running: live.running != "", Sections: sectionDigests(live.sections), ReadAt: live.readAt})
 	if err != nil {
 		return p.SetKey(ctx, privateDomainRead, nil)
 	}

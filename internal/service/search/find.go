@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -24,6 +25,9 @@ type domainState struct {
 	latestChange, latestStatus string
 	// running is the id of a change still running; "" when none is.
 	running string
+	// readAt is the service's clock when it answered the read (zero when
+	// not known: an UpdateDomainConfig answer).
+	readAt time.Time
 }
 
 // findDomainConfig reads a domain's configuration (DescribeDomainConfig):
@@ -46,7 +50,7 @@ func newDomainState(dc *searchclient.DomainConfig, prior tftypes.Value) (*domain
 	if err != nil {
 		return nil, err
 	}
-	live := &domainState{sections: secs}
+	live := &domainState{sections: secs, readAt: dc.ServerTime}
 	if d := dc.ChangeProgressDetails; d != nil {
 		live.latestChange, live.latestStatus = changeID(d), searchclient.Deref(d.ConfigChangeStatus)
 	}

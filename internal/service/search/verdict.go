@@ -423,6 +423,9 @@ func readReviewed(ctx context.Context, p privateGetter) *reviewedDryRun {
 type review struct {
 	planned *verdict
 	handed  *reviewedDryRun
+	// found is the handed dry run as Create read it on the service
+	// (reviewedAtCreate), so it is not read again; nil otherwise.
+	found *dryRunResult
 }
 
 // notSentError is a change apply refused to send: the service's verdict on
@@ -440,10 +443,11 @@ func asNotSent(err error) (*notSentError, bool) {
 
 // sendReviewed sends in, the change apply is about to make, keeping the
 // invariant. It sends at once only when the plan's own dry run stands for
-// it (whyDryRunAgain). Otherwise (creation, someone else's change ran
-// first, the request differs, the plan had no verdict) it dry-runs in and
-// sends only when the new verdict is the reviewed one, or, when the plan
-// showed none, when nothing in it blocks the change (dryRunAgain). Else it
+// it (whyDryRunAgain). Otherwise (creation with no dry run found for it
+// on the service, someone else's change ran first, the request differs,
+// the plan had no verdict) it dry-runs in and sends only when the new
+// verdict is the reviewed one, or, when the plan showed none, when
+// nothing in it blocks the change (dryRunAgain). Else it
 // sends nothing and returns a *notSentError naming the new verdict. used
 // is the dry run that stands for the change sent (nil when none was made).
 func (r *domainConfigResource) sendReviewed(ctx context.Context, set settings, rv review, in *searchclient.UpdateDomainConfigInput) (out *searchclient.UpdateDomainConfigOutput, used *dryRunResult, err error) {
@@ -454,7 +458,9 @@ func (r *domainConfigResource) sendReviewed(ctx context.Context, set settings, r
 		return nil, nil, err
 	case why == "":
 		tflog.Info(ctx, "Sending the reviewed search domain change", map[string]any{"domain_name": in.DomainName, "dry_run_id": rv.handed.ID})
-		used = r.readDryRun(ctx, in.DomainName, rv.handed.ID, mode)
+		if used = rv.found; used == nil || used.id != rv.handed.ID {
+			used = r.readDryRun(ctx, in.DomainName, rv.handed.ID, mode)
+		}
 	case mode == dryRunModeOff && set.AllowBlueGreen.ValueBool():
 		// The user opted out of dry runs, and nothing here needs one.
 	default:
@@ -477,7 +483,7 @@ func (r *domainConfigResource) whyDryRunAgain(ctx context.Context, mode string, 
 	case rv.planned == nil:
 		return "the plan showed no verdict (its dry run was deferred to apply or could not be run)", nil
 	case rv.handed == nil:
-		return "the plan's dry run was not handed to apply (at creation it never is)", nil
+		return "the plan's dry run was not handed to apply (Terraform hands Create none) and none on the service stands for the request", nil
 	case rv.handed.Request != requestKey(in):
 		return "the request differs from the one the plan's dry run analysed (the domain changed since the plan)", nil
 	}

@@ -1,6 +1,7 @@
 package shape
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -14,14 +15,32 @@ import (
 // Terraform name. prior (the state, or the plan) supplies what the service
 // never returns.
 func Read(dc *searchclient.DomainConfig, prior tftypes.Value) (map[string]tftypes.Value, error) {
+	return read(func(wire string) (json.RawMessage, bool) {
+		sec, ok := dc.Sections[wire]
+		return sec.Options, ok
+	}, prior)
+}
+
+// ReadPlanned is every section of a dry run's DryRunConfig (the domain as
+// the change would leave it) as Terraform values, as Read reads a
+// DomainConfig.
+func ReadPlanned(dc *searchclient.DomainStatus, prior tftypes.Value) (map[string]tftypes.Value, error) {
+	return read(func(wire string) (json.RawMessage, bool) {
+		raw, ok := dc.Members[wire]
+		return raw, ok
+	}, prior)
+}
+
+// read reads each section's answer value, by wire name, from member.
+func read(member func(wire string) (json.RawMessage, bool), prior tftypes.Value) (map[string]tftypes.Value, error) {
 	priors := tfvalue.Attributes(prior)
 	out := make(map[string]tftypes.Value, len(sections))
 	for i := range sections {
 		s := &sections[i]
 		var w any
-		if sec, ok := dc.Sections[s.wire]; ok {
+		if raw, ok := member(s.wire); ok {
 			var err error
-			if w, err = decodeJSON(sec.Options); err != nil {
+			if w, err = decodeJSON(raw); err != nil {
 				return nil, fmt.Errorf("%s: %w", s.wire, err)
 			}
 		}

@@ -2,6 +2,7 @@ package shape
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -27,6 +28,26 @@ func Request(config tftypes.Value, names map[string]bool) (map[string]any, error
 		}
 	}
 	return out, nil
+}
+
+// SetsHidden reports whether the request of the named sections, as the
+// configuration sets them, sets a member the service never returns (the
+// master user, SAML's master user and backend role): no answer shows what
+// such a request asked for.
+func SetsHidden(config tftypes.Value, names map[string]bool) bool {
+	cfg := tfvalue.Attributes(config)
+	for i := range sections {
+		s := &sections[i]
+		if !names[s.name] {
+			continue
+		}
+		sent, _, err1 := s.toWire(cfg[s.name])
+		shown, _, err2 := s.toWire(s.shown(cfg[s.name]))
+		if err1 != nil || err2 != nil || !reflect.DeepEqual(Normalise(sent), Normalise(shown)) {
+			return true
+		}
+	}
+	return false
 }
 
 // ShownSection is one section as the service shows it, in its request
