@@ -4,7 +4,6 @@ package acctest
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 )
@@ -27,67 +27,73 @@ import (
 // ProviderName is the provider's local name in test configurations.
 const ProviderName = "cloud"
 
-// ProtoV6ProviderFactories serve the provider in-process to the Terraform CLI.
+// ProtoV6ProviderFactories serve a new provider for each Terraform command,
+// as the provider binary does: nothing carries over between commands but
+// what the service holds.
 var ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	ProviderName: providerserver.NewProtocol6WithError(provider.New("test")()),
+	ProviderName: func() (tfprotov6.ProviderServer, error) {
+		return providerserver.NewProtocol6WithError(provider.New("test")())()
+	},
 }
 
 // Emulator is an emulator serving one test on a loopback port.
 type Emulator struct {
 	*emulator.Emulator
 	URL string
+	srv *httptest.Server
 }
+
+// EmulatorOption changes how NewEmulator starts the emulator.
+type EmulatorOption func(*emulatorOptions)
+
+type emulatorOptions struct {
+	tls bool
+}
+
+// WithTLS serves the emulator over HTTPS, for clients that will not send a
+// bearer token over plain HTTP (aws-sdk-go-v2's): HTTPClient then trusts
+// the emulator's self-signed certificate.
+func WithTLS() EmulatorOption { return func(o *emulatorOptions) { o.tls = true } }
 
 // NewEmulator starts an emulator for t and stops it when t ends.
-func NewEmulator(t testing.TB) *Emulator {
+func NewEmulator(t testing.TB, opts ...EmulatorOption) *Emulator {
 	t.Helper()
-	e, _ := startEmulator(t, false)
-	return e
-}
-
-// NewEmulatorTLS is NewEmulator over HTTPS, for clients that will not send
-// a bearer token over plain HTTP (aws-sdk-go-v2's): the client it returns
-// trusts the emulator's self-signed certificate.
-func NewEmulatorTLS(t testing.TB) (*Emulator, *http.Client) {
-	t.Helper()
-	e, srv := startEmulator(t, true)
-	return e, srv.Client()
-}
-
-func startEmulator(t testing.TB, tls bool) (*Emulator, *httptest.Server) {
-	t.Helper()
+	var o emulatorOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	e := emulator.New(emulator.Options{})
 	srv := httptest.NewUnstartedServer(e)
 	emulator.ConfigureServer(srv.Config)
-	if tls {
+	if o.tls {
 		srv.StartTLS()
 	} else {
 		srv.Start()
 	}
 	t.Cleanup(srv.Close)
-	return &Emulator{Emulator: e, URL: srv.URL}, srv
+	return &Emulator{Emulator: e, URL: srv.URL, srv: srv}
 }
 
-// ProviderConfig is a provider block aimed at the emulator.
-func (e *Emulator) ProviderConfig() string {
-	return e.ProviderConfigRegion(e.Region())
+// NewEmulatorTLS is NewEmulator(t, WithTLS()) and its HTTPClient.
+func NewEmulatorTLS(t testing.TB) (*Emulator, *http.Client) {
+	t.Helper()
+	e := NewEmulator(t, WithTLS())
+	return e, e.HTTPClient()
 }
 
-// ProviderConfigRegion is a provider block aimed at the emulator, signing for
-// region.
-func (e *Emulator) ProviderConfigRegion(region string) string {
-	return fmt.Sprintf(`
-provider "cloud" {
-  region     = %q
-  access_key = %q
-  secret_key = %q
-  endpoints = {
-    identity = %q
-    search   = %q
-    models   = %q
-  }
-}
-`, region, e.AccessKeyID(), e.SecretAccessKey(), e.URL, e.URL, e.URL)
+// HTTPClient is a client of the emulator's server (one that trusts its
+// certificate under WithTLS).
+func (e *Emulator) HTTPClient() *http.Client { return e.srv.Client() }
+
+// ClientConfig is the configuration of a Go client signing with the
+// emulator's default credentials in its home region, for test setup: no
+// retries, so that a refusal reaches the test at once.
+func (e *Emulator) ClientConfig() client.Config {
+	return client.Config{
+		Region:      e.Region(),
+		Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()},
+		MaxRetries:  -1,
+	}
 }
 
 var cliOnce sync.Once

@@ -70,8 +70,6 @@ func ctx(t *testing.T) context.Context {
 	return c
 }
 
-func ptr[T any](v T) *T { return &v }
-
 func apiErr(t *testing.T, err error) *client.APIError {
 	t.Helper()
 	var ae *client.APIError

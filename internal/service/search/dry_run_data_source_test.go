@@ -34,8 +34,8 @@ func startDryRun(t *testing.T, emu *acctest.Emulator, mode string) string {
 	t.Helper()
 	out, err := searchClient(t, emu).UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{
 		DomainName: "demo",
-		DryRun:     ptr(true),
-		DryRunMode: ptr(mode),
+		DryRun:     new(true),
+		DryRunMode: new(mode),
 		Sections: map[string]any{"ClusterConfig": map[string]any{
 			"InstanceType":           "r6g.xlarge.search",
 			"DedicatedMasterEnabled": false,

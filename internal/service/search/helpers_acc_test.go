@@ -63,8 +63,6 @@ func countCalls(emu *acctest.Emulator, op string) int {
 	return n
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // parallelTest runs steps with the provider against the in-process
 // emulator, in parallel with the other tests.
 func parallelTest(t *testing.T, steps []resource.TestStep) {
