@@ -4,8 +4,6 @@ package acctest
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,8 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 )
 
@@ -36,64 +33,14 @@ var ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, erro
 	},
 }
 
-// Emulator is an emulator serving one test on a loopback port.
-type Emulator struct {
-	*emulator.Emulator
-	URL string
-	srv *httptest.Server
-}
-
-// EmulatorOption changes how NewEmulator starts the emulator.
-type EmulatorOption func(*emulatorOptions)
-
-type emulatorOptions struct {
-	tls bool
-}
-
-// WithTLS serves the emulator over HTTPS, for clients that will not send a
-// bearer token over plain HTTP (aws-sdk-go-v2's): HTTPClient then trusts
-// the emulator's self-signed certificate.
-func WithTLS() EmulatorOption { return func(o *emulatorOptions) { o.tls = true } }
+// Emulator is an emulator serving one test on a loopback port (see
+// emulatortest, which tests that cannot import the provider use).
+type Emulator = emulatortest.Emulator
 
 // NewEmulator starts an emulator for t and stops it when t ends.
-func NewEmulator(t testing.TB, opts ...EmulatorOption) *Emulator {
+func NewEmulator(t testing.TB, opts ...emulatortest.Option) *Emulator {
 	t.Helper()
-	var o emulatorOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewUnstartedServer(e)
-	emulator.ConfigureServer(srv.Config)
-	if o.tls {
-		srv.StartTLS()
-	} else {
-		srv.Start()
-	}
-	t.Cleanup(srv.Close)
-	return &Emulator{Emulator: e, URL: srv.URL, srv: srv}
-}
-
-// NewEmulatorTLS is NewEmulator(t, WithTLS()) and its HTTPClient.
-func NewEmulatorTLS(t testing.TB) (*Emulator, *http.Client) {
-	t.Helper()
-	e := NewEmulator(t, WithTLS())
-	return e, e.HTTPClient()
-}
-
-// HTTPClient is a client of the emulator's server (one that trusts its
-// certificate under WithTLS).
-func (e *Emulator) HTTPClient() *http.Client { return e.srv.Client() }
-
-// ClientConfig is the configuration of a Go client signing with the
-// emulator's default credentials in its home region, for test setup: no
-// retries, so that a refusal reaches the test at once.
-func (e *Emulator) ClientConfig() client.Config {
-	return client.Config{
-		Region:      e.Region(),
-		Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()},
-		MaxRetries:  -1,
-	}
+	return emulatortest.New(t, opts...)
 }
 
 var cliOnce sync.Once

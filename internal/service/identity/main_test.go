@@ -3,24 +3,12 @@ package identity_test
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 )
-
-// providerFactories serve a new provider for each Terraform command, as
-// the provider binary does: nothing carries over between commands but what
-// the service holds.
-var providerFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	acctest.ProviderName: func() (tfprotov6.ProviderServer, error) {
-		return providerserver.NewProtocol6WithError(provider.New("test")())()
-	},
-}
 
 // parallelTest runs steps as a parallel acceptance test against the
 // emulator the configurations name; checkDestroy (nil: none) asks the
@@ -29,7 +17,7 @@ func parallelTest(t *testing.T, checkDestroy resource.TestCheckFunc, steps []res
 	t.Helper()
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: providerFactories,
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             checkDestroy,
 		Steps:                    steps,
 	})

@@ -25,7 +25,7 @@ func queryTest(t *testing.T, emu *acctest.Emulator, steps ...resource.TestStep) 
 			acctest.PreCheck(t)
 			acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
 		},
-		ProtoV6ProviderFactories: providerFactories,
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps:                    append([]resource.TestStep{{Config: emu.ProviderConfig()}}, steps...),
 	})
 }
@@ -95,9 +95,7 @@ list "cloud_identity_user" "first" {
 	})
 	// Two pages of at most 1000 for each list block without a limit
 	// below the user count; for the limit of 150, one page of 150.
-	if n := emu.CountCalls("ListUsers", false); n != 5 {
-		t.Errorf("ListUsers sent %d times, want 5 (2 pages for each of two list blocks, 1 for the one limited to 150)", n)
-	}
+	emu.ExpectCalls(t, "ListUsers", 5, "2 pages for each of two list blocks, 1 for the one limited to 150")
 }
 
 // The configuration terraform query generates for users with paths and

@@ -127,9 +127,7 @@ func TestAccUser_invalidName(t *testing.T) {
 			ExpectError: regexp.MustCompile(`Attribute path must be / or begin and end with /`),
 		},
 	})
-	if n := emu.CountCalls("", false); n != 0 {
-		t.Errorf("invalid configurations made %d API calls, want 0", n)
-	}
+	emu.ExpectCalls(t, "", 0, "invalid configurations are refused before any call")
 }
 
 func TestAccUser_alreadyExists(t *testing.T) {
@@ -198,7 +196,7 @@ func TestAccUser_interruptedCreateAdoptedNextApply(t *testing.T) {
 			},
 		},
 	})
-	if n := len(callsOf(emu, "CreateUser")); n != 2 {
+	if n := emu.CallCount("CreateUser"); n != 2 {
 		t.Errorf("CreateUser sent %d times, want 2 (the lost one, then the one refused with EntityAlreadyExists)", n)
 	}
 }

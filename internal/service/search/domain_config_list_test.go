@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
@@ -33,9 +34,6 @@ import (
 // service never returns: none may appear in query output or generated
 // configuration.
 var secretsOfEverySection = []string{"Fixture-Passw0rd!", `"admin"`, "saml-admins", "saml-admin"}
-
-// requiredProviders names the provider's source for a tfrun workspace.
-const requiredProviders = "terraform {\n  required_providers {\n    cloud = { source = \"cloudlabs/cloud\" }\n  }\n}\n"
 
 // addDomains adds domains to emu's search service.
 func addDomains(t *testing.T, emu *acctest.Emulator, specs ...emusearch.DomainSpec) {
@@ -156,7 +154,7 @@ func TestAccDomainConfigList_limit(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					if n := countCalls(emu, "DescribeDomainConfig"); n != 2 {
+					if n := emu.CallCount("DescribeDomainConfig"); n != 2 {
 						t.Errorf("the query with limit 2 read %d domains, want 2", n)
 					}
 				},
@@ -197,13 +195,8 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
-	if err := ws.Write(requiredProviders + emu.ProviderConfig()); err != nil {
+	ws := acctest.NewWorkspace(ctx, t)
+	if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig()); err != nil {
 		t.Fatal(err)
 	}
 	// The documentation's example is the query.
@@ -267,7 +260,7 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 			t.Errorf("generated configuration holds %s, a value the service never returns:\n%s", secret, gen)
 		}
 	}
-	if n := countCalls(emu, "UpdateDomainConfig"); n != 0 {
+	if n := emu.CallCount("UpdateDomainConfig"); n != 0 {
 		t.Errorf("terraform query made %d UpdateDomainConfig calls, want 0", n)
 	}
 
@@ -344,7 +337,7 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 	if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
 		t.Errorf("the plan after the change ended is not empty: %v", err)
 	}
-	if n := countCalls(emu, "UpdateDomainConfig"); n != 0 {
+	if n := emu.CallCount("UpdateDomainConfig"); n != 0 {
 		t.Errorf("plan and apply of the generated configuration made %d UpdateDomainConfig calls (dry runs included), want 0", n)
 	}
 }
@@ -363,14 +356,9 @@ func TestAccDomainConfigList_accountUnknown(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
-	skipping := strings.Replace(emu.ProviderConfig(), `provider "cloud" {`, "provider \"cloud\" {\n  skip_credentials_validation = true", 1)
-	if err := ws.Write(requiredProviders + skipping); err != nil {
+	ws := acctest.NewWorkspace(ctx, t)
+	skipping := emu.ProviderConfig(emulatortest.ProviderArguments("  skip_credentials_validation = true\n"))
+	if err := ws.Write(emulatortest.RequiredProvidersBlock + skipping); err != nil {
 		t.Fatal(err)
 	}
 	query := "list \"cloud_search_domain_config\" \"all\" {\n  provider = cloud\n  include_resource = true\n}\n"
@@ -380,7 +368,7 @@ func TestAccDomainConfigList_accountUnknown(t *testing.T) {
 	if _, err := ws.Run(ctx, "init", "-backend=false"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = ws.Run(ctx, "query")
+	_, err := ws.Run(ctx, "query")
 	if err == nil {
 		t.Fatal("terraform query succeeded without the provider's account")
 	}
@@ -392,7 +380,7 @@ func TestAccDomainConfigList_accountUnknown(t *testing.T) {
 		t.Errorf("the error does not say what failed, or blames a domain:\n%s", out)
 	}
 	for _, op := range []string{"ListDomainNames", "DescribeDomainConfig"} {
-		if n := countCalls(emu, op); n != 0 {
+		if n := emu.CallCount(op); n != 0 {
 			t.Errorf("the query made %d %s calls, want 0: it cannot name any result's account", n, op)
 		}
 	}
@@ -452,13 +440,8 @@ func TestAccDomainConfigList_readFailures(t *testing.T) {
 			addDomains(t, emu, emusearch.DomainSpec{DomainName: "logs"})
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer stop()
-			ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
-			if err := ws.Write(requiredProviders + emu.ProviderConfig()); err != nil {
+			ws := acctest.NewWorkspace(ctx, t)
+			if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig()); err != nil {
 				t.Fatal(err)
 			}
 			query := "list \"cloud_search_domain_config\" \"all\" {\n  provider = cloud\n  include_resource = true\n}\n"

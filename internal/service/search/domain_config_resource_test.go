@@ -187,7 +187,7 @@ func TestAccDomainConfig_rulesWithoutCalls(t *testing.T) {
 	})
 	// Since the calls were cleared: neither rule made a dry run or a change
 	// (destroy makes none either).
-	if n := emu.CountCalls("UpdateDomainConfig", true) + updates(emu); n != 0 {
+	if n := emu.CallCount("UpdateDomainConfig"); n != 0 {
 		t.Errorf("UpdateDomainConfig calls = %d after the refused plans, want 0", n)
 	}
 }

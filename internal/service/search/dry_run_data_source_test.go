@@ -185,7 +185,7 @@ func TestAccDryRunDataSource_validation(t *testing.T) {
 			ExpectError: acctest.ErrorRe(`"soon" must be a string containing a sequence of decimal numbers`),
 		},
 	})
-	if n := countCalls(emu, "DescribeDryRunProgress"); n != 0 {
+	if n := emu.CallCount("DescribeDryRunProgress"); n != 0 {
 		t.Errorf("%d DescribeDryRunProgress calls, want 0", n)
 	}
 }

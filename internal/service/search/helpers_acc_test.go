@@ -16,11 +16,7 @@ import (
 // searchClient is a Go client of emu's search service, for test setup.
 func searchClient(t *testing.T, emu *acctest.Emulator) *searchclient.Client {
 	t.Helper()
-	c, err := searchclient.New(client.Config{
-		Region:      emu.Region(),
-		Credentials: client.Credentials{AccessKeyID: emu.AccessKeyID(), SecretAccessKey: emu.SecretAccessKey()},
-		MaxRetries:  -1,
-	}, emu.URL)
+	c, err := searchclient.New(emu.ClientConfig(), emu.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,17 +46,6 @@ func testCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	return ctx
-}
-
-// countCalls counts requests of one operation, answered or not.
-func countCalls(emu *acctest.Emulator, op string) int {
-	n := 0
-	for _, c := range emu.Calls() {
-		if c.Operation == op {
-			n++
-		}
-	}
-	return n
 }
 
 // parallelTest runs steps with the provider against the in-process

@@ -1,4 +1,4 @@
-package acctest
+package emulatortest
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 // provider sent one the emulator refused, and the failure names it.
 func TestExpectCalls_countsRefusedCalls(t *testing.T) {
 	t.Parallel()
-	e := NewEmulator(t)
+	e := New(t)
 	cfg := e.ClientConfig()
 	cfg.Credentials.SecretAccessKey = "not-the-secret"
 	c, err := identityclient.New(cfg, e.URL)
@@ -23,8 +23,8 @@ func TestExpectCalls_countsRefusedCalls(t *testing.T) {
 		t.Fatal("GetUser signed with the wrong secret succeeded")
 	}
 	f := &failures{TB: t}
-	e.ExpectCalls(f, "", 0)
-	e.ExpectCalls(f, "GetUser", 1)
+	e.ExpectCalls(f, "", 0, "")
+	e.ExpectCalls(f, "GetUser", 1, "")
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.errs) != 1 || !strings.Contains(f.errs[0], "1 API calls, want 0: GetUser 403 (refused)") {

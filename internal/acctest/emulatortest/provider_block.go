@@ -1,4 +1,4 @@
-package acctest
+package emulatortest
 
 import (
 	"fmt"
@@ -59,7 +59,7 @@ func (e *Emulator) ProviderConfig(opts ...ProviderOption) string {
 	if b.requiredProviders {
 		s.WriteString(RequiredProvidersBlock)
 	}
-	fmt.Fprintf(&s, "\nprovider %q {\n  region     = %q\n  access_key = %q\n  secret_key = %q\n", ProviderName, b.region, e.AccessKeyID(), e.SecretAccessKey())
+	fmt.Fprintf(&s, "\nprovider \"cloud\" {\n  region     = %q\n  access_key = %q\n  secret_key = %q\n", b.region, e.AccessKeyID(), e.SecretAccessKey())
 	if b.httpTimeout > 0 {
 		fmt.Fprintf(&s, "  http_timeout = %q\n", b.httpTimeout.String())
 	}
@@ -72,9 +72,4 @@ func (e *Emulator) ProviderConfig(opts ...ProviderOption) string {
 	}
 	s.WriteString("}\n")
 	return s.String()
-}
-
-// ProviderConfigRegion is ProviderConfig(InRegion(region)).
-func (e *Emulator) ProviderConfigRegion(region string) string {
-	return e.ProviderConfig(InRegion(region))
 }

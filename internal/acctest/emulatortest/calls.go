@@ -1,4 +1,4 @@
-package acctest
+package emulatortest
 
 import (
 	"fmt"
@@ -25,16 +25,20 @@ func (e *Emulator) CallsTo(op string) []emulator.Call {
 func (e *Emulator) CallCount(op string) int { return len(e.CallsTo(op)) }
 
 // ExpectCalls fails t unless the emulator logged want calls of op ("" for
-// any), answered or refused; the failure names each call with its status,
-// so a refused call is seen as one.
-func (e *Emulator) ExpectCalls(t testing.TB, op string, want int) {
+// any), answered or refused; the failure says why that many (why, when
+// not empty) and names each call with its status, so a refused call is
+// seen as one.
+func (e *Emulator) ExpectCalls(t testing.TB, op string, want int, why string) {
 	t.Helper()
 	if calls := e.CallsTo(op); len(calls) != want {
 		what := op
 		if what == "" {
 			what = "API"
 		}
-		t.Errorf("%d %s calls, want %d: %s", len(calls), what, want, describeCalls(calls))
+		if why != "" {
+			why = " (" + why + ")"
+		}
+		t.Errorf("%d %s calls, want %d%s: %s", len(calls), what, want, why, describeCalls(calls))
 	}
 }
 
