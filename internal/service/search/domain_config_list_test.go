@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
@@ -25,9 +24,7 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
 // secretsOfEverySection are the values EverySectionDomain sets that the
@@ -456,7 +453,7 @@ func TestAccDomainConfigList_readFailures(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			_, err = ws.Run(ctx, "query", "-generate-config-out=generated.tf")
+			_, err := ws.Run(ctx, "query", "-generate-config-out=generated.tf")
 			if err == nil {
 				t.Fatal("terraform query succeeded")
 			}
