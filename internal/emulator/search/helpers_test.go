@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"testing"
 	"time"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	api "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
@@ -29,14 +29,9 @@ type env struct {
 // next to the clock advances it makes.
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
-	cfg := client.Config{
-		Region:      "us-east-1",
-		Credentials: client.Credentials{AccessKeyID: emulator.DefaultAccessKeyID, SecretAccessKey: emulator.DefaultSecretAccessKey},
-		MaxRetries:  -1,
-	}
+	srv := emulatortest.New(t)
+	e := srv.Emulator
+	cfg := srv.ClientConfig()
 	c, err := api.New(cfg, srv.URL)
 	if err != nil {
 		t.Fatal(err)
