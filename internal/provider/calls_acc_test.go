@@ -13,12 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
 var updateCalls = flag.Bool("update-calls", false, "rewrite testdata/api_calls.txt with the counts measured")
@@ -52,19 +49,9 @@ func TestAccAPICalls(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	ws := acctest.NewWorkspace(ctx, t)
 
-	header := emu.ProviderConfig() + `
-terraform {
-  required_providers {
-    cloud = { source = "cloudlabs/cloud" }
-  }
-}
-`
+	header := emu.ProviderConfig(emulatortest.RequiredProviders())
 	user := `
 resource "cloud_identity_user" "u" {
   user_name = "calls-user"
@@ -128,7 +115,6 @@ resource "cloud_search_domain_config" "d" {
 	// domain's account in its identity, a refresh makes no call.
 	steps = append(steps, skippingLifecycle(emu.ProviderConfig(), domain, lifecycle)...)
 
-	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
 	if err := ws.Write(header); err != nil {
 		t.Fatal(err)
 	}

@@ -13,13 +13,10 @@ import (
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
 // TestAccCIGuide applies the CI guide's configuration
@@ -31,7 +28,7 @@ func TestAccCIGuide(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
 	acctest.PreCheck(t)
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	const guide = "../../examples/guides/ci-oidc/"
 	mainTF, err := os.ReadFile(guide + "main.tf")
 	if err != nil {
@@ -76,14 +73,9 @@ func TestAccCIGuide(t *testing.T) {
 
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer stop()
-			env = append(env, "TF_VAR_ci_role_arn="+role.Arn)
+			ws := acctest.NewWorkspace(ctx, t)
+			ws.Env = append(ws.Env, "TF_VAR_ci_role_arn="+role.Arn)
 			tc.env(t, token)
-			ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
 			if err := ws.Write(string(mainTF) + userResource); err != nil {
 				t.Fatal(err)
 			}

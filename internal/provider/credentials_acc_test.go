@@ -104,7 +104,7 @@ func run(t *testing.T, steps ...resource.TestStep) {
 // A profile of a shared credentials file, named in the provider block or by
 // CLOUD_PROFILE; a profile that assumes a role through source_profile.
 func TestAccProvider_sharedProfile(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	putRole(t, emu, "deploy", trustAdmin(""))
 	dir := t.TempDir()
@@ -176,7 +176,7 @@ func TestAccProvider_sharedProfile(t *testing.T) {
 // assume_role with and without external_id; a role whose trust policy
 // needs an external id refuses a request without it or with another one.
 func TestAccProvider_assumeRole(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	putRole(t, emu, "deploy", trustAdmin(""))
 	putRole(t, emu, "partner", trustAdmin(`,"Condition":{"StringEquals":{"sts:ExternalId":"ext-4711"}}`))
@@ -268,7 +268,7 @@ func (s *tokenSigner) sign(t *testing.T, iss, sub, aud string, exp time.Time) st
 // environment (what CI integrations set) and the block; expired,
 // wrong-audience and wrongly signed tokens are refused with their cause.
 func TestAccProvider_webIdentity(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	issuerKey := newTokenSigner(t)
 	providerArn, err := emu.Identity.AddOIDCProvider(issuer, []string{audience}, jose.JSONWebKeySet{Keys: []jose.JSONWebKey{issuerKey.jwk}})
@@ -329,7 +329,7 @@ func TestAccProvider_webIdentity(t *testing.T) {
 // refused at plan (the identity service's policy simulation), so nothing,
 // not even the user, is created.
 func TestAccProvider_roleDeniesKeys(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	role, err := emu.Identity.PutRole("no-keys", trustAdmin(""), nil, 0)
 	if err != nil {
@@ -365,7 +365,7 @@ resource "cloud_identity_service_specific_credential" "test" {
 // user is created; also when the credential check is skipped, with one
 // GetCallerIdentity then. A key within the cap is created.
 func TestAccProvider_roleCapsKeyAge(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	role, err := emu.Identity.PutRole("capped", trustAdmin(""), nil, 0)
 	if err != nil {
@@ -422,7 +422,7 @@ resource "cloud_identity_service_specific_credential" "test" {
 // Configure's one check says what is wrong: an unreachable token service
 // (which host, which setting), expired session credentials.
 func TestAccProvider_credentialCheck(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	keys := fmt.Sprintf("access_key = %q\n  secret_key = %q\n", emu.AccessKeyID(), emu.SecretAccessKey())
 	t.Run("unreachable endpoints.sts", func(t *testing.T) {
@@ -513,7 +513,7 @@ func write(t *testing.T, name, content string) {
 // authorized at the model runtime with the role's policies: allowed with
 // the limited-access policy, refused without it.
 func TestAccProvider_roleSessionShortTermKey(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	allowed, err := emu.Identity.PutRole("model-caller", trustAdmin(""), []string{"arn:cloud:identity::cloud:policy/ModelsLimitedAccess"}, 0)
 	if err != nil {

@@ -13,14 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
@@ -303,12 +300,7 @@ func newAdminWorkspace(t *testing.T) *tfrun.Workspace {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
-	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
+	ws := acctest.NewWorkspace(ctx, t)
 	write(t, filepath.Join(ws.Dir, "versions.tf"), `terraform {
   required_providers {
     cloud = { source = "cloudlabs/cloud" }
@@ -411,7 +403,7 @@ func TestAccPermissionsDocumented(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
 	acctest.PreCheck(t)
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	derived := derivePermissions(t).markdown()
 	documented := documentedTable(t)
 	if ok, _ := acctest.CLISupports(t, acctest.FeatureQuery); !ok {
@@ -469,7 +461,7 @@ func TestAccPermissionsExactPolicy(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
 	acctest.PreCheck(t)
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	documented := parseDocumented(t)
 	set := map[string]bool{}
 	for _, typ := range applyRoleTypes {
@@ -590,7 +582,7 @@ func TestAccPermissionsPlanWithoutDryRun(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
 	acctest.PreCheck(t)
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	role := putRoleWith(t, emu, "plan", []string{"identity:Get*", "identity:List*", "search:Describe*"})
 	ws := newAdminWorkspace(t)
