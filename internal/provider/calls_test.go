@@ -162,7 +162,7 @@ resource "cloud_search_domain_config" "d" {
 	if *updateCalls {
 		var b strings.Builder
 		b.WriteString("# API calls per Terraform operation, counted from the emulator's request log by\n")
-		b.WriteString("# TestAccAPICalls (internal/provider/calls_acc_test.go). The test fails when a\n")
+		b.WriteString("# TestAccAPICalls (internal/provider/calls_test.go). The test fails when a\n")
 		b.WriteString("# count rises. Rewrite with: TF_ACC=1 go test ./internal/provider -run TestAccAPICalls -update-calls\n")
 		b.WriteString("# Each Configure checks the credentials with one GetCallerIdentity (skip_credentials_validation\n")
 		b.WriteString("# turns it off); apply -auto-approve configures the provider twice, for its plan and its apply.\n")
