@@ -3,6 +3,7 @@ package identity_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,4 +149,26 @@ func (a adoption) checkPureImport(t *testing.T, typ string, want int, secrets ..
 			t.Errorf("the generated configuration holds a secret")
 		}
 	}
+}
+
+// queryTest runs a step that configures nothing, then query steps, on a
+// CLI with terraform query (Terraform 1.14+); it skips, with the reason,
+// on one without (tests that set up much call skipUnlessQuery first).
+func queryTest(t *testing.T, emu *acctest.Emulator, steps ...resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
+		},
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    append([]resource.TestStep{{Config: emu.ProviderConfig()}}, steps...),
+	})
+}
+
+// skipUnlessQuery skips a test that runs terraform query itself.
+func skipUnlessQuery(t *testing.T) {
+	t.Helper()
+	acctest.PreCheck(t)
+	acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
 }

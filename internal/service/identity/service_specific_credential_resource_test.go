@@ -42,36 +42,6 @@ const (
 }`
 )
 
-// keyConfig is a user with the limited-access policy and one key; extra
-// goes into the key's block.
-func keyConfig(providerConfig, user, extra string) string {
-	return providerConfig + fmt.Sprintf(`
-resource "cloud_identity_user" "test" {
-  user_name = %q
-}
-
-resource "cloud_identity_user_policy_attachment" "test" {
-  user_name  = cloud_identity_user.test.user_name
-  policy_arn = %q
-}
-
-resource "cloud_identity_service_specific_credential" "test" {
-  user_name = cloud_identity_user.test.user_name
-  %s
-}
-`, user, limitedAccess, extra)
-}
-
-// checkNothingLeft is a CheckDestroy: no user, key or attachment remains.
-func checkNothingLeft(emu *acctest.Emulator) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if st := emu.Identity.State(); len(st.Users) > 0 {
-			return fmt.Errorf("left behind: %+v", st.Users)
-		}
-		return nil
-	}
-}
-
 // checkKeyStatus checks the emulator's status of the only key of user.
 func checkKeyStatus(emu *acctest.Emulator, user, want string) resource.TestCheckFunc {
 	return func(*terraform.State) error {

@@ -15,28 +15,6 @@ import (
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 )
 
-// queryTest runs a step that configures nothing, then query steps, on a
-// CLI with terraform query (Terraform 1.14+); it skips, with the reason,
-// on one without (tests that set up much call skipUnlessQuery first).
-func queryTest(t *testing.T, emu *acctest.Emulator, steps ...resource.TestStep) {
-	t.Helper()
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck: func() {
-			acctest.PreCheck(t)
-			acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
-		},
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    append([]resource.TestStep{{Config: emu.ProviderConfig()}}, steps...),
-	})
-}
-
-// skipUnlessQuery skips a test that runs terraform query itself.
-func skipUnlessQuery(t *testing.T) {
-	t.Helper()
-	acctest.PreCheck(t)
-	acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
-}
-
 // More users than one ListUsers page: the query follows the markers,
 // and path_prefix keeps only the users under it.
 func TestAccUserList_pagesAndPathPrefix(t *testing.T) {

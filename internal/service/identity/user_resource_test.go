@@ -21,25 +21,6 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
-func userConfig(emu *acctest.Emulator, name, extra string) string {
-	return emu.ProviderConfig() + fmt.Sprintf(`
-resource "cloud_identity_user" "test" {
-  user_name = %q
-  %s
-}
-`, name, extra)
-}
-
-// checkNoUsers is a CheckDestroy: the emulator holds no user.
-func checkNoUsers(emu *acctest.Emulator) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if names := emu.Identity.UserNames(); len(names) > 0 {
-			return fmt.Errorf("users left behind: %v", names)
-		}
-		return nil
-	}
-}
-
 func TestAccUser_basic(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())

@@ -1,6 +1,7 @@
 package identity_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -38,5 +39,54 @@ func disappearsSteps(cfg, addr string, remove func() error) []resource.TestStep 
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 			},
 		},
+	}
+}
+
+func userConfig(emu *acctest.Emulator, name, extra string) string {
+	return emu.ProviderConfig() + fmt.Sprintf(`
+resource "cloud_identity_user" "test" {
+  user_name = %q
+  %s
+}
+`, name, extra)
+}
+
+// checkNoUsers is a CheckDestroy: the emulator holds no user.
+func checkNoUsers(emu *acctest.Emulator) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if names := emu.Identity.UserNames(); len(names) > 0 {
+			return fmt.Errorf("users left behind: %v", names)
+		}
+		return nil
+	}
+}
+
+// keyConfig is a user with the limited-access policy and one key; extra
+// goes into the key's block.
+func keyConfig(providerConfig, user, extra string) string {
+	return providerConfig + fmt.Sprintf(`
+resource "cloud_identity_user" "test" {
+  user_name = %q
+}
+
+resource "cloud_identity_user_policy_attachment" "test" {
+  user_name  = cloud_identity_user.test.user_name
+  policy_arn = %q
+}
+
+resource "cloud_identity_service_specific_credential" "test" {
+  user_name = cloud_identity_user.test.user_name
+  %s
+}
+`, user, limitedAccess, extra)
+}
+
+// checkNothingLeft is a CheckDestroy: no user, key or attachment remains.
+func checkNothingLeft(emu *acctest.Emulator) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if st := emu.Identity.State(); len(st.Users) > 0 {
+			return fmt.Errorf("left behind: %+v", st.Users)
+		}
+		return nil
 	}
 }
