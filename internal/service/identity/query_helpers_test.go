@@ -3,7 +3,6 @@ package identity_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"

@@ -22,15 +22,6 @@ import (
 // reviewed plan showed, dry-run again just before sending when the domain
 // changed since the plan's dry run (contributing/design.md).
 
-// colleague starts a change of the demo domain as someone else would.
-func colleague(t *testing.T, emu *acctest.Emulator, sections map[string]any) {
-	t.Helper()
-	c := searchClient(t, emu)
-	if _, err := c.UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{DomainName: "demo", Sections: sections}); err != nil {
-		t.Errorf("the colleague's change: %v", err)
-	}
-}
-
 // wantNothingSentSinceColleague checks that no change of ours was sent
 // after the colleague's: the real changes are our first apply and theirs,
 // and the last request is the apply's dry run.

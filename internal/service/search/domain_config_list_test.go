@@ -32,26 +32,6 @@ import (
 // configuration.
 var secretsOfEverySection = []string{"Fixture-Passw0rd!", `"admin"`, "saml-admins", "saml-admin"}
 
-// addDomains adds domains to emu's search service.
-func addDomains(t *testing.T, emu *acctest.Emulator, specs ...emusearch.DomainSpec) {
-	t.Helper()
-	for _, s := range specs {
-		if err := emu.Search.AddDomain(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// idOf is the identity check of a domain of the emulator's region and
-// account.
-func idOf(emu *acctest.Emulator, name string) map[string]knownvalue.Check {
-	return map[string]knownvalue.Check{
-		"domain_name": knownvalue.StringExact(name),
-		"region":      knownvalue.StringExact(emu.Region()),
-		"account_id":  knownvalue.StringExact(emu.Account()),
-	}
-}
-
 // TestAccDomainConfigList_query: terraform query lists exactly the domains
 // of the provider's region, each with its identity and display name, and
 // with include_resource its whole configuration, without any value the

@@ -18,16 +18,6 @@ import (
 
 const dryRunAddr = "data.cloud_search_domain_dry_run.test"
 
-func dryRunConfig(emu *acctest.Emulator, domain, id, extra string) string {
-	return emu.ProviderConfig() + fmt.Sprintf(`
-data "cloud_search_domain_dry_run" "test" {
-  domain_name = %q
-  dry_run_id  = %q
-  %s
-}
-`, domain, id, extra)
-}
-
 // startDryRun submits a dry run of a blue/green change of the demo domain
 // that draws one Advisory warning (no dedicated masters).
 func startDryRun(t *testing.T, emu *acctest.Emulator, mode string) string {
