@@ -323,14 +323,3 @@ func policyActions(t *testing.T, file string) map[string]bool {
 	}
 	return out
 }
-
-// adminIdentity is an identity client of the emulator's administrator, to
-// make what a test imports.
-func adminIdentity(t *testing.T, emu *acctest.Emulator) *identityclient.Client {
-	t.Helper()
-	idc, err := identityclient.New(adminConfig(emu), emu.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return idc
-}

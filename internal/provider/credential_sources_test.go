@@ -1,21 +1,16 @@
 package provider_test
 
 import (
-	"crypto/rand"
-	"crypto/rsa"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
-	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -32,40 +27,6 @@ const (
 	audience = "sts.cloud.example"
 	subject  = "repo:acme/infra:ref:refs/heads/main"
 )
-
-// providerWith is a provider block aimed at the emulator with no
-// credentials but body's.
-func providerWith(emu *acctest.Emulator, body string) string {
-	return fmt.Sprintf(`
-provider "cloud" {
-  region = "us-east-1"
-  endpoints = {
-    identity = %q
-    search   = %q
-    models   = %q
-  }
-%s
-}
-`, emu.URL, emu.URL, emu.URL, body)
-}
-
-// signedBy checks that the user was created with temporary credentials of
-// a session of roleArn.
-func signedBy(emu *acctest.Emulator, roleArn string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		for _, c := range emu.Calls() {
-			if c.Operation != "CreateUser" || c.Status >= 300 {
-				continue
-			}
-			cred, ok := emu.Credentials().Get(c.AccessKeyID)
-			if !ok || cred.SessionToken == "" || cred.Principal != roleArn {
-				return fmt.Errorf("CreateUser was signed by %s (principal %q, session %t), want a session of %s", c.AccessKeyID, cred.Principal, cred.SessionToken != "", roleArn)
-			}
-			return nil
-		}
-		return fmt.Errorf("no CreateUser call in the emulator's log")
-	}
-}
 
 func userCreated(name string) []statecheck.StateCheck {
 	return []statecheck.StateCheck{
@@ -86,19 +47,6 @@ func putRole(t *testing.T, emu *acctest.Emulator, name string, trust []byte) emu
 		t.Fatal(err)
 	}
 	return role
-}
-
-func trustAdmin(condition string) []byte {
-	return fmt.Appendf(nil, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:cloud:identity::123456789012:user/emulator-admin"},"Action":"sts:AssumeRole"%s}]}`, condition)
-}
-
-func run(t *testing.T, steps ...resource.TestStep) {
-	t.Helper()
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    steps,
-	})
 }
 
 // A profile of a shared credentials file, named in the provider block or by
@@ -228,40 +176,6 @@ func TestAccProvider_assumeRole(t *testing.T) {
 			ExpectError: acctest.ErrorRe(`Invalid Role Session Duration.*"13h" must be between 15m and 12h`),
 		})
 	})
-}
-
-// tokenSigner signs web identity tokens as an OIDC issuer would.
-type tokenSigner struct {
-	key *rsa.PrivateKey
-	jwk jose.JSONWebKey
-}
-
-func newTokenSigner(t *testing.T) *tokenSigner {
-	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &tokenSigner{key: key, jwk: jose.JSONWebKey{Key: &key.PublicKey, KeyID: "k1", Algorithm: string(jose.RS256), Use: "sig"}}
-}
-
-func (s *tokenSigner) token(t *testing.T, aud string, exp time.Time) string {
-	t.Helper()
-	return s.sign(t, issuer, subject, aud, exp)
-}
-
-func (s *tokenSigner) sign(t *testing.T, iss, sub, aud string, exp time.Time) string {
-	t.Helper()
-	sig, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: s.key}, (&jose.SignerOptions{}).WithType("JWT").WithHeader("kid", "k1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	claims := jwt.Claims{Issuer: iss, Subject: sub, Audience: jwt.Audience{aud}, Expiry: jwt.NewNumericDate(exp), IssuedAt: jwt.NewNumericDate(exp.Add(-time.Hour))}
-	tok, err := jwt.Signed(sig).Claims(claims).Serialize()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
 }
 
 // Web identity: a token the test signs as the OIDC issuer, through the
@@ -497,16 +411,6 @@ func TestAccProvider_credentialCheck(t *testing.T) {
 			},
 		})
 	})
-}
-
-func write(t *testing.T, name, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name, []byte(strings.TrimLeft(content, "\n")), 0o600); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // A short-term API key signed with a role session's credentials is

@@ -12,12 +12,6 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 )
 
-const userResource = `
-resource "cloud_identity_user" "test" {
-  user_name = "provider-test"
-}
-`
-
 func TestAccProvider_badConfiguration(t *testing.T) {
 	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
