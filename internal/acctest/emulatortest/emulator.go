@@ -25,8 +25,13 @@ type Emulator struct {
 type Option func(*emulatorOptions)
 
 type emulatorOptions struct {
-	tls bool
+	tls      bool
+	emulator emulator.Options
 }
+
+// WithOptions starts the emulator with o (its log, its credentials)
+// instead of the defaults.
+func WithOptions(o emulator.Options) Option { return func(opts *emulatorOptions) { opts.emulator = o } }
 
 // WithTLS serves the emulator over HTTPS, for clients that will not send a
 // bearer token over plain HTTP (aws-sdk-go-v2's): HTTPClient then trusts
@@ -40,7 +45,7 @@ func New(t testing.TB, opts ...Option) *Emulator {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	e := emulator.New(emulator.Options{})
+	e := emulator.New(o.emulator)
 	srv := httptest.NewUnstartedServer(e)
 	emulator.ConfigureServer(srv.Config)
 	if o.tls {
