@@ -113,7 +113,7 @@ resource "cloud_search_domain_config" "d" {
 	// With skip_credentials_validation the caller is found by one
 	// GetCallerIdentity when a type needs it: a create records the
 	// domain's account in its identity, a refresh makes no call.
-	steps = append(steps, skippingLifecycle(emu.ProviderConfig(), domain, lifecycle)...)
+	steps = append(steps, skippingLifecycle(emu, domain, lifecycle)...)
 
 	if err := ws.Write(header); err != nil {
 		t.Fatal(err)
@@ -229,9 +229,9 @@ func readCalls(t *testing.T) map[string]int {
 }
 
 // skippingLifecycle is the lifecycle of the domain config through a
-// provider with skip_credentials_validation (an alias of providerConfig).
-func skippingLifecycle(providerConfig string, domain func(int) string, lifecycle func(prefix, setup, v1, v2 string) []callStep) []callStep {
-	skipping := strings.Replace(providerConfig, `provider "cloud" {`, "provider \"cloud\" {\n  alias = \"skip\"\n  skip_credentials_validation = true", 1)
+// provider with skip_credentials_validation (an alias, "skip").
+func skippingLifecycle(emu *acctest.Emulator, domain func(int) string, lifecycle func(prefix, setup, v1, v2 string) []callStep) []callStep {
+	skipping := emu.ProviderConfig(emulatortest.ProviderArguments("  alias = \"skip\"\n  skip_credentials_validation = true\n"))
 	skipDomain := func(hour int) string {
 		return strings.Replace(domain(hour), `domain_name      = "demo"`, "provider = cloud.skip\n  domain_name      = \"demo\"", 1)
 	}

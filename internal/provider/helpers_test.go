@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
@@ -144,17 +145,7 @@ func makeUser(t *testing.T, emu *acctest.Emulator, name string) {
 // providerWith is a provider block aimed at the emulator with no
 // credentials but body's.
 func providerWith(emu *acctest.Emulator, body string) string {
-	return fmt.Sprintf(`
-provider "cloud" {
-  region = "us-east-1"
-  endpoints = {
-    identity = %q
-    search   = %q
-    models   = %q
-  }
-%s
-}
-`, emu.URL, emu.URL, emu.URL, body)
+	return emu.ProviderConfig(emulatortest.Credentials("", ""), emulatortest.ProviderArguments(body))
 }
 
 // signedBy checks that the user was created with temporary credentials of

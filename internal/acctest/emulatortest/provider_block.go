@@ -11,6 +11,8 @@ type ProviderOption func(*providerBlock)
 
 type providerBlock struct {
 	region            string
+	accessKey         string
+	secretKey         string
 	httpTimeout       time.Duration
 	requiredProviders bool
 	extra             string
@@ -19,6 +21,13 @@ type providerBlock struct {
 // InRegion signs for region instead of the emulator's home region.
 func InRegion(region string) ProviderOption {
 	return func(b *providerBlock) { b.region = region }
+}
+
+// Credentials signs with accessKey and secretKey instead of the
+// emulator's default credentials; with both empty the block names none
+// (the provider finds its own: the environment, a profile, a role).
+func Credentials(accessKey, secretKey string) ProviderOption {
+	return func(b *providerBlock) { b.accessKey, b.secretKey = accessKey, secretKey }
 }
 
 // HTTPTimeout sets the provider's http_timeout (each attempt's limit).
@@ -51,7 +60,7 @@ terraform {
 // ProviderConfig is a provider block aimed at the emulator, with the
 // emulator's credentials and every service's endpoint.
 func (e *Emulator) ProviderConfig(opts ...ProviderOption) string {
-	b := providerBlock{region: e.Region()}
+	b := providerBlock{region: e.Region(), accessKey: e.AccessKeyID(), secretKey: e.SecretAccessKey()}
 	for _, opt := range opts {
 		opt(&b)
 	}
@@ -59,7 +68,10 @@ func (e *Emulator) ProviderConfig(opts ...ProviderOption) string {
 	if b.requiredProviders {
 		s.WriteString(RequiredProvidersBlock)
 	}
-	fmt.Fprintf(&s, "\nprovider \"cloud\" {\n  region     = %q\n  access_key = %q\n  secret_key = %q\n", b.region, e.AccessKeyID(), e.SecretAccessKey())
+	fmt.Fprintf(&s, "\nprovider \"cloud\" {\n  region     = %q\n", b.region)
+	if b.accessKey != "" || b.secretKey != "" {
+		fmt.Fprintf(&s, "  access_key = %q\n  secret_key = %q\n", b.accessKey, b.secretKey)
+	}
 	if b.httpTimeout > 0 {
 		fmt.Fprintf(&s, "  http_timeout = %q\n", b.httpTimeout.String())
 	}

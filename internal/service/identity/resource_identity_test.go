@@ -264,18 +264,7 @@ func otherAccount(t *testing.T, emu *acctest.Emulator) string {
 	if _, err := emu.Identity.AttachPrincipalPolicy(other, "all", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`)); err != nil {
 		t.Fatal(err)
 	}
-	return fmt.Sprintf(`
-provider "cloud" {
-  region     = %q
-  access_key = %q
-  secret_key = "other-secret"
-  endpoints = {
-    identity = %q
-    search   = %q
-    models   = %q
-  }
-}
-`, emu.Region(), otherAccountKey, emu.URL, emu.URL, emu.URL)
+	return emu.ProviderConfig(emulatortest.Credentials(otherAccountKey, "other-secret"))
 }
 
 // checkNoOtherAccountCalls fails t if the other account's credentials

@@ -127,18 +127,7 @@ func otherAccountProvider(t *testing.T, emu *acctest.Emulator) string {
 		AccessKeyID: "AKIDOTHERACCOUNT0002", SecretAccessKey: "other-secret",
 		Principal: "arn:cloud:identity::999999999999:user/other-admin", Account: "999999999999",
 	})
-	return fmt.Sprintf(`
-provider "cloud" {
-  region     = %q
-  access_key = "AKIDOTHERACCOUNT0002"
-  secret_key = "other-secret"
-  endpoints = {
-    identity = %q
-    search   = %q
-    models   = %q
-  }
-}
-`, emu.Region(), emu.URL, emu.URL, emu.URL)
+	return emu.ProviderConfig(emulatortest.Credentials("AKIDOTHERACCOUNT0002", "other-secret"))
 }
 
 // TestAccDomainConfigIdentity_mismatch: an identity of another region or
