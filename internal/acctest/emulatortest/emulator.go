@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
@@ -70,4 +71,16 @@ func (e *Emulator) ClientConfig() client.Config {
 		Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()},
 		MaxRetries:  -1,
 	}
+}
+
+// ClockToOffPeak moves the emulator's clock to the next 02:00 UTC, inside
+// the demo domain's off-peak window (00:00 for 10 hours), so blue/green
+// changes draw no off-peak advisory and hours of stages fit in the window.
+func (e *Emulator) ClockToOffPeak() {
+	now := e.Clock().Now()
+	target := now.Truncate(24 * time.Hour).Add(2 * time.Hour)
+	if !target.After(now) {
+		target = target.Add(24 * time.Hour)
+	}
+	e.Clock().Advance(target.Sub(now))
 }

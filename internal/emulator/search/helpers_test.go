@@ -43,20 +43,8 @@ func newEnv(t *testing.T) *env {
 	if err := e.Search.SetPace(search.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: 2 * time.Hour}); err != nil {
 		t.Fatal(err)
 	}
-	inOffPeak(e)
+	srv.ClockToOffPeak()
 	return &env{e: e, c: c, raw: raw, url: srv.URL}
-}
-
-// inOffPeak moves the clock to the next 02:00 UTC, inside the demo
-// domain's off-peak window (00:00 for 10 hours), leaving room for hours of
-// stages.
-func inOffPeak(e *emulator.Emulator) {
-	now := e.Clock().Now()
-	target := now.Truncate(24 * time.Hour).Add(2 * time.Hour)
-	if !target.After(now) {
-		target = target.Add(24 * time.Hour)
-	}
-	e.Clock().Advance(target.Sub(now))
 }
 
 func ctx(t *testing.T) context.Context {

@@ -54,7 +54,7 @@ func stageStatuses(statuses ...string) knownvalue.Check {
 func TestAccChangeProgressDataSource_blueGreen(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
-	inOffPeak(emu)
+	emu.ClockToOffPeak()
 	out, err := searchClient(t, emu).UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{
 		DomainName: "demo",
 		Sections:   map[string]any{"ClusterConfig": map[string]any{"InstanceType": "r6g.xlarge.search"}},

@@ -156,7 +156,7 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	// A blue/green change of an hour a stage stays running through the test.
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
-	inOffPeak(emu)
+	emu.ClockToOffPeak()
 	full := emusearch.EverySectionDomain("full", "", emu.Clock().Now())
 	addDomains(t, emu, full, emusearch.EverySectionDomain("west", "us-west-2", emu.Clock().Now()),
 		emusearch.DomainSpec{DomainName: "legacy", EngineVersion: "Elasticsearch_7.10"})

@@ -40,7 +40,7 @@ func startDryRun(t *testing.T, emu *acctest.Emulator, mode string) string {
 func TestAccDryRunDataSource_progressAndPlannedConfig(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
-	inOffPeak(emu)
+	emu.ClockToOffPeak()
 	id := startDryRun(t, emu, searchclient.DryRunModeVerbose)
 	parallelTest(t, []resource.TestStep{
 		{
@@ -95,7 +95,7 @@ func TestAccDryRunDataSource_progressAndPlannedConfig(t *testing.T) {
 func TestAccDryRunDataSource_waitForCompletion(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
-	inOffPeak(emu)
+	emu.ClockToOffPeak()
 	id := startDryRun(t, emu, searchclient.DryRunModeVerbose)
 	before := emu.CountCalls("DescribeDryRunProgress", false)
 	emu.WhenCalled(t, "DescribeDryRunProgress", 2*time.Minute, func() { emu.Clock().Advance(2 * time.Hour) })

@@ -33,18 +33,6 @@ func setPace(t *testing.T, emu *acctest.Emulator, p emusearch.Pace) {
 	}
 }
 
-// inOffPeak moves the clock to the next 02:00 UTC, inside the demo domain's
-// off-peak window (00:00 for 10 hours), so blue/green changes draw no
-// off-peak advisory and hours of stages fit in the window.
-func inOffPeak(emu *acctest.Emulator) {
-	now := emu.Clock().Now()
-	target := now.Truncate(24 * time.Hour).Add(2 * time.Hour)
-	if !target.After(now) {
-		target = target.Add(24 * time.Hour)
-	}
-	emu.Clock().Advance(target.Sub(now))
-}
-
 func testCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
