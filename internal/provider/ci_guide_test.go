@@ -227,9 +227,7 @@ func TestAccCIGuideTwoRoles(t *testing.T) {
 	if !strings.Contains(out, "4 to add") || strings.Contains(out, "Permission Check Skipped") {
 		t.Errorf("the create plan under the plan role:\n%s", out)
 	}
-	if n := emu.CountCalls("SimulatePrincipalPolicy", false); n != 1 {
-		t.Errorf("the create plan simulated %d times, want 1 (the apply role)", n)
-	}
+	emu.ExpectCalls(t, "SimulatePrincipalPolicy", 1, "the create plan simulates the apply role")
 	apply()
 	// No-op refresh, and refresh-only.
 	if out := plan("-detailed-exitcode"); !strings.Contains(out, "No changes") {
@@ -242,9 +240,7 @@ func TestAccCIGuideTwoRoles(t *testing.T) {
 	if out := plan("-out=tfplan"); !strings.Contains(out, "2 to change") {
 		t.Errorf("the update plan:\n%s", out)
 	}
-	if n := emu.CountCalls("UpdateDomainConfig", true); n != 1 {
-		t.Errorf("the update plan made %d dry runs, want 1", n)
-	}
+	emu.ExpectCalls(t, "UpdateDomainConfig", 1, "the update plan's one dry run")
 	apply()
 
 	// Import what was made by hand.

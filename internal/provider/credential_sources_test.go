@@ -317,9 +317,7 @@ resource "cloud_identity_service_specific_credential" "test" {
 		emu.ClearCalls()
 		run(t, resource.TestStep{Config: cfg("  skip_credentials_validation = true\n", 365), ExpectError: refused})
 		noUser(t)
-		if n := emu.CountCalls("GetCallerIdentity", false); n != 1 {
-			t.Errorf("GetCallerIdentity called %d times, want once, for the key's plan", n)
-		}
+		emu.ExpectCalls(t, "GetCallerIdentity", 1, "once, for the key's plan")
 	})
 	t.Run("within the cap", func(t *testing.T) {
 		emu.ClearCalls()
@@ -404,7 +402,7 @@ func TestAccProvider_credentialCheck(t *testing.T) {
 			Config:            providerWith(emu, keys+"  skip_credentials_validation = true") + userResource,
 			ConfigStateChecks: userCreated("provider-test"),
 			Check: func(*terraform.State) error {
-				if n := emu.CountCalls("GetCallerIdentity", false); n != 0 {
+				if n := emu.CallCount("GetCallerIdentity"); n != 0 {
 					return fmt.Errorf("GetCallerIdentity called %d times with skip_credentials_validation", n)
 				}
 				return nil
