@@ -1,3 +1,0 @@
-package guidetest_test
-
-import ()
