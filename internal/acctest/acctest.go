@@ -4,9 +4,6 @@ package acctest
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,74 +17,30 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 )
 
 // ProviderName is the provider's local name in test configurations.
 const ProviderName = "cloud"
 
-// ProtoV6ProviderFactories serve the provider in-process to the Terraform CLI.
+// ProtoV6ProviderFactories serve a new provider for each Terraform command,
+// as the provider binary does: nothing carries over between commands but
+// what the service holds.
 var ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	ProviderName: providerserver.NewProtocol6WithError(provider.New("test")()),
+	ProviderName: func() (tfprotov6.ProviderServer, error) {
+		return providerserver.NewProtocol6WithError(provider.New("test")())()
+	},
 }
 
-// Emulator is an emulator serving one test on a loopback port.
-type Emulator struct {
-	*emulator.Emulator
-	URL string
-}
+// Emulator is an emulator serving one test on a loopback port (see
+// emulatortest, which tests that cannot import the provider use).
+type Emulator = emulatortest.Emulator
 
 // NewEmulator starts an emulator for t and stops it when t ends.
-func NewEmulator(t testing.TB) *Emulator {
+func NewEmulator(t testing.TB, opts ...emulatortest.Option) *Emulator {
 	t.Helper()
-	e, _ := startEmulator(t, false)
-	return e
-}
-
-// NewEmulatorTLS is NewEmulator over HTTPS, for clients that will not send
-// a bearer token over plain HTTP (aws-sdk-go-v2's): the client it returns
-// trusts the emulator's self-signed certificate.
-func NewEmulatorTLS(t testing.TB) (*Emulator, *http.Client) {
-	t.Helper()
-	e, srv := startEmulator(t, true)
-	return e, srv.Client()
-}
-
-func startEmulator(t testing.TB, tls bool) (*Emulator, *httptest.Server) {
-	t.Helper()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewUnstartedServer(e)
-	emulator.ConfigureServer(srv.Config)
-	if tls {
-		srv.StartTLS()
-	} else {
-		srv.Start()
-	}
-	t.Cleanup(srv.Close)
-	return &Emulator{Emulator: e, URL: srv.URL}, srv
-}
-
-// ProviderConfig is a provider block aimed at the emulator.
-func (e *Emulator) ProviderConfig() string {
-	return e.ProviderConfigRegion(e.Region())
-}
-
-// ProviderConfigRegion is a provider block aimed at the emulator, signing for
-// region.
-func (e *Emulator) ProviderConfigRegion(region string) string {
-	return fmt.Sprintf(`
-provider "cloud" {
-  region     = %q
-  access_key = %q
-  secret_key = %q
-  endpoints = {
-    identity = %q
-    search   = %q
-    models   = %q
-  }
-}
-`, region, e.AccessKeyID(), e.SecretAccessKey(), e.URL, e.URL, e.URL)
+	return emulatortest.New(t, opts...)
 }
 
 var cliOnce sync.Once

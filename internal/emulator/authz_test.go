@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
@@ -22,9 +22,8 @@ import (
 // request log records the action each call was authorized for.
 func TestRoleAuthorizationOfSearchAndIdentity(t *testing.T) {
 	t.Parallel()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
+	srv := emulatortest.New(t)
+	e := srv.Emulator
 	ctx := context.Background()
 	const role = "arn:cloud:identity::123456789012:role/plan"
 	if _, err := e.Identity.AttachPrincipalPolicy(role, "plan", []byte(`{"Version":"2012-10-17","Statement":[

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
@@ -19,9 +19,8 @@ import (
 // for the race detector (make test-race); every user is created once.
 func TestConcurrentRequestsWithFaults(t *testing.T) {
 	t.Parallel()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(e)
-	defer srv.Close()
+	srv := emulatortest.New(t)
+	e := srv.Emulator
 	c, err := identityclient.New(client.Config{
 		Region:         e.Region(),
 		Credentials:    client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()},

@@ -7,12 +7,12 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	modelsclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/models"
@@ -36,9 +36,7 @@ func admin(t *testing.T, method, url, body string) (int, string) {
 // own signed requests are refused: DELETE /_admin/credentials/{id}.
 func TestRevokedSessionRefusesItsKeys(t *testing.T) {
 	t.Parallel()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
+	srv := emulatortest.New(t)
 	ctx := context.Background()
 	if st, b := admin(t, http.MethodPost, srv.URL+"/_admin/credentials",
 		`{"access_key_id":"ASIASESSION00000001","secret_access_key":"session-secret","session_token":"tok-1","duration":"1h"}`); st != http.StatusCreated {
@@ -87,9 +85,7 @@ func TestRevokedSessionRefusesItsKeys(t *testing.T) {
 // The runtime takes only Content-Type: application/json (the spec's header).
 func TestRuntimeContentType(t *testing.T) {
 	t.Parallel()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
+	srv := emulatortest.New(t)
 	tok, err := modelsclient.GenerateToken(context.Background(), modelsclient.TokenRequest{
 		Host: strings.TrimPrefix(srv.URL, "http://"), Region: emulator.DefaultRegion, ExpiresIn: time.Hour,
 		Credentials: client.Credentials{AccessKeyID: emulator.DefaultAccessKeyID, SecretAccessKey: emulator.DefaultSecretAccessKey},
@@ -124,9 +120,8 @@ func TestRuntimeContentType(t *testing.T) {
 func TestBearerKeyNotRecorded(t *testing.T) {
 	t.Parallel()
 	var printed lockedBuffer // the server's goroutines write it while the test reads it
-	e := emulator.New(emulator.Options{Log: &printed})
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
+	srv := emulatortest.New(t, emulatortest.WithOptions(emulator.Options{Log: &printed}))
+	e := srv.Emulator
 	ctx := context.Background()
 	ic, err := identityclient.New(client.Config{Region: e.Region(), Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()}}, srv.URL)
 	if err != nil {

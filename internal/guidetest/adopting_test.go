@@ -111,9 +111,7 @@ func TestAccGuideAdopting_query(t *testing.T) {
 		"cloud_identity_service_specific_credential": 2,
 		"cloud_search_domain_config":                 2, // demo and orders
 	})
-	if n := emu.CountCalls("UpdateDomainConfig", true) + emu.CountCalls("UpdateDomainConfig", false); n != 0 {
-		t.Errorf("the plan of the generated configuration made %d UpdateDomainConfig calls (dry runs included)", n)
-	}
+	emu.ExpectCalls(t, "UpdateDomainConfig", 0, "the plan of the generated configuration, dry runs included")
 	w.run("apply", "-no-color", "tfplan")
 	expectNoChange(t, w)
 }

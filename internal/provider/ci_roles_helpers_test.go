@@ -10,11 +10,9 @@ import (
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
@@ -46,17 +44,13 @@ type ciWorkspace struct {
 func newCIWorkspace(t *testing.T, emu *acctest.Emulator) *ciWorkspace {
 	t.Helper()
 	acctest.PreCheck(t)
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	t.Setenv("CLOUD_ENDPOINT_URL", emu.URL)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
-	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
+	ws := acctest.NewWorkspace(ctx, t)
 	c := &ciWorkspace{t: t, ctx: ctx, emu: emu, signer: newTokenSigner(t), token: filepath.Join(t.TempDir(), "oidc-token"),
-		ws: &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}}
+		ws: ws}
 	if _, err := emu.Identity.AddOIDCProvider("https://token.actions.githubusercontent.com", []string{"sts.cloud.example"}, jose.JSONWebKeySet{Keys: []jose.JSONWebKey{c.signer.jwk}}); err != nil {
 		t.Fatal(err)
 	}

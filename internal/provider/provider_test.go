@@ -12,24 +12,8 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 )
 
-const userResource = `
-resource "cloud_identity_user" "test" {
-  user_name = "provider-test"
-}
-`
-
-// clearEnv makes the test independent of the caller's CLOUD_* variables.
-func clearEnv(t *testing.T) {
-	for _, v := range []string{"CLOUD_REGION", "CLOUD_ACCESS_KEY_ID", "CLOUD_SECRET_ACCESS_KEY", "CLOUD_SESSION_TOKEN", "CLOUD_ENDPOINT_URL",
-		"CLOUD_PROFILE", "CLOUD_CONFIG_FILE", "CLOUD_SHARED_CREDENTIALS_FILE", "CLOUD_ROLE_ARN", "CLOUD_WEB_IDENTITY_TOKEN_FILE", "TFC_WORKLOAD_IDENTITY_TOKEN",
-		"CLOUD_APPLY_PRINCIPAL_ARN"} {
-		t.Setenv(v, "")
-	}
-	t.Setenv("HOME", t.TempDir()) // no ~/.cloud of the user's
-}
-
 func TestAccProvider_badConfiguration(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	creds := fmt.Sprintf("access_key = %q\n  secret_key = %q", emu.AccessKeyID(), emu.SecretAccessKey())
 	endpoints := fmt.Sprintf("endpoints = { identity = %q }", emu.URL)
@@ -74,7 +58,7 @@ func TestAccProvider_badConfiguration(t *testing.T) {
 // The environment alone configures the provider, CLOUD_ENDPOINT_URL
 // aiming every service at one URL.
 func TestAccProvider_environment(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	t.Setenv("CLOUD_REGION", "us-east-1")
 	t.Setenv("CLOUD_ACCESS_KEY_ID", emu.AccessKeyID())

@@ -10,8 +10,6 @@ import (
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 )
 
-var badHead = []string{"CASE", "BLOCK", "ATTRIBUTE", "REFUSED AT", "DIAGNOSTIC"}
-
 // badCase is one configuration the provider must refuse before any API
 // call, with an error on attr (a top-level argument of the block).
 type badCase struct {
@@ -152,20 +150,6 @@ func attributeScoped(d jsonDiag, c badCase) bool {
 }
 
 func (c badCase) nested(leaf string) badCase { c.leaf = leaf; return c }
-
-type jsonDiag struct {
-	Severity string `json:"severity"`
-	Summary  string `json:"summary"`
-	Detail   string `json:"detail"`
-	Range    *struct {
-		Start struct {
-			Line int `json:"line"`
-		} `json:"start"`
-	} `json:"range"`
-	Snippet *struct {
-		Code string `json:"code"`
-	} `json:"snippet"`
-}
 
 // TestBadInput_validate writes every bad case as its own block of one
 // configuration and runs `terraform validate -json`: each block must get

@@ -42,32 +42,6 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // change on a held clock: far beyond a loaded machine's plan and apply.
 const followDeadline = 2 * time.Minute
 
-// applyFollowingHeldChange runs apply on a held clock, so that its plan
-// sees the change running however slow the machine; once apply follows
-// the change (its first DescribeDomainChangeProgress), the clock runs an
-// hour a second and the change ends within the apply. It fails the test
-// when apply ends without following the change, and when apply has not
-// followed it within followDeadline (then the clock runs anyway, so that
-// the apply ends and the test fails rather than hangs).
-func applyFollowingHeldChange(t *testing.T, e *emu, w *workdir) (string, error) {
-	t.Helper()
-	e.Clock().Hold()
-	defer e.Clock().SetSpeed(1)
-	before := e.CountCalls("DescribeDomainChangeProgress", false)
-	followed := e.WhenCalled(t, "DescribeDomainChangeProgress", followDeadline, func() { e.Clock().SetSpeed(3600) })
-	run := w.startApply()
-	select {
-	case err := <-run.done:
-		if e.CountCalls("DescribeDomainChangeProgress", false) == before {
-			t.Fatalf("apply ended (%v) without following the running change:\n%s", err, run.out.String())
-		}
-		return run.out.String(), err
-	case <-followed:
-		err := <-run.done
-		return run.out.String(), err
-	}
-}
-
 // TestKill_domainChangeWait: the provider is killed (SIGKILL) while apply
 // follows a blue/green change. Terraform never hears back, so the state
 // keeps the old values; the next plan must say the change is running and

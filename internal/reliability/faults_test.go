@@ -128,23 +128,6 @@ func ownErrors(summaries, re string) string {
 	return strings.Join(own, "; ")
 }
 
-func tail(s string, lines int) string {
-	l := strings.Split(strings.TrimSpace(s), "\n")
-	if len(l) > lines {
-		l = l[len(l)-lines:]
-	}
-	return strings.Join(l, "\n")
-}
-
-func shorten(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "..."
-	}
-	return s
-}
-
-const limitedAccess = "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"
-
 func identityConfig(e *emu, user, status, trigger string) string {
 	return e.providerBlock("") + fmt.Sprintf(`
 resource "cloud_identity_user" "u" {
@@ -254,27 +237,6 @@ func TestFaults_identity(t *testing.T) {
 			}
 		})
 	}
-}
-
-func countFold(names []string, name string) int {
-	n := 0
-	for _, s := range names {
-		if strings.EqualFold(s, name) {
-			n++
-		}
-	}
-	return n
-}
-
-const acceptOffPeak = `accepted_warnings = ["ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK"]`
-
-func domainConfig(e *emu, body string) string {
-	return e.providerBlock("") + fmt.Sprintf(`
-resource "cloud_search_domain_config" "d" {
-  domain_name = "demo"
-  %s
-}
-`, body)
 }
 
 // appliedUpdates counts real UpdateDomainConfig requests the service

@@ -1,7 +1,6 @@
 package reliability
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -11,11 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
-	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
 )
 
 // TestInterleavings_planNeverLies runs plans, saved-plan applies and a
@@ -230,41 +226,4 @@ func faultHit(e *emu) bool {
 		}
 	}
 	return false
-}
-
-// colleagueClient is a search client with credentials of its own, so the
-// records tell the colleague's requests from the provider's.
-func colleagueClient(t *testing.T, e *emu) *searchclient.Client {
-	t.Helper()
-	const id, secret = "COLLEAGUEACCESSKEY01", "colleague-secret-access-key-0123456789"
-	e.Credentials().Add(sigv4.Credential{AccessKeyID: id, SecretAccessKey: secret, Principal: "arn:cloud:identity::" + e.Account() + ":user/colleague", Account: e.Account()})
-	c, err := searchclient.New(client.Config{Region: e.Region(), Credentials: client.Credentials{AccessKeyID: id, SecretAccessKey: secret}, MaxRetries: -1}, e.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// colleagueChange starts a change as a colleague would: a dynamic one
-// (software updates, the snapshot hour) or a blue/green one (the instance
-// type). A refusal (a change already running) is part of the game. rng
-// nil picks hour 11 for the dynamic change.
-func colleagueChange(t *testing.T, e *emu, c *searchclient.Client, rng *rand.Rand, dynamic bool) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	hour := 11
-	if rng != nil {
-		hour = rng.IntN(24)
-	}
-	secs := map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": hour}}
-	if !dynamic {
-		// The other instance type than the domain's.
-		next := "r6g.xlarge.search"
-		if d, ok := e.Search.Domain("demo"); ok && d.ClusterConfig != nil && d.ClusterConfig.InstanceType != nil && *d.ClusterConfig.InstanceType == next {
-			next = "r6g.large.search"
-		}
-		secs = map[string]any{"ClusterConfig": map[string]any{"InstanceType": next}}
-	}
-	_, _ = c.UpdateDomainConfig(ctx, &searchclient.UpdateDomainConfigInput{DomainName: "demo", Sections: secs, AcceptedWarnings: []string{"ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK"}})
 }

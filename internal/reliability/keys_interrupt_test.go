@@ -2,9 +2,6 @@ package reliability
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -22,158 +19,6 @@ import (
 
 var keysHead = []string{"PATH", "FAULT", "APPLIES", "KEYS", "CREATES SENT", "RESETS SENT", "TOOK"}
 
-const keyAddr = "cloud_identity_service_specific_credential.k"
-
-// keysConfig is a user and one key; extra goes into the key's block.
-func keysConfig(e *emu, user, trigger, extra string) string {
-	return e.providerBlock("") + fmt.Sprintf(`
-resource "cloud_identity_user" "u" {
-  user_name     = %q
-  force_destroy = true
-}
-
-resource "cloud_identity_service_specific_credential" "k" {
-  user_name           = cloud_identity_user.u.user_name
-  credential_age_days = 30
-  reset_triggers      = { rotation = %q }
-%s}
-`, user, trigger, extra)
-}
-
-func arm(t *testing.T, e *emu, f emulator.Fault) {
-	t.Helper()
-	if f.Service == "" {
-		f.Service = "identity"
-	}
-	if err := e.InjectFault(f); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// sent counts the requests of op the emulator received, answered or not.
-func sent(e *emu, op string) int {
-	n := 0
-	for _, c := range e.Calls() {
-		if c.Operation == op {
-			n++
-		}
-	}
-	return n
-}
-
-// oneWorkingKey checks that user holds exactly one key, the one in state,
-// and that the state's value is that key's current value; it returns the
-// key's id and value.
-func oneWorkingKey(t *testing.T, e *emu, w *workdir, user string) (id, value string) {
-	t.Helper()
-	ids := e.Identity.CredentialIDs(user)
-	if len(ids) != 1 {
-		t.Fatalf("user %s holds keys %v, want exactly 1 (an orphan or a duplicate)", user, ids)
-	}
-	st := w.state()[keyAddr]
-	if st == nil {
-		t.Fatalf("the state lost %s", keyAddr)
-	}
-	id, _ = st["service_specific_credential_id"].(string)
-	value, _ = st["service_api_key_value"].(string)
-	if id != ids[0] {
-		t.Fatalf("the state holds key %q, the service %s", id, ids[0])
-	}
-	info, ok := e.Identity.LookupServiceAPIKey(value)
-	if !ok || info.CredentialID != id || info.Status != "Active" {
-		t.Fatalf("the state's service_api_key_value is not the current value of key %s (found %v, %+v)", id, ok, info)
-	}
-	return id, value
-}
-
-// settled checks that a plan after recovery is empty and that no user in
-// the service still carries the record of a create in flight.
-func settled(t *testing.T, e *emu, w *workdir) {
-	t.Helper()
-	if out, changes, err := w.plan(); err != nil || changes {
-		t.Fatalf("plan after recovery is not empty (err %v):\n%s", err, out)
-	}
-	if left := pendingRecords(e); len(left) != 0 {
-		t.Fatalf("records of creates left on users: %v", left)
-	}
-}
-
-// pendingRecords lists the records of creates in flight the users carry,
-// as user/tag. A record its create turned into its key's mark (the value
-// "held <credential id>") is no longer one.
-func pendingRecords(e *emu) []string {
-	var out []string
-	for _, u := range e.Identity.UserNames() {
-		for k, v := range e.Identity.UserTags(u) {
-			if strings.HasPrefix(k, "terraform-cloud:creating") && !strings.HasPrefix(v, "held ") {
-				out = append(out, u+"/"+k)
-			}
-		}
-	}
-	return out
-}
-
-// saysAdopted checks that the apply told the user which key it adopted.
-func saysAdopted(t *testing.T, out, id string) {
-	t.Helper()
-	flat := strings.Join(strings.Fields(out), " ")
-	if !strings.Contains(flat, "Warning: Identity Service Specific Credential Adopted") || !strings.Contains(flat, id) {
-		t.Errorf("the apply does not say that it adopted key %s:\n%s", id, out)
-	}
-}
-
-// userFirst applies user without its key: terraform killed loses the
-// state of everything its apply made, so the user comes from an apply of
-// its own.
-func userFirst(t *testing.T, e *emu, w *workdir, user string) {
-	t.Helper()
-	w.write(keysConfig(e, user, "1", "  count = 0\n"))
-	mustApply(t, w, "the apply of the user")
-}
-
-// timedApply is mustApply, and how long the apply took.
-func timedApply(t *testing.T, w *workdir, what string) (string, time.Duration) {
-	t.Helper()
-	start := time.Now()
-	out := mustApply(t, w, what)
-	return out, time.Since(start)
-}
-
-func mustApply(t *testing.T, w *workdir, what string) string {
-	t.Helper()
-	out, err := w.apply()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", what, err, out)
-	}
-	return out
-}
-
-// providerPIDs are the provider processes the CLI process parent started.
-func providerPIDs(parent int) []int {
-	dirs, _ := os.ReadDir("/proc")
-	var out []int
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat")) //nolint:gosec // procfs
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 || f[1] != strconv.Itoa(parent) {
-			continue
-		}
-		if exe, err := os.Readlink(filepath.Join("/proc", d.Name(), "exe")); err == nil && exe == providerBn {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
 // killProviderDuring runs `terraform apply`, holds the first request of op
 // in the emulator (a delay fault), and once the emulator has it sends
 // SIGKILL to the CLI's provider process. It returns the apply's output and
@@ -184,67 +29,6 @@ func killProviderDuring(t *testing.T, e *emu, w *workdir, op string) (string, ti
 	return killDuring(t, e, w, op, false)
 }
 
-// killDuring is killProviderDuring, or with cli set, a SIGKILL of the
-// terraform process itself, after which it waits for the orphaned provider
-// process to end.
-func killDuring(t *testing.T, e *emu, w *workdir, op string, cli bool) (string, time.Duration) {
-	t.Helper()
-	run := startHeld(t, e, w, op)
-	pids := providerPIDs(run.cmd.Process.Pid)
-	if len(pids) == 0 {
-		t.Fatalf("no provider process under terraform (pid %d)", run.cmd.Process.Pid)
-	}
-	start := time.Now()
-	victims := pids
-	if cli {
-		victims = []int{run.cmd.Process.Pid}
-	}
-	for _, pid := range victims {
-		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-			t.Fatalf("kill -9 %d: %v", pid, err)
-		}
-	}
-	awaitFailed(t, run, "its provider was killed")
-	if cli {
-		// The provider outlives terraform for a moment; its create
-		// completes or fails when it goes.
-		awaitExit(t, pids[0])
-	}
-	took := time.Since(start)
-	awaitLanded(t, e, op, "the kill")
-	t.Logf("kill -9 of %v (cli %v; providers %v) during %s ended the run in %s:\n%s", victims, cli, pids, op, took.Round(time.Millisecond), tail(run.out.String(), 12))
-	return run.out.String(), took
-}
-
-// startHeld starts `terraform apply` with the first request of op held in
-// the emulator (a delay fault), and returns once the emulator has it.
-func startHeld(t *testing.T, e *emu, w *workdir, op string) *background {
-	t.Helper()
-	arm(t, e, emulator.Fault{Operation: op, Kind: emulator.FaultDelay, Delay: 2 * time.Minute})
-	run := w.startApply()
-	// A Times: 1 fault leaves the list when it hits.
-	for deadline := time.Now().Add(time.Minute); len(e.Faults()) != 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the apply never sent %s:\n%s", op, run.out.String())
-		}
-	}
-	return run
-}
-
-// awaitFailed waits for run, ended by what happened (after), to exit with
-// an error.
-func awaitFailed(t *testing.T, run *background, after string) {
-	t.Helper()
-	select {
-	case err := <-run.done:
-		if err == nil {
-			t.Fatalf("the apply exited 0 after %s:\n%s", after, run.out.String())
-		}
-	case <-time.After(time.Minute):
-		t.Fatalf("the apply did not end after %s:\n%s", after, run.out.String())
-	}
-}
-
 // awaitExit waits for process pid to end.
 func awaitExit(t *testing.T, pid int) {
 	t.Helper()
@@ -252,32 +36,6 @@ func awaitExit(t *testing.T, pid int) {
 		if time.Now().After(deadline) {
 			t.Fatalf("provider %d still runs a minute after terraform was killed", pid)
 		}
-	}
-}
-
-// awaitLanded waits for the request of op that startHeld held to land
-// (the service goes on with a request whose caller went away).
-func awaitLanded(t *testing.T, e *emu, op, after string) {
-	t.Helper()
-	landed := func() bool {
-		for _, c := range e.Calls() {
-			if c.Operation == op && c.Fault == emulator.FaultDelay {
-				return true
-			}
-		}
-		return false
-	}
-	for deadline := time.Now().Add(10 * time.Second); !landed(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the held %s never landed after %s", op, after)
-		}
-	}
-}
-
-func needProc(t *testing.T) {
-	t.Helper()
-	if runtime.GOOS != "linux" {
-		t.Skip("finding the provider process uses /proc")
 	}
 }
 
@@ -292,7 +50,7 @@ func TestKeys_lostCreateAnswer(t *testing.T) {
 	out, took := timedApply(t, w, "the apply with a lost create answer")
 	id, _ := oneWorkingKey(t, e, w, "lost-create")
 	saysAdopted(t, out, id)
-	if c, r := sent(e, "CreateServiceSpecificCredential"), sent(e, "ResetServiceSpecificCredential"); c != 1 || r != 1 {
+	if c, r := e.CallCount("CreateServiceSpecificCredential"), e.CallCount("ResetServiceSpecificCredential"); c != 1 || r != 1 {
 		t.Fatalf("creates sent %d, resets %d; want 1 create (adopted, not repeated) and 1 reset (for its value)", c, r)
 	}
 	settled(t, e, w)
@@ -310,12 +68,12 @@ func TestKeys_timedOutCreate(t *testing.T) {
 	arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultDelay, Delay: delayFault})
 	_, took := timedApply(t, w, "the apply with a timed-out create")
 	oneWorkingKey(t, e, w, "slow-create")
-	if c := sent(e, "CreateServiceSpecificCredential"); c != 1 {
+	if c := e.CallCount("CreateServiceSpecificCredential"); c != 1 {
 		t.Fatalf("creates sent %d, want 1", c)
 	}
 	settled(t, e, w)
 	addRow("keys: fault -> keys in the service", keysHead, "create", fmt.Sprintf("delay %s > http_timeout %s", delayFault, attemptTimeout), "1", "1", "1",
-		strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+		strconv.Itoa(e.CallCount("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 }
 
 // TestKeys_killDuringCreate: the provider, or terraform itself, is killed
@@ -352,12 +110,12 @@ func TestKeys_killDuringCreate(t *testing.T) {
 				t.Fatalf("state holds key %s, want the orphan %s adopted", id, orphan)
 			}
 			saysAdopted(t, out, id)
-			if c := sent(e, "CreateServiceSpecificCredential"); c != 1 {
+			if c := e.CallCount("CreateServiceSpecificCredential"); c != 1 {
 				t.Fatalf("creates sent %d, want 1 (the killed one)", c)
 			}
 			settled(t, e, w)
 			addRow("keys: fault -> keys in the service", keysHead, "create", name, "2", "1", "1",
-				strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+				strconv.Itoa(e.CallCount("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 			addNote("%s during a key create: the run ended %s after the kill; the next plain apply adopted orphan %s in %s; keys counted: 1", name, killTook.Round(time.Millisecond), orphan, took.Round(100*time.Millisecond))
 		})
 	}
@@ -385,12 +143,12 @@ func TestKeys_twoFaultsInARow(t *testing.T) {
 		if id, _ := oneWorkingKey(t, e, w, user); id != orphan {
 			t.Fatalf("state holds key %s, want the orphan %s", id, orphan)
 		}
-		if c := sent(e, "CreateServiceSpecificCredential"); c != 1 {
+		if c := e.CallCount("CreateServiceSpecificCredential"); c != 1 {
 			t.Fatalf("creates sent %d, want 1", c)
 		}
 		settled(t, e, w)
 		addRow("keys: fault -> keys in the service", keysHead, "create, then its recovery", "kill -9, kill -9", "3", "1", "1",
-			strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+			strconv.Itoa(e.CallCount("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 	})
 	t.Run("lost create answer twice", func(t *testing.T) {
 		t.Parallel()
@@ -413,7 +171,7 @@ func TestKeys_twoFaultsInARow(t *testing.T) {
 		arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse})
 		_, took := timedApply(t, w, "the second apply")
 		oneWorkingKey(t, e, w, user)
-		if c := sent(e, "CreateServiceSpecificCredential"); c != 1 {
+		if c := e.CallCount("CreateServiceSpecificCredential"); c != 1 {
 			t.Fatalf("creates sent %d, want 1: the second apply created again instead of adopting", c)
 		}
 		if len(e.Faults()) != 1 {
@@ -421,7 +179,7 @@ func TestKeys_twoFaultsInARow(t *testing.T) {
 		}
 		settled(t, e, w)
 		addRow("keys: fault -> keys in the service", keysHead, "create, twice", "lost_response (key not found), lost_response armed", "2", "1", "1",
-			strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+			strconv.Itoa(e.CallCount("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 	})
 }
 
@@ -464,28 +222,7 @@ func TestKeys_renewalCreateBeforeDestroy(t *testing.T) {
 	}
 	settled(t, e, w)
 	addRow("keys: fault -> keys in the service", keysHead, "renewal (create_before_destroy)", "lost_response", "1", "1",
-		strconv.Itoa(sent(e, "CreateServiceSpecificCredential")-1), strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
-}
-
-// keyToReset applies user and one key in w, then writes the configuration
-// with a new reset trigger; it returns the key's id and value.
-func keyToReset(t *testing.T, e *emu, w *workdir, user string) (id, value string) {
-	t.Helper()
-	w.write(keysConfig(e, user, "1", ""))
-	mustApply(t, w, "the first apply")
-	id, value = oneWorkingKey(t, e, w, user)
-	w.write(keysConfig(e, user, "2", ""))
-	return id, value
-}
-
-// sameKeyNewValue checks that after the reset's recovery, user holds the
-// key id, in state, with a working value other than before.
-func sameKeyNewValue(t *testing.T, e *emu, w *workdir, user, id, before string) {
-	t.Helper()
-	after, value := oneWorkingKey(t, e, w, user)
-	if after != id || value == before {
-		t.Fatalf("after recovery: key %s (was %s), value changed %v", after, id, value != before)
-	}
+		strconv.Itoa(e.CallCount("CreateServiceSpecificCredential")-1), strconv.Itoa(e.CallCount("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 }
 
 // TestKeys_reset: a reset whose answer is lost is repeated within the
@@ -505,7 +242,7 @@ func TestKeys_reset(t *testing.T) {
 		if after != id || value == before {
 			t.Fatalf("after the reset: key %s value changed %v; want the same key with a new value", after, value != before)
 		}
-		if r := sent(e, "ResetServiceSpecificCredential"); r != 2 {
+		if r := e.CallCount("ResetServiceSpecificCredential"); r != 2 {
 			t.Fatalf("resets sent %d, want 2 (the lost one, repeated once)", r)
 		}
 		settled(t, e, w)
@@ -535,7 +272,7 @@ func TestKeys_reset(t *testing.T) {
 		sameKeyNewValue(t, e, w, user, id, before)
 		settled(t, e, w)
 		addRow("keys: fault -> keys in the service", keysHead, "reset", "kill -9 of the provider", "2", "1", "1",
-			strconv.Itoa(sent(e, "ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+			strconv.Itoa(e.CallCount("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 	})
 }
 
@@ -572,7 +309,7 @@ resource "cloud_identity_service_specific_credential" "k2" {
 			t.Fatalf("the state's value of key %s does not work", id)
 		}
 	}
-	if r := sent(e, "ResetServiceSpecificCredential"); r != 0 {
+	if r := e.CallCount("ResetServiceSpecificCredential"); r != 0 {
 		t.Fatalf("%d resets sent: a key was adopted", r)
 	}
 	settled(t, e, w)

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
 // The harness: TestMain builds the provider into a temporary directory and
@@ -145,28 +147,11 @@ func newEmu(t testing.TB) *emu {
 	return &emu{acctest.NewEmulator(t)}
 }
 
-// providerBlock aims the provider at the emulator with a short per-attempt
-// timeout, so a delay fault runs past it quickly.
+// providerBlock is the harness's provider block with these tests' short
+// per-attempt timeout, so a delay fault runs past it quickly, and extra
+// arguments.
 func (e *emu) providerBlock(extra string) string {
-	return fmt.Sprintf(`
-terraform {
-  required_providers {
-    cloud = { source = "cloudlabs/cloud" }
-  }
-}
-
-provider "cloud" {
-  region       = %q
-  access_key   = %q
-  secret_key   = %q
-  http_timeout = %q
-  endpoints = {
-    identity = %q
-    search   = %q
-    models   = %q
-  }
-%s}
-`, e.Region(), e.AccessKeyID(), e.SecretAccessKey(), attemptTimeout.String(), e.URL, e.URL, e.URL, extra)
+	return e.ProviderConfig(emulatortest.RequiredProviders(), emulatortest.HTTPTimeout(attemptTimeout), emulatortest.ProviderArguments(extra))
 }
 
 // attemptTimeout is the provider's http_timeout in these tests; delayFault
@@ -176,28 +161,35 @@ const (
 	delayFault     = 3 * time.Second
 )
 
-// workdir is one Terraform working directory.
+// workdir is one Terraform working directory; its commands run through
+// the harness's CLI runner (tfrun) in env.
 type workdir struct {
 	t   testing.TB
 	dir string
 	env []string
 }
 
+// newWorkdir is a working directory whose commands run with this
+// process's environment but for the provider's variables
+// (acctest.ProviderEnv: the provider binary reads them) and Terraform's
+// own (TF_*), and with the CLI configuration that selects the binary.
 func newWorkdir(t testing.TB) *workdir {
 	t.Helper()
 	if cliRC == "" {
 		t.Skip("drives the Terraform CLI: set TF_ACC=1 (make test-reliability)")
 	}
-	dir := t.TempDir()
-	env := []string{"TF_CLI_CONFIG_FILE=" + cliRC, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0"}
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "CLOUD_") || strings.HasPrefix(k, "TF_") {
-			continue
+	env := []string{"TF_CLI_CONFIG_FILE=" + cliRC}
+	for _, kv := range acctest.WithoutProviderEnv(os.Environ()) {
+		if !strings.HasPrefix(kv, "TF_") {
+			env = append(env, kv)
 		}
-		env = append(env, kv)
 	}
-	return &workdir{t: t, dir: dir, env: env}
+	return &workdir{t: t, dir: t.TempDir(), env: env}
+}
+
+// workspace runs commands in w with the variables extra added.
+func (w *workdir) workspace(extra []string) *tfrun.Workspace {
+	return &tfrun.Workspace{CLI: cliPath, Dir: w.dir, BaseEnv: w.env, Env: extra}
 }
 
 func (w *workdir) write(config string) {
@@ -216,14 +208,16 @@ func (w *workdir) run(args ...string) (string, error) {
 func (w *workdir) runEnv(extra []string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, cliPath, append(args[:1:1], append([]string{"-no-color"}, args[1:]...)...)...)
-	if args[0] == "state" {
-		cmd = exec.CommandContext(ctx, cliPath, args...)
+	if args[0] != "state" {
+		args = append(args[:1:1], append([]string{"-no-color"}, args[1:]...)...)
 	}
-	cmd.Dir = w.dir
-	cmd.Env = append(append([]string{}, w.env...), extra...)
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	var out bytes.Buffer
+	cmd, err := w.workspace(extra).Start(ctx, &out, args...)
+	if err != nil {
+		return "", err
+	}
+	err = cmd.Wait()
+	return out.String(), err
 }
 
 func (w *workdir) apply() (string, error) {
@@ -242,14 +236,13 @@ type background struct {
 func (w *workdir) startApply() *background {
 	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	cmd := exec.CommandContext(ctx, cliPath, "apply", "-no-color", "-auto-approve", "-input=false")
-	cmd.Dir, cmd.Env = w.dir, w.env
-	b := &background{cmd: cmd, out: &lockedBuffer{}, done: make(chan error, 1)}
-	cmd.Stdout, cmd.Stderr = b.out, b.out
-	if err := cmd.Start(); err != nil {
+	b := &background{out: &lockedBuffer{}, done: make(chan error, 1)}
+	cmd, err := w.workspace(nil).Start(ctx, b.out, "apply", "-no-color", "-auto-approve", "-input=false")
+	if err != nil {
 		cancel()
 		w.t.Fatal(err)
 	}
+	b.cmd = cmd
 	go func() { b.done <- cmd.Wait(); cancel() }()
 	return b
 }

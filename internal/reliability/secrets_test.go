@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
@@ -49,25 +50,10 @@ func TestSecrets_notLeaked(t *testing.T) {
 		AccessKeyID: accessKey, SecretAccessKey: secretKey, SessionToken: sessionToken, Expires: time.Now().Add(2 * time.Hour),
 		Principal: "arn:cloud:identity::123456789012:user/emulator-admin", Account: e.Account(),
 	})
+	providerBlock := e.ProviderConfig(emulatortest.RequiredProviders(), emulatortest.Credentials(accessKey, secretKey),
+		emulatortest.ProviderArguments(fmt.Sprintf("  session_token = %q\n", sessionToken)))
 	config := func(trigger string) string {
-		return fmt.Sprintf(`
-terraform {
-  required_providers {
-    cloud = { source = "cloudlabs/cloud" }
-  }
-}
-
-provider "cloud" {
-  region        = %[1]q
-  access_key    = %[2]q
-  secret_key    = %[3]q
-  session_token = %[4]q
-  endpoints = {
-    identity = %[5]q
-    search   = %[5]q
-    models   = %[5]q
-  }
-}
+		return providerBlock + fmt.Sprintf(`
 
 resource "cloud_identity_user" "u" {
   user_name = "secret-scan"
@@ -77,21 +63,21 @@ resource "cloud_identity_service_specific_credential" "k" {
   user_name           = cloud_identity_user.u.user_name
   service_name        = "models.cloud.example"
   credential_age_days = 30
-  reset_triggers      = { rotation = %[6]q }
+  reset_triggers      = { rotation = %[1]q }
 }
 
 resource "cloud_search_domain_config" "pw" {
   domain_name = "demo"
-  %[9]s
+  %[4]s
   advanced_security_options = {
-    master_user_options = { master_user_name = "admin", master_user_password = %[7]q }
+    master_user_options = { master_user_name = "admin", master_user_password = %[2]q }
   }
 }
 
 resource "cloud_search_domain_config" "wo" {
   domain_name                     = "wodomain"
-  %[9]s
-  master_user_password_wo         = %[8]q
+  %[4]s
+  master_user_password_wo         = %[3]q
   master_user_password_wo_version = 1
 }
 
@@ -102,7 +88,7 @@ ephemeral "cloud_models_short_term_api_key" "t" {
 locals {
   token_length = length(ephemeral.cloud_models_short_term_api_key.t.token)
 }
-`, e.Region(), accessKey, secretKey, sessionToken, e.URL, trigger, password, passwordWO, acceptOffPeak)
+`, trigger, password, passwordWO, acceptOffPeak)
 	}
 	logs := filepath.Join(w.dir, "logs")
 	if err := os.MkdirAll(logs, 0o700); err != nil {
@@ -399,6 +385,8 @@ func TestSecrets_echoedInPart(t *testing.T) {
 		AccessKeyID: accessKey, SecretAccessKey: secretKey, SessionToken: sessionToken, Expires: time.Now().Add(2 * time.Hour),
 		Principal: "arn:cloud:identity::123456789012:user/emulator-admin", Account: e.Account(),
 	})
+	providerBlock := e.ProviderConfig(emulatortest.RequiredProviders(), emulatortest.Credentials(accessKey, secretKey),
+		emulatortest.ProviderArguments(fmt.Sprintf("  session_token = %q\n", sessionToken)))
 	config := func(trigger string, converse bool) string {
 		check := ""
 		if converse {
@@ -416,24 +404,7 @@ check "smoke" {
 }
 `
 		}
-		return fmt.Sprintf(`
-terraform {
-  required_providers {
-    cloud = { source = "cloudlabs/cloud" }
-  }
-}
-
-provider "cloud" {
-  region        = %[1]q
-  access_key    = %[2]q
-  secret_key    = %[3]q
-  session_token = %[4]q
-  endpoints = {
-    identity = %[5]q
-    search   = %[5]q
-    models   = %[5]q
-  }
-}
+		return providerBlock + fmt.Sprintf(`
 
 resource "cloud_identity_user" "u" {
   user_name = "echo-scan"
@@ -443,17 +414,17 @@ resource "cloud_identity_service_specific_credential" "k" {
   user_name           = cloud_identity_user.u.user_name
   service_name        = "models.cloud.example"
   credential_age_days = 30
-  reset_triggers      = { rotation = %[6]q }
+  reset_triggers      = { rotation = %[1]q }
 }
 
 resource "cloud_search_domain_config" "pw" {
   domain_name = "demo"
-  %[8]s
+  %[3]s
   advanced_security_options = {
-    master_user_options = { master_user_name = "admin", master_user_password = %[7]q }
+    master_user_options = { master_user_name = "admin", master_user_password = %[2]q }
   }
 }
-%[9]s`, e.Region(), accessKey, secretKey, sessionToken, e.URL, trigger, pw, accepted, check)
+%[4]s`, trigger, pw, accepted, check)
 	}
 	logs := filepath.Join(w.dir, "logs")
 	if err := os.MkdirAll(logs, 0o700); err != nil {

@@ -41,27 +41,6 @@ var usersHead = []string{"KILLED", "DURING", "RECORD ON USER AFTER KILL", "APPLI
 
 const userAddr = "cloud_identity_user.u"
 
-// bundleConfig is a user with the managed policy and a key, as a team
-// would give a service its model runtime key.
-func bundleConfig(e *emu, user, extra string) string {
-	return e.providerBlock(extra) + fmt.Sprintf(`
-resource "cloud_identity_user" "u" {
-  user_name     = %q
-  force_destroy = true
-}
-
-resource "cloud_identity_user_policy_attachment" "a" {
-  user_name  = cloud_identity_user.u.user_name
-  policy_arn = %q
-}
-
-resource "cloud_identity_service_specific_credential" "k" {
-  user_name           = cloud_identity_user.u.user_name
-  credential_age_days = 30
-}
-`, user, limitedAccess)
-}
-
 // httpBackend is a Terraform HTTP state backend (no locking): the state it
 // holds is what a remote backend has persisted.
 type httpBackend struct {
@@ -149,20 +128,6 @@ func (b *httpBackend) init(t *testing.T, w *workdir) {
 	}
 }
 
-// apiUser reads a user as any API client would; nil when there is none.
-func apiUser(t *testing.T, e *emu, name string) *identityclient.User {
-	t.Helper()
-	c, err := identityclient.New(client.Config{Region: e.Region(), Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()}}, e.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := c.GetUser(context.Background(), name)
-	if err != nil {
-		return nil
-	}
-	return u
-}
-
 // createOutOfBand makes a user the way a console or a script would.
 func createOutOfBand(t *testing.T, e *emu, name string) *identityclient.User {
 	t.Helper()
@@ -175,50 +140,6 @@ func createOutOfBand(t *testing.T, e *emu, name string) *identityclient.User {
 		t.Fatal(err)
 	}
 	return u
-}
-
-// userRecord is the record of a user create the user carries, "" for none.
-func userRecord(e *emu, user string) string {
-	if v, ok := e.Identity.UserTags(user)["terraform-cloud:creating-user"]; ok {
-		return "creating-user=" + v
-	}
-	return ""
-}
-
-// converged checks that the emulator holds the bundle exactly once, the
-// state holds all of it, with the user whose id is wantID, and the next plan
-// is empty with no record of a create left on a user.
-func converged(t *testing.T, e *emu, w *workdir, user, wantID string) {
-	t.Helper()
-	if n := countFold(e.Identity.UserNames(), user); n != 1 {
-		t.Fatalf("%d users named %s in the emulator, want 1", n, user)
-	}
-	if p := e.Identity.AttachedPolicyArns(user); len(p) != 1 {
-		t.Fatalf("user %s has policies %v, want 1", user, p)
-	}
-	st := w.state()
-	for _, a := range []string{userAddr, "cloud_identity_user_policy_attachment.a", keyAddr} {
-		if st[a] == nil {
-			t.Fatalf("the state lacks %s", a)
-		}
-	}
-	if got := st[userAddr]["user_id"]; got != wantID {
-		t.Fatalf("the state holds user id %v, want %s (the user the killed run made)", got, wantID)
-	}
-	oneWorkingKey(t, e, w, user)
-	settled(t, e, w)
-}
-
-// destroyed checks that a destroy removes everything, the adopted user
-// included.
-func destroyed(t *testing.T, e *emu, w *workdir) {
-	t.Helper()
-	if out, err := w.destroy(); err != nil {
-		t.Fatalf("destroy: %v\n%s", err, out)
-	}
-	if names := e.Identity.UserNames(); len(names) != 0 {
-		t.Fatalf("users left after destroy: %v", names)
-	}
 }
 
 // TestUsers_killDuringCreate: terraform or the provider is killed (SIGKILL)
@@ -306,15 +227,15 @@ func TestUsers_killDuringCreate(t *testing.T) {
 			if remote != nil && !remote.persisted(t, "cloud_identity_user") {
 				t.Fatal("the backend does not hold the adopted user")
 			}
-			if c := sent(e, "CreateUser"); c != 2 {
+			if c := e.CallCount("CreateUser"); c != 2 {
 				t.Fatalf("CreateUser sent %d times, want 2 (the killed one, then one refused as existing)", c)
 			}
-			if c := sent(e, "CreateServiceSpecificCredential"); c != 1 && tc.op == "CreateServiceSpecificCredential" {
+			if c := e.CallCount("CreateServiceSpecificCredential"); c != 1 && tc.op == "CreateServiceSpecificCredential" {
 				t.Fatalf("CreateServiceSpecificCredential sent %d times, want 1 (the killed one, adopted)", c)
 			}
 			addRow("users: kill -9 -> users in the service", usersHead, tc.name, tc.op+", "+backend, cmp.Or(record, "none"), applies,
 				strconv.Itoa(countFold(e.Identity.UserNames(), user)), strconv.Itoa(len(e.Identity.AttachedPolicyArns(user))),
-				strconv.Itoa(len(e.Identity.CredentialIDs(user))), strconv.Itoa(sent(e, "CreateUser")), took.Round(100*time.Millisecond).String())
+				strconv.Itoa(len(e.Identity.CredentialIDs(user))), strconv.Itoa(e.CallCount("CreateUser")), took.Round(100*time.Millisecond).String())
 			destroyed(t, e, w)
 		})
 	}

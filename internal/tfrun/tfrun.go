@@ -31,6 +31,9 @@ type Workspace struct {
 	CLI string
 	Dir string
 	Env []string
+	// BaseEnv, when set, is the environment commands start from (then
+	// Env); unset, they start from this process's.
+	BaseEnv []string
 	// OnStart, when set, is called with each command's process once it has
 	// started (to sample the provider's memory, for one).
 	OnStart func(*os.Process)
@@ -77,10 +80,28 @@ func (w *Workspace) Output(ctx context.Context, args ...string) ([]byte, error) 
 func (w *Workspace) command(ctx context.Context, args []string, stdout, stderr io.Writer) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
 	cmd.Dir = w.Dir
-	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
+	base := w.BaseEnv
+	if base == nil {
+		base = os.Environ()
+	}
+	cmd.Env = append(append([]string{}, base...), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
 	cmd.Env = append(cmd.Env, w.Env...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	return cmd
+}
+
+// Start starts one Terraform command writing its output (stdout and
+// stderr) to out, for a test that acts on the command while it runs
+// (signals it, holds its requests); the caller waits for it.
+func (w *Workspace) Start(ctx context.Context, out io.Writer, args ...string) (*exec.Cmd, error) {
+	cmd := w.command(ctx, args, out, out)
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	if w.OnStart != nil {
+		w.OnStart(cmd.Process)
+	}
+	return cmd, nil
 }
 
 // run starts cmd, hands its process to OnStart, and waits for it.

@@ -83,9 +83,9 @@ func TestRequestCarriesOnlySetMembers(t *testing.T) {
 	}{
 		{"nothing", UpdateDomainConfigInput{DomainName: "demo"}, `{}`},
 		{"one field of one section", UpdateDomainConfigInput{DomainName: "demo", Sections: map[string]any{"ClusterConfig": map[string]any{"InstanceCount": 6}}}, `{"ClusterConfig":{"InstanceCount":6}}`},
-		{"false and zero are sent", UpdateDomainConfigInput{DomainName: "demo", DryRun: ptrTo(false), Sections: map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 0}}}, `{"DryRun":false,"SnapshotOptions":{"AutomatedSnapshotStartHour":0}}`},
+		{"false and zero are sent", UpdateDomainConfigInput{DomainName: "demo", DryRun: new(false), Sections: map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 0}}}, `{"DryRun":false,"SnapshotOptions":{"AutomatedSnapshotStartHour":0}}`},
 		{"empty access policy is sent", UpdateDomainConfigInput{DomainName: "demo", Sections: map[string]any{"AccessPolicies": ""}}, `{"AccessPolicies":""}`},
-		{"dry run members", UpdateDomainConfigInput{DomainName: "demo", DryRun: ptrTo(true), DryRunMode: ptrTo("Verbose"), AcceptedWarnings: []string{"A"}}, `{"AcceptedWarnings":["A"],"DryRun":true,"DryRunMode":"Verbose"}`},
+		{"dry run members", UpdateDomainConfigInput{DomainName: "demo", DryRun: new(true), DryRunMode: new("Verbose"), AcceptedWarnings: []string{"A"}}, `{"AcceptedWarnings":["A"],"DryRun":true,"DryRunMode":"Verbose"}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -117,8 +117,8 @@ func TestMarksDryRunsIdempotentAndSecretsSensitive(t *testing.T) {
 		in                    UpdateDomainConfigInput
 		idempotent, sensitive bool
 	}{
-		{UpdateDomainConfigInput{DryRun: ptrTo(true)}, true, false},
-		{UpdateDomainConfigInput{DryRun: ptrTo(false)}, false, false},
+		{UpdateDomainConfigInput{DryRun: new(true)}, true, false},
+		{UpdateDomainConfigInput{DryRun: new(false)}, false, false},
 		{UpdateDomainConfigInput{}, false, false},
 		{UpdateDomainConfigInput{Sections: map[string]any{"AdvancedSecurityOptions": map[string]any{"MasterUserOptions": map[string]any{"MasterUserPassword": "p"}}}}, false, true},
 		{UpdateDomainConfigInput{Sections: map[string]any{"AdvancedSecurityOptions": map[string]any{"MasterUserOptions": map[string]any{"MasterUserName": "admin"}}}}, false, false},
@@ -201,8 +201,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
-
-func ptrTo[T any](v T) *T { return &v }
 
 // TestListDomainNames: GET on the domain collection, the engine type as a
 // query parameter, the answer's names sorted.

@@ -16,10 +16,10 @@ func TestChangeObservation(t *testing.T) {
 		StartTime:           at(0),
 		TotalNumberOfStages: &total,
 		ChangeProgressStages: []ChangeProgressStage{
-			{Name: ptrTo("Validation"), Status: ptrTo(ChangeStatusCompleted), LastUpdated: at(10 * time.Second)},
-			{Name: ptrTo("CreatingNewEnvironment"), Status: ptrTo(ChangeStatusCompleted), LastUpdated: at(70 * time.Second)},
-			{Name: ptrTo("CopyingShards"), Status: ptrTo(ChangeStatusProcessing), LastUpdated: at(70 * time.Second)},
-			{Name: ptrTo("DeletingOldEnvironment"), Status: ptrTo(ChangeStatusPending)},
+			{Name: new("Validation"), Status: new(ChangeStatusCompleted), LastUpdated: at(10 * time.Second)},
+			{Name: new("CreatingNewEnvironment"), Status: new(ChangeStatusCompleted), LastUpdated: at(70 * time.Second)},
+			{Name: new("CopyingShards"), Status: new(ChangeStatusProcessing), LastUpdated: at(70 * time.Second)},
+			{Name: new("DeletingOldEnvironment"), Status: new(ChangeStatusPending)},
 		},
 	}
 	o := p.Observation(start.Add(100 * time.Second))

@@ -23,7 +23,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
@@ -53,14 +53,15 @@ import (
 
 // server is one emulator behind an HTTPS test server.
 type server struct {
-	*acctest.Emulator
+	*emulatortest.Emulator
 	rec    *recorder
 	client *http.Client
 }
 
 func start(t *testing.T) *server {
 	t.Helper()
-	e, c := acctest.NewEmulatorTLS(t)
+	e := emulatortest.New(t, emulatortest.WithTLS())
+	c := e.HTTPClient()
 	return &server{Emulator: e, rec: &recorder{next: c.Transport}, client: c}
 }
 

@@ -123,7 +123,7 @@ func TestBlueGreenChangeToCompletion(t *testing.T) {
 			if deref(sectionOptions[clusterConfig](t, cfg, "ClusterConfig").InstanceType) != "r6g.large.search" || deref(sectionStatus(t, cfg, "ClusterConfig").State) != "Processing" || deref(sectionStatus(t, cfg, "SnapshotOptions").State) != "Active" {
 				t.Errorf("running change: %s, %s", showSection(cfg, "ClusterConfig"), showSection(cfg, "SnapshotOptions"))
 			}
-			want := []api.ModifyingProperty{{Name: ptr("ClusterConfig.InstanceType"), ActiveValue: ptr("r6g.large.search"), PendingValue: ptr("r6g.xlarge.search"), ValueType: ptr("PLAIN_TEXT")}}
+			want := []api.ModifyingProperty{{Name: new("ClusterConfig.InstanceType"), ActiveValue: new("r6g.large.search"), PendingValue: new("r6g.xlarge.search"), ValueType: new("PLAIN_TEXT")}}
 			if d := cmp.Diff(want, cfg.ModifyingProperties); d != "" {
 				t.Errorf("ModifyingProperties (-want +got):\n%s", d)
 			}

@@ -47,7 +47,7 @@ func TestDryRunDeploymentType(t *testing.T) {
 				t.Fatal(err)
 			}
 			in := tc.in
-			in.DomainName, in.DryRun = "demo", ptr(true)
+			in.DomainName, in.DryRun = "demo", new(true)
 			out, err := env.c.UpdateDomainConfig(ctx(t), &in)
 			if err != nil {
 				t.Fatal(err)
@@ -96,7 +96,7 @@ func TestVerboseDryRunFindingsRepeat(t *testing.T) {
 	env.e.Clock().Advance(12 * time.Hour) // outside the demo domain's off-peak window
 	dryRun := func() []api.ValidationFailure {
 		t.Helper()
-		in := api.UpdateDomainConfigInput{DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr("Verbose"),
+		in := api.UpdateDomainConfigInput{DomainName: "demo", DryRun: new(true), DryRunMode: new("Verbose"),
 			Sections: obj{"ClusterConfig": obj{"InstanceType": "r6g.xlarge.search"}}}
 		out, err := env.c.UpdateDomainConfig(ctx(t), &in)
 		if err != nil {
@@ -167,7 +167,7 @@ func TestVerboseDryRunFindings(t *testing.T) {
 				env.e.Clock().Advance(12 * time.Hour) // 14:00 UTC
 			}
 			in := tc.in
-			in.DomainName, in.DryRun, in.DryRunMode = name, ptr(true), ptr("Verbose")
+			in.DomainName, in.DryRun, in.DryRunMode = name, new(true), new("Verbose")
 			out, err := env.c.UpdateDomainConfig(ctx(t), &in)
 			if err != nil {
 				t.Fatal(err)
@@ -193,7 +193,7 @@ func TestVerboseDryRunProgress(t *testing.T) {
 	c := ctx(t)
 	before, _ := env.e.Search.Domain("demo")
 	out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{
-		DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr("Verbose"), AcceptedWarnings: []string{"ADV_X"},
+		DomainName: "demo", DryRun: new(true), DryRunMode: new("Verbose"), AcceptedWarnings: []string{"ADV_X"},
 		Sections: obj{"ClusterConfig": obj{"InstanceType": "r6g.xlarge.search", "DedicatedMasterEnabled": false}},
 	})
 	if err != nil {
@@ -261,7 +261,7 @@ func TestDescribeDryRunProgressErrors(t *testing.T) {
 	if !errors.Is(err, client.ErrNotFound) {
 		t.Errorf("no dry run yet: got %v, want not found", err)
 	}
-	out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr("Basic")})
+	out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", DryRun: new(true), DryRunMode: new("Basic")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func TestDryRunFrozenAtItsOwnTime(t *testing.T) {
 	if err := env.e.Search.SetPace(search.Pace{}); err != nil {
 		t.Fatal(err)
 	}
-	dry := &api.UpdateDomainConfigInput{DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr(api.DryRunModeVerbose),
+	dry := &api.UpdateDomainConfigInput{DomainName: "demo", DryRun: new(true), DryRunMode: new(api.DryRunModeVerbose),
 		Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 5}}}
 	out, err := env.c.UpdateDomainConfig(ctx(t), dry)
 	if err != nil {
@@ -331,7 +331,7 @@ func TestDryRunsBounded(t *testing.T) {
 	}
 	var ids []string
 	for range 101 {
-		out, err := env.c.UpdateDomainConfig(ctx(t), &api.UpdateDomainConfigInput{DomainName: "demo", DryRun: ptr(true),
+		out, err := env.c.UpdateDomainConfig(ctx(t), &api.UpdateDomainConfigInput{DomainName: "demo", DryRun: new(true),
 			Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 5}}})
 		if err != nil {
 			t.Fatal(err)
@@ -357,7 +357,7 @@ func TestLatestDryRunFoundAgain(t *testing.T) {
 	c := ctx(t)
 	dry := func(hour int) string {
 		t.Helper()
-		out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": hour}}, DryRun: ptr(true), DryRunMode: ptr("Verbose")})
+		out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: "demo", Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": hour}}, DryRun: new(true), DryRunMode: new("Verbose")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"testing"
 	"time"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	api "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
@@ -29,14 +29,9 @@ type env struct {
 // next to the clock advances it makes.
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
-	cfg := client.Config{
-		Region:      "us-east-1",
-		Credentials: client.Credentials{AccessKeyID: emulator.DefaultAccessKeyID, SecretAccessKey: emulator.DefaultSecretAccessKey},
-		MaxRetries:  -1,
-	}
+	srv := emulatortest.New(t)
+	e := srv.Emulator
+	cfg := srv.ClientConfig()
 	c, err := api.New(cfg, srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -48,20 +43,8 @@ func newEnv(t *testing.T) *env {
 	if err := e.Search.SetPace(search.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: 2 * time.Hour}); err != nil {
 		t.Fatal(err)
 	}
-	inOffPeak(e)
+	srv.ClockToOffPeak()
 	return &env{e: e, c: c, raw: raw, url: srv.URL}
-}
-
-// inOffPeak moves the clock to the next 02:00 UTC, inside the demo
-// domain's off-peak window (00:00 for 10 hours), leaving room for hours of
-// stages.
-func inOffPeak(e *emulator.Emulator) {
-	now := e.Clock().Now()
-	target := now.Truncate(24 * time.Hour).Add(2 * time.Hour)
-	if !target.After(now) {
-		target = target.Add(24 * time.Hour)
-	}
-	e.Clock().Advance(target.Sub(now))
 }
 
 func ctx(t *testing.T) context.Context {
@@ -69,8 +52,6 @@ func ctx(t *testing.T) context.Context {
 	t.Cleanup(cancel)
 	return c
 }
-
-func ptr[T any](v T) *T { return &v }
 
 func apiErr(t *testing.T, err error) *client.APIError {
 	t.Helper()

@@ -65,7 +65,7 @@ func TestDryRunProgressDates(t *testing.T) {
 	env := newEnv(t)
 	c := ctx(t)
 	out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{
-		DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr("Verbose"),
+		DomainName: "demo", DryRun: new(true), DryRunMode: new("Verbose"),
 		Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 3}},
 	})
 	if err != nil {
@@ -167,7 +167,7 @@ func TestDryRunConfigMembers(t *testing.T) {
 	env := newEnv(t)
 	c := ctx(t)
 	out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{
-		DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr("Verbose"),
+		DomainName: "demo", DryRun: new(true), DryRunMode: new("Verbose"),
 		Sections: obj{"SnapshotOptions": obj{"AutomatedSnapshotStartHour": 3}},
 	})
 	if err != nil {
@@ -226,7 +226,7 @@ func TestDryRunConfigEndpoints(t *testing.T) {
 	}
 	config := func(domain string, sections obj) map[string]json.RawMessage {
 		t.Helper()
-		out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: domain, DryRun: ptr(true), DryRunMode: ptr("Verbose"), Sections: sections})
+		out, err := env.c.UpdateDomainConfig(c, &api.UpdateDomainConfigInput{DomainName: domain, DryRun: new(true), DryRunMode: new("Verbose"), Sections: sections})
 		if err != nil {
 			t.Fatal(err)
 		}

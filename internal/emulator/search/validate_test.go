@@ -36,7 +36,7 @@ func TestUpdateDomainConfigLimits(t *testing.T) {
 		{"engine mode", api.UpdateDomainConfigInput{Sections: obj{"EngineMode": "FAST"}}, client.ErrValidation, 400, "EngineMode must be one of GENERAL, OPTIMIZED"},
 		{"ip address type", api.UpdateDomainConfigInput{Sections: obj{"IPAddressType": "ipv6"}}, client.ErrValidation, 400, "IPAddressType must be one of"},
 		{"use case", api.UpdateDomainConfigInput{Sections: obj{"UseCase": "LOGS"}}, client.ErrValidation, 400, "UseCase must be one of"},
-		{"dry run mode", api.UpdateDomainConfigInput{DryRun: ptr(true), DryRunMode: ptr("Full")}, client.ErrValidation, 400, "DryRunMode must be one of Basic, Verbose"},
+		{"dry run mode", api.UpdateDomainConfigInput{DryRun: new(true), DryRunMode: new("Full")}, client.ErrValidation, 400, "DryRunMode must be one of Basic, Verbose"},
 		{"log type", api.UpdateDomainConfigInput{Sections: obj{"LogPublishingOptions": obj{"DEBUG_LOGS": obj{"Enabled": true}}}}, client.ErrInvalidType, 409, `unsupported log type "DEBUG_LOGS"`},
 		{"instance count over 1000", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"InstanceCount": 1001}}}, client.ErrValidation, 400, "ClusterConfig.InstanceCount must be between 1 and 1000, not 1001"},
 		{"dedicated master count over 5", api.UpdateDomainConfigInput{Sections: obj{"ClusterConfig": obj{"DedicatedMasterCount": 6}}}, client.ErrValidation, 400, "DedicatedMasterCount must be between 1 and 5, not 6"},
@@ -46,7 +46,7 @@ func TestUpdateDomainConfigLimits(t *testing.T) {
 		{"off-peak hours", api.UpdateDomainConfigInput{Sections: obj{"OffPeakWindowOptions": obj{"OffPeakWindow": obj{"WindowStartTime": obj{"Hours": 24}}}}}, client.ErrValidation, 400, "WindowStartTime.Hours must be between 0 and 23"},
 		{"off-peak minutes", api.UpdateDomainConfigInput{Sections: obj{"OffPeakWindowOptions": obj{"OffPeakWindow": obj{"WindowStartTime": obj{"Minutes": 60}}}}}, client.ErrValidation, 400, "WindowStartTime.Minutes must be between 0 and 59"},
 		{"pause end before start", api.UpdateDomainConfigInput{Sections: obj{"AutomatedSnapshotPauseOptions": obj{"Enabled": true, "StartTime": api.Epoch(now), "EndTime": api.Epoch(now.Add(-time.Hour))}}}, client.ErrValidation, 400, "EndTime must be after StartTime"},
-		{"pause over 3 days, basic dry run", api.UpdateDomainConfigInput{DryRun: ptr(true), Sections: obj{"AutomatedSnapshotPauseOptions": obj{"Enabled": true, "StartTime": api.Epoch(now), "EndTime": api.Epoch(now.Add(73 * time.Hour))}}}, client.ErrValidation, 400, "at most 3 days"},
+		{"pause over 3 days, basic dry run", api.UpdateDomainConfigInput{DryRun: new(true), Sections: obj{"AutomatedSnapshotPauseOptions": obj{"Enabled": true, "StartTime": api.Epoch(now), "EndTime": api.Epoch(now.Add(73 * time.Hour))}}}, client.ErrValidation, 400, "at most 3 days"},
 		{"pause over 3 days, real", api.UpdateDomainConfigInput{AcceptedWarnings: []string{"ADV_SNAPSHOT_PAUSE_NO_RESTORE"}, Sections: obj{"AutomatedSnapshotPauseOptions": obj{"Enabled": true, "StartTime": api.Epoch(now), "EndTime": api.Epoch(now.Add(73 * time.Hour))}}}, client.ErrValidation, 400, "CRIT_SNAPSHOT_PAUSE_TOO_LONG"},
 	}
 	for _, tc := range cases {

@@ -6,7 +6,6 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"errors"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
@@ -25,9 +25,8 @@ const account = "123456789012"
 
 func setup(t *testing.T) (*emulator.Emulator, func(creds aws.CredentialsProvider) *sts.Client) {
 	t.Helper()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
+	srv := emulatortest.New(t)
+	e := srv.Emulator
 	return e, func(creds aws.CredentialsProvider) *sts.Client {
 		return sts.New(sts.Options{Region: "us-east-1", BaseEndpoint: aws.String(srv.URL), Credentials: creds, RetryMaxAttempts: 1})
 	}

@@ -2,7 +2,6 @@ package identity
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -10,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
@@ -132,18 +131,17 @@ func TestFlattenCredential(t *testing.T) {
 // attempts and one retry so that create windows stay short.
 func newEmulatorClients(t *testing.T, transport http.RoundTripper) (*emulator.Emulator, *conns.Clients) {
 	t.Helper()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
-	cfg := client.Config{Region: e.Region(), Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()}, AttemptTimeout: time.Second, MaxRetries: 1}
+	e := emulatortest.New(t)
+	cfg := e.ClientConfig()
+	cfg.AttemptTimeout, cfg.MaxRetries = time.Second, 1
 	if transport != nil {
 		cfg.HTTPClient = &http.Client{Transport: transport}
 	}
-	idc, err := identityclient.New(cfg, srv.URL)
+	idc, err := identityclient.New(cfg, e.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return e, &conns.Clients{Region: e.Region(), Config: cfg, Endpoints: conns.Endpoints{Identity: srv.URL}, Identity: idc}
+	return e.Emulator, &conns.Clients{Region: e.Region(), Config: cfg, Endpoints: conns.Endpoints{Identity: e.URL}, Identity: idc}
 }
 
 // otherRun are the clients of another run on the same emulator as

@@ -49,7 +49,7 @@ func TestModelHelpersMatchFramework(t *testing.T) {
 		model    any
 		empty    func() any
 	}{
-		"key": {NewServiceSpecificCredentialResource(), ptr(benchKey()), func() any { return &serviceSpecificCredentialModel{} }},
+		"key": {NewServiceSpecificCredentialResource(), new(benchKey()), func() any { return &serviceSpecificCredentialModel{} }},
 		"user": {NewUserResource(), &userModel{
 			ID: types.StringValue("alice"), UserName: types.StringValue("alice"), Path: types.StringValue("/"), Arn: types.StringNull(),
 			UserID: types.StringUnknown(), CreateDate: types.StringValue("2026-01-02T03:04:05Z"), ForceDestroy: types.BoolValue(true),
@@ -114,7 +114,7 @@ func TestSetChanged(t *testing.T) {
 		t.Fatal(diags)
 	}
 	plan := tfsdk.Plan(st)
-	if diags := setChanged(ctx, &plan, &before, ptr(benchKey())); diags.HasError() || !plan.Raw.Equal(st.Raw) {
+	if diags := setChanged(ctx, &plan, &before, new(benchKey())); diags.HasError() || !plan.Raw.Equal(st.Raw) {
 		t.Fatalf("nothing changed, yet the plan became %s (%v)", plan.Raw, diags)
 	}
 	// An attribute the planning did not change keeps the plan's value,
@@ -174,8 +174,6 @@ func TestModelHelpersValidateAsFramework(t *testing.T) {
 		t.Errorf("setState said %v, Set %v", got, want)
 	}
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // BenchmarkKeyStateRoundTrip is what the key's Read costs besides its API
 // call: its state read into the model and written back.

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
@@ -60,23 +60,16 @@ func writesIn(calls []emulator.Call) []string {
 	return w
 }
 
-// requiredProviders names the provider, for a main.tf the tests write.
-const requiredProviders = "terraform {\n  required_providers {\n    cloud = { source = \"cloudlabs/cloud\" }\n  }\n}\n"
-
 // cliWorkspace is an initialised working directory where the real CLI
 // (TF_ACC_TERRAFORM_PATH) runs with the provider served in this process:
-// main.tf is requiredProviders and main, beside files (by name).
+// main.tf is emulatortest.RequiredProvidersBlock and main, beside files (by
+// name).
 func cliWorkspace(t *testing.T, main string, files map[string]string) (context.Context, *tfrun.Workspace) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
-	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
-	if err := ws.Write(requiredProviders + main); err != nil {
+	ws := acctest.NewWorkspace(ctx, t)
+	if err := ws.Write(emulatortest.RequiredProvidersBlock + main); err != nil {
 		t.Fatal(err)
 	}
 	for name, text := range files {
@@ -156,4 +149,26 @@ func (a adoption) checkPureImport(t *testing.T, typ string, want int, secrets ..
 			t.Errorf("the generated configuration holds a secret")
 		}
 	}
+}
+
+// queryTest runs a step that configures nothing, then query steps, on a
+// CLI with terraform query (Terraform 1.14+); it skips, with the reason,
+// on one without (tests that set up much call skipUnlessQuery first).
+func queryTest(t *testing.T, emu *acctest.Emulator, steps ...resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
+		},
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    append([]resource.TestStep{{Config: emu.ProviderConfig()}}, steps...),
+	})
+}
+
+// skipUnlessQuery skips a test that runs terraform query itself.
+func skipUnlessQuery(t *testing.T) {
+	t.Helper()
+	acctest.PreCheck(t)
+	acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
@@ -29,7 +30,7 @@ func identityTest(t *testing.T, checkDestroy resource.TestCheckFunc, steps []res
 			acctest.PreCheck(t)
 			acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity)
 		},
-		ProtoV6ProviderFactories: providerFactories,
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             checkDestroy,
 		Steps:                    steps,
 	})
@@ -263,18 +264,7 @@ func otherAccount(t *testing.T, emu *acctest.Emulator) string {
 	if _, err := emu.Identity.AttachPrincipalPolicy(other, "all", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`)); err != nil {
 		t.Fatal(err)
 	}
-	return fmt.Sprintf(`
-provider "cloud" {
-  region     = %q
-  access_key = %q
-  secret_key = "other-secret"
-  endpoints = {
-    identity = %q
-    search   = %q
-    models   = %q
-  }
-}
-`, emu.Region(), otherAccountKey, emu.URL, emu.URL, emu.URL)
+	return emu.ProviderConfig(emulatortest.Credentials(otherAccountKey, "other-secret"))
 }
 
 // checkNoOtherAccountCalls fails t if the other account's credentials
@@ -497,7 +487,7 @@ func TestAccIdentity_accountChangedWithoutRefresh(t *testing.T) {
 		{otherProvider + inactive, []string{"apply", "-refresh=false", "-auto-approve", "-no-color"}},
 		{otherProvider + resources, []string{"destroy", "-refresh=false", "-auto-approve", "-no-color"}},
 	} {
-		if err := ws.Write(requiredProviders + step.config); err != nil {
+		if err := ws.Write(emulatortest.RequiredProvidersBlock + step.config); err != nil {
 			t.Fatal(err)
 		}
 		emu.ClearCalls()
@@ -510,7 +500,7 @@ func TestAccIdentity_accountChangedWithoutRefresh(t *testing.T) {
 	if got := emu.Identity.UserNames(); len(got) != 1 {
 		t.Errorf("users %v, want idnorefresh still there", got)
 	}
-	if err := ws.Write(requiredProviders + emu.ProviderConfig() + resources); err != nil {
+	if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig() + resources); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ws.Run(ctx, "destroy", "-auto-approve"); err != nil {

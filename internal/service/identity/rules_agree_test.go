@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -15,8 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
@@ -43,9 +42,8 @@ type identityInput struct {
 // probe fails it (everyRuleProbed).
 func TestIdentityRulesAgree(t *testing.T) {
 	t.Parallel()
-	emu := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(emu)
-	t.Cleanup(srv.Close)
+	srv := emulatortest.New(t)
+	emu := srv.Emulator
 	ctx := context.Background()
 	raw, err := client.New(client.Config{Region: emu.Region(), Credentials: client.Credentials{AccessKeyID: emu.AccessKeyID(), SecretAccessKey: emu.SecretAccessKey()}, MaxRetries: -1}, "identity", srv.URL)
 	if err != nil {

@@ -162,10 +162,6 @@ list "cloud_identity_service_specific_credential" "none" {
 		},
 	})
 	// key-ann's two keys are the first two, in name order.
-	if n := emu.CountCalls("ListServiceSpecificCredentials", false); n != 1 {
-		t.Errorf("ListServiceSpecificCredentials sent %d times, want 1 (the first user's two keys reach the limit)", n)
-	}
-	if n := emu.CountCalls("ListUsers", false); n != 1 {
-		t.Errorf("ListUsers sent %d times, want 1 (none for the limit of 0)", n)
-	}
+	emu.ExpectCalls(t, "ListServiceSpecificCredentials", 1, "the first user's two keys reach the limit")
+	emu.ExpectCalls(t, "ListUsers", 1, "none for the limit of 0")
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
@@ -40,36 +41,6 @@ const (
   }]
 }`
 )
-
-// keyConfig is a user with the limited-access policy and one key; extra
-// goes into the key's block.
-func keyConfig(providerConfig, user, extra string) string {
-	return providerConfig + fmt.Sprintf(`
-resource "cloud_identity_user" "test" {
-  user_name = %q
-}
-
-resource "cloud_identity_user_policy_attachment" "test" {
-  user_name  = cloud_identity_user.test.user_name
-  policy_arn = %q
-}
-
-resource "cloud_identity_service_specific_credential" "test" {
-  user_name = cloud_identity_user.test.user_name
-  %s
-}
-`, user, limitedAccess, extra)
-}
-
-// checkNothingLeft is a CheckDestroy: no user, key or attachment remains.
-func checkNothingLeft(emu *acctest.Emulator) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if st := emu.Identity.State(); len(st.Users) > 0 {
-			return fmt.Errorf("left behind: %+v", st.Users)
-		}
-		return nil
-	}
-}
 
 // checkKeyStatus checks the emulator's status of the only key of user.
 func checkKeyStatus(emu *acctest.Emulator, user, want string) resource.TestCheckFunc {
@@ -230,7 +201,7 @@ func TestAccServiceSpecificCredential_regionChangeReplaces(t *testing.T) {
 	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
 		{Config: keyConfig(emu.ProviderConfig(), "frank", `credential_age_days = 30`)},
 		{
-			Config: keyConfig(emu.ProviderConfigRegion("eu-west-1"), "frank", `credential_age_days = 30`),
+			Config: keyConfig(emu.ProviderConfig(emulatortest.InRegion("eu-west-1")), "frank", `credential_age_days = 30`),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(keyAddr, plancheck.ResourceActionReplace),
@@ -299,9 +270,8 @@ func TestAccServiceSpecificCredential_policyCapRefusedAtPlan(t *testing.T) {
 			ExpectError: regexp.MustCompile(`(?s)with cloud_identity_service_specific_credential.test.*credential_age_days.*refuses\s+a\s+key\s+for\s+user\s+"irene".*"LimitKeyAgeTo90Days".*policy\s+simulation\s+says\s+so\s+at\s+plan`),
 		},
 	})
-	if n := emu.CountCalls("CreateUser", false) + emu.CountCalls("CreateServiceSpecificCredential", false); n != 0 {
-		t.Errorf("the refused plan made %d creates, want 0", n)
-	}
+	emu.ExpectCalls(t, "CreateUser", 0, "the plan was refused")
+	emu.ExpectCalls(t, "CreateServiceSpecificCredential", 0, "the plan was refused")
 }
 
 // A caller that may not simulate its policies is warned that the check was
@@ -319,7 +289,7 @@ func TestAccServiceSpecificCredential_permissionCheckSkipped(t *testing.T) {
 		},
 	})
 	denied := 0
-	for _, c := range callsOf(emu, "SimulatePrincipalPolicy") {
+	for _, c := range emu.CallsTo("SimulatePrincipalPolicy") {
 		if c.Status == 403 {
 			denied++
 		}
@@ -401,7 +371,7 @@ func TestAccServiceSpecificCredential_lostCreateAnswer(t *testing.T) {
 			Check: checkOneWorkingKey(emu, "judy"),
 		},
 	})
-	if n := len(callsOf(emu, "CreateServiceSpecificCredential")); n != 1 {
+	if n := emu.CallCount("CreateServiceSpecificCredential"); n != 1 {
 		t.Errorf("CreateServiceSpecificCredential sent %d times, want 1", n)
 	}
 }
@@ -440,20 +410,9 @@ func TestAccServiceSpecificCredential_lostCreateAnswerAdoptedNextApply(t *testin
 			Check:  checkOneWorkingKey(emu, "kate"),
 		},
 	})
-	if n := len(callsOf(emu, "CreateServiceSpecificCredential")); n != 1 {
+	if n := emu.CallCount("CreateServiceSpecificCredential"); n != 1 {
 		t.Errorf("CreateServiceSpecificCredential sent %d times, want 1", n)
 	}
-}
-
-// callsOf are the requests of an operation, answered or not.
-func callsOf(emu *acctest.Emulator, op string) []emulator.Call {
-	var out []emulator.Call
-	for _, c := range emu.Calls() {
-		if c.Operation == op {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
@@ -500,9 +459,7 @@ func TestAccServiceSpecificCredential_invalidConfig(t *testing.T) {
 			ExpectError: regexp.MustCompile(`Attribute service_name value must be one of: \["models.cloud.example"\], got:\s+"codecommit.cloud.example"`),
 		},
 	})
-	if n := emu.CountCalls("", false); n != 0 {
-		t.Errorf("invalid configurations made %d API calls, want 0", n)
-	}
+	emu.ExpectCalls(t, "", 0, "invalid configurations are refused before any call")
 }
 
 // An imported key is marked as held on its user by the apply after the
@@ -553,9 +510,7 @@ resource "cloud_identity_service_specific_credential" "imported" {
 		},
 		{
 			PreConfig: func() {
-				if n := emu.CountCalls("TagUser", false); n != 0 {
-					t.Errorf("the plan of the import sent %d TagUser, want 0", n)
-				}
+				emu.ExpectCalls(t, "TagUser", 0, "the plan of the import")
 				if _, ok := emu.Identity.UserTags("ida")["terraform-cloud:key:"+importedID]; ok {
 					t.Errorf("the plan of the import marked key %s", importedID)
 				}

@@ -15,28 +15,6 @@ import (
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 )
 
-// queryTest runs a step that configures nothing, then query steps, on a
-// CLI with terraform query (Terraform 1.14+); it skips, with the reason,
-// on one without (tests that set up much call skipUnlessQuery first).
-func queryTest(t *testing.T, emu *acctest.Emulator, steps ...resource.TestStep) {
-	t.Helper()
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck: func() {
-			acctest.PreCheck(t)
-			acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
-		},
-		ProtoV6ProviderFactories: providerFactories,
-		Steps:                    append([]resource.TestStep{{Config: emu.ProviderConfig()}}, steps...),
-	})
-}
-
-// skipUnlessQuery skips a test that runs terraform query itself.
-func skipUnlessQuery(t *testing.T) {
-	t.Helper()
-	acctest.PreCheck(t)
-	acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
-}
-
 // More users than one ListUsers page: the query follows the markers,
 // and path_prefix keeps only the users under it.
 func TestAccUserList_pagesAndPathPrefix(t *testing.T) {
@@ -95,9 +73,7 @@ list "cloud_identity_user" "first" {
 	})
 	// Two pages of at most 1000 for each list block without a limit
 	// below the user count; for the limit of 150, one page of 150.
-	if n := emu.CountCalls("ListUsers", false); n != 5 {
-		t.Errorf("ListUsers sent %d times, want 5 (2 pages for each of two list blocks, 1 for the one limited to 150)", n)
-	}
+	emu.ExpectCalls(t, "ListUsers", 5, "2 pages for each of two list blocks, 1 for the one limited to 150")
 }
 
 // The configuration terraform query generates for users with paths and

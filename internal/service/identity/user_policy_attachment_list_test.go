@@ -110,12 +110,8 @@ list "cloud_identity_user_policy_attachment" "none" {
 	})
 	// In name order, pa-none has none and pa-one's two reach the limit:
 	// pa-two is never asked.
-	if n := emu.CountCalls("ListAttachedUserPolicies", false); n != 2 {
-		t.Errorf("ListAttachedUserPolicies sent %d times, want 2 (pa-none, then pa-one's two attachments reach the limit)", n)
-	}
-	if n := emu.CountCalls("ListUsers", false); n != 1 {
-		t.Errorf("ListUsers sent %d times, want 1 (none for the limit of 0)", n)
-	}
+	emu.ExpectCalls(t, "ListAttachedUserPolicies", 2, "pa-none, then pa-one's two attachments reach the limit")
+	emu.ExpectCalls(t, "ListUsers", 1, "none for the limit of 0")
 }
 
 // A list of one user's attachments or keys, for a user that does not

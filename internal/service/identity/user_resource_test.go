@@ -21,25 +21,6 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
-func userConfig(emu *acctest.Emulator, name, extra string) string {
-	return emu.ProviderConfig() + fmt.Sprintf(`
-resource "cloud_identity_user" "test" {
-  user_name = %q
-  %s
-}
-`, name, extra)
-}
-
-// checkNoUsers is a CheckDestroy: the emulator holds no user.
-func checkNoUsers(emu *acctest.Emulator) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if names := emu.Identity.UserNames(); len(names) > 0 {
-			return fmt.Errorf("users left behind: %v", names)
-		}
-		return nil
-	}
-}
-
 func TestAccUser_basic(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
@@ -127,9 +108,7 @@ func TestAccUser_invalidName(t *testing.T) {
 			ExpectError: regexp.MustCompile(`Attribute path must be / or begin and end with /`),
 		},
 	})
-	if n := emu.CountCalls("", false); n != 0 {
-		t.Errorf("invalid configurations made %d API calls, want 0", n)
-	}
+	emu.ExpectCalls(t, "", 0, "invalid configurations are refused before any call")
 }
 
 func TestAccUser_alreadyExists(t *testing.T) {
@@ -198,7 +177,7 @@ func TestAccUser_interruptedCreateAdoptedNextApply(t *testing.T) {
 			},
 		},
 	})
-	if n := len(callsOf(emu, "CreateUser")); n != 2 {
+	if n := emu.CallCount("CreateUser"); n != 2 {
 		t.Errorf("CreateUser sent %d times, want 2 (the lost one, then the one refused with EntityAlreadyExists)", n)
 	}
 }

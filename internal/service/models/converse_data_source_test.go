@@ -11,8 +11,6 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 )
 
-const keyValue = "cloud_identity_service_specific_credential.test.service_api_key_value"
-
 // TestAccConverse_longTermKeyLifecycle: a new key answers in its region,
 // is refused in another with the spec's words, and is refused once
 // deactivated, after a reset (old value) and after deletion.

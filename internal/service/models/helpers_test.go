@@ -2,6 +2,11 @@ package models_test
 
 import (
 	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 )
 
 const (
@@ -73,3 +78,21 @@ ephemeral "cloud_models_converse" "short" {
   api_key  = ephemeral.cloud_models_short_term_api_key.test.token
 }
 `
+
+// lastUse checks the emulator's last runtime call.
+func lastUse(emu *acctest.Emulator, tokenType string, status int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		uses := emu.Runtime.Uses()
+		for i := len(uses) - 1; i >= 0; i-- {
+			if uses[i].TokenType == tokenType {
+				if uses[i].Status != status {
+					return fmt.Errorf("last %s call: %+v, want status %d", tokenType, uses[i], status)
+				}
+				return nil
+			}
+		}
+		return fmt.Errorf("no %s call reached the runtime", tokenType)
+	}
+}
+
+const keyValue = "cloud_identity_service_specific_credential.test.service_api_key_value"

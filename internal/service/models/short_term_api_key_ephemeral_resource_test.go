@@ -16,22 +16,6 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/runtime"
 )
 
-// lastUse checks the emulator's last runtime call.
-func lastUse(emu *acctest.Emulator, tokenType string, status int) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		uses := emu.Runtime.Uses()
-		for i := len(uses) - 1; i >= 0; i-- {
-			if uses[i].TokenType == tokenType {
-				if uses[i].Status != status {
-					return fmt.Errorf("last %s call: %+v, want status %d", tokenType, uses[i], status)
-				}
-				return nil
-			}
-		}
-		return fmt.Errorf("no %s call reached the runtime", tokenType)
-	}
-}
-
 // TestAccShortTermKey_expiry: the key works, then is refused once the
 // emulator's clock passes its expiry.
 func TestAccShortTermKey_expiry(t *testing.T) {

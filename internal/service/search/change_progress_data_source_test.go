@@ -54,7 +54,7 @@ func stageStatuses(statuses ...string) knownvalue.Check {
 func TestAccChangeProgressDataSource_blueGreen(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
-	inOffPeak(emu)
+	emu.ClockToOffPeak()
 	out, err := searchClient(t, emu).UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{
 		DomainName: "demo",
 		Sections:   map[string]any{"ClusterConfig": map[string]any{"InstanceType": "r6g.xlarge.search"}},
@@ -156,7 +156,7 @@ data "cloud_search_domain_change_progress" "test" {
 		},
 	})
 	// The last two steps failed at validate time, with no call.
-	if n := countCalls(emu, "DescribeDomainChangeProgress"); n != 3 {
+	if n := emu.CallCount("DescribeDomainChangeProgress"); n != 3 {
 		t.Errorf("%d DescribeDomainChangeProgress calls, want 3 (one per step that reached the service)", n)
 	}
 }

@@ -16,9 +16,9 @@ func TestEpochString(t *testing.T) {
 		want *string
 	}{
 		{"nil stays nil", nil, nil},
-		{"whole seconds", ptr(searchclient.EpochSeconds(1700000000)), ptr("2023-11-14T22:13:20Z")},
-		{"milliseconds round to the second", ptr(searchclient.EpochSeconds(1700000000.6)), ptr("2023-11-14T22:13:21Z")},
-		{"epoch", ptr(searchclient.EpochSeconds(0)), ptr("1970-01-01T00:00:00Z")},
+		{"whole seconds", new(searchclient.EpochSeconds(1700000000)), new("2023-11-14T22:13:20Z")},
+		{"milliseconds round to the second", new(searchclient.EpochSeconds(1700000000.6)), new("2023-11-14T22:13:21Z")},
+		{"epoch", new(searchclient.EpochSeconds(0)), new("1970-01-01T00:00:00Z")},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

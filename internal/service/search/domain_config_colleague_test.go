@@ -22,15 +22,6 @@ import (
 // reviewed plan showed, dry-run again just before sending when the domain
 // changed since the plan's dry run (contributing/design.md).
 
-// colleague starts a change of the demo domain as someone else would.
-func colleague(t *testing.T, emu *acctest.Emulator, sections map[string]any) {
-	t.Helper()
-	c := searchClient(t, emu)
-	if _, err := c.UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{DomainName: "demo", Sections: sections}); err != nil {
-		t.Errorf("the colleague's change: %v", err)
-	}
-}
-
 // wantNothingSentSinceColleague checks that no change of ours was sent
 // after the colleague's: the real changes are our first apply and theirs,
 // and the last request is the apply's dry run.
@@ -51,7 +42,7 @@ func wantNothingSentSinceColleague(t *testing.T, emu *acctest.Emulator) {
 // verdict changed from the plan's dynamic, and sends nothing.
 func TestAccDomainConfig_colleagueBlueGreenBetweenPlanAndApply(t *testing.T) {
 	emu := newDomainEmulator(t)
-	inOffPeak(emu)
+	emu.ClockToOffPeak()
 	body := func(hour int) string {
 		return fmt.Sprintf(`  allow_blue_green = false
   cluster_config = { instance_type = "r6g.large.search" }
@@ -123,7 +114,7 @@ func TestAccDomainConfig_savedPlanWhileColleagueChangeRuns(t *testing.T) {
 // dry_run_mode Off, apply dry-runs (Basic) before sending and stops.
 func TestAccDomainConfig_noBlueGreenWithDryRunsOff(t *testing.T) {
 	emu := newDomainEmulator(t)
-	inOffPeak(emu)
+	emu.ClockToOffPeak()
 	parallelTest(t, []resource.TestStep{{
 		Config: domainConfig(emu, `  allow_blue_green = false
   dry_run_mode = "Off"
@@ -142,7 +133,7 @@ func TestAccDomainConfig_noBlueGreenWithDryRunsOff(t *testing.T) {
 // stops without sending.
 func TestAccDomainConfig_unknownValuesDeferTheDryRun(t *testing.T) {
 	emu := newDomainEmulator(t)
-	inOffPeak(emu)
+	emu.ClockToOffPeak()
 	count := `
 resource "terraform_data" "count" {
   input = 6
@@ -297,7 +288,7 @@ func TestAccDomainConfig_savedPlanColleagueMadeTheSameChange(t *testing.T) {
 // provider's own error naming the new verdict, and nothing is sent.
 func TestAccDomainConfig_savedPlanColleagueMakesItBlueGreen(t *testing.T) {
 	emu := newDomainEmulator(t)
-	inOffPeak(emu)
+	emu.ClockToOffPeak()
 	options := func(explicit, cache string) string {
 		return fmt.Sprintf(`  advanced_options = {
     "rest.action.multi.allow_explicit_index" = %q
@@ -362,7 +353,7 @@ func TestAccDomainConfig_savedPlanColleagueChangesAnotherManagedSection(t *testi
 func TestAccDomainConfig_changeAfterImportIsFollowed(t *testing.T) {
 	emu := newDomainEmulator(t)
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
-	inOffPeak(emu)
+	emu.ClockToOffPeak()
 	config := emu.ProviderConfig() + `
 resource "cloud_search_domain_config" "test" {
   domain_name      = "demo"

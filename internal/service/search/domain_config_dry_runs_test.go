@@ -2,17 +2,14 @@ package search_test
 
 import (
 	"context"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
@@ -21,15 +18,9 @@ import (
 // saved plan) reach the provider in this process.
 func dryRunWorkspace(t *testing.T, emu *acctest.Emulator) (context.Context, *tfrun.Workspace) {
 	t.Helper()
-	acctest.PreCheck(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
-	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
+	ws := acctest.NewWorkspace(ctx, t)
 	if _, err := ws.Run(ctx, "init", "-backend=false"); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +35,7 @@ func dryRuns(emu *acctest.Emulator) int { return emu.CountCalls("UpdateDomainCon
 // plan would.
 func colleagueDryRun(t *testing.T, emu *acctest.Emulator, sections map[string]any) {
 	t.Helper()
-	in := &searchclient.UpdateDomainConfigInput{DomainName: "demo", Sections: sections, DryRun: ptr(true), DryRunMode: ptr(searchclient.DryRunModeVerbose)}
+	in := &searchclient.UpdateDomainConfigInput{DomainName: "demo", Sections: sections, DryRun: new(true), DryRunMode: new(searchclient.DryRunModeVerbose)}
 	if _, err := searchClient(t, emu).UpdateDomainConfig(testCtx(t), in); err != nil {
 		t.Fatalf("the colleague's dry run: %v", err)
 	}
@@ -54,7 +45,7 @@ func colleagueDryRun(t *testing.T, emu *acctest.Emulator, sections map[string]an
 // body inside it.
 func write(t *testing.T, ws *tfrun.Workspace, emu *acctest.Emulator, body string) {
 	t.Helper()
-	if err := ws.Write(requiredProviders + domainConfig(emu, body)); err != nil {
+	if err := ws.Write(emulatortest.RequiredProvidersBlock + domainConfig(emu, body)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -191,7 +182,7 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 	t.Run("blue/green", func(t *testing.T) {
 		t.Parallel()
 		emu, ctx, ws := adopted(t)
-		inOffPeak(emu)
+		emu.ClockToOffPeak()
 		before := dryRuns(emu)
 		write(t, ws, emu, hour("1")+"\n  cluster_config = { instance_type = \"r6g.xlarge.search\" }\n"+acceptOffPeak)
 		run(ctx, t, ws, "apply", "-auto-approve")

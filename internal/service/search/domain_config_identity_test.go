@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -21,9 +20,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
@@ -128,18 +127,7 @@ func otherAccountProvider(t *testing.T, emu *acctest.Emulator) string {
 		AccessKeyID: "AKIDOTHERACCOUNT0002", SecretAccessKey: "other-secret",
 		Principal: "arn:cloud:identity::999999999999:user/other-admin", Account: "999999999999",
 	})
-	return fmt.Sprintf(`
-provider "cloud" {
-  region     = %q
-  access_key = "AKIDOTHERACCOUNT0002"
-  secret_key = "other-secret"
-  endpoints = {
-    identity = %q
-    search   = %q
-    models   = %q
-  }
-}
-`, emu.Region(), emu.URL, emu.URL, emu.URL)
+	return emu.ProviderConfig(emulatortest.Credentials("AKIDOTHERACCOUNT0002", "other-secret"))
 }
 
 // TestAccDomainConfigIdentity_mismatch: an identity of another region or
@@ -190,7 +178,7 @@ import {
 			// The provider now signs for another region: the state's domain
 			// is not one it can read, and a domain of the same name there
 			// must not be taken for it.
-			Config:      emu.ProviderConfigRegion("us-west-2") + domainAt("example", "demo"),
+			Config:      emu.ProviderConfig(emulatortest.InRegion("us-west-2")) + domainAt("example", "demo"),
 			PlanOnly:    true,
 			ExpectError: acctest.ErrorRe(`Unable to Read Search Domain Config.*domain "demo" in region us-east-1, but the provider is configured for region us-west-2`),
 		},
@@ -211,19 +199,15 @@ func TestAccDomainConfigIdentity_stateWithoutIdentity(t *testing.T) {
 			emu := newDomainEmulator(t)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer stop()
-			ws := &tfrun.Workspace{CLI: oldCLI(t), Dir: t.TempDir(), Env: env}
+			ws := acctest.NewWorkspace(ctx, t)
+			ws.CLI = oldCLI(t)
 			providerConfig := emu.ProviderConfig()
 			wantAccount := emu.Account()
 			if skip {
-				providerConfig = strings.Replace(providerConfig, `provider "cloud" {`, "provider \"cloud\" {\n  skip_credentials_validation = true", 1)
+				providerConfig = emu.ProviderConfig(emulatortest.ProviderArguments("  skip_credentials_validation = true\n"))
 				wantAccount = ""
 			}
-			if err := ws.Write(requiredProviders + providerConfig + domainAt("test", "demo")); err != nil {
+			if err := ws.Write(emulatortest.RequiredProvidersBlock + providerConfig + domainAt("test", "demo")); err != nil {
 				t.Fatal(err)
 			}
 			for _, args := range [][]string{{"init", "-backend=false"}, {"apply", "-auto-approve"}} {
@@ -239,7 +223,7 @@ func TestAccDomainConfigIdentity_stateWithoutIdentity(t *testing.T) {
 			if _, err := ws.Run(ctx, "apply", "-refresh-only", "-auto-approve"); err != nil {
 				t.Fatal(err)
 			}
-			if n := countCalls(emu, "GetCallerIdentity"); skip && n != 0 {
+			if n := emu.CallCount("GetCallerIdentity"); skip && n != 0 {
 				t.Errorf("the refreshes made %d GetCallerIdentity calls, want 0", n)
 			}
 			want := map[string]string{"domain_name": "demo", "region": emu.Region(), "account_id": wantAccount}
@@ -248,7 +232,7 @@ func TestAccDomainConfigIdentity_stateWithoutIdentity(t *testing.T) {
 				t.Errorf("the plan after the refresh is not empty or failed: %v", err)
 			}
 			// An update keeps the identity as the refresh recorded it.
-			if err := ws.Write(requiredProviders + providerConfig + strings.Replace(domainAt("test", "demo"), "= 0", "= 3", 1)); err != nil {
+			if err := ws.Write(emulatortest.RequiredProvidersBlock + providerConfig + strings.Replace(domainAt("test", "demo"), "= 0", "= 3", 1)); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := ws.Run(ctx, "apply", "-auto-approve"); err != nil {
@@ -332,8 +316,8 @@ func TestAccDomainConfigIdentity_twoRegions(t *testing.T) {
 		t.Fatal(err)
 	}
 	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: dir, Env: env}
-	west := strings.Replace(emu.ProviderConfigRegion("us-west-2"), `provider "cloud" {`, "provider \"cloud\" {\n  alias = \"west\"", 1)
-	if err := ws.Write(requiredProviders + emu.ProviderConfig() + west + domainAt("test", "demo") + `
+	west := emu.ProviderConfig(emulatortest.InRegion("us-west-2"), emulatortest.ProviderArguments("  alias = \"west\"\n"))
+	if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig() + west + domainAt("test", "demo") + `
 resource "cloud_search_domain_config" "west" {
   provider         = cloud.west
   domain_name      = "demo"

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
@@ -21,41 +20,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
 // secretsOfEverySection are the values EverySectionDomain sets that the
 // service never returns: none may appear in query output or generated
 // configuration.
 var secretsOfEverySection = []string{"Fixture-Passw0rd!", `"admin"`, "saml-admins", "saml-admin"}
-
-// requiredProviders names the provider's source for a tfrun workspace.
-const requiredProviders = "terraform {\n  required_providers {\n    cloud = { source = \"cloudlabs/cloud\" }\n  }\n}\n"
-
-// addDomains adds domains to emu's search service.
-func addDomains(t *testing.T, emu *acctest.Emulator, specs ...emusearch.DomainSpec) {
-	t.Helper()
-	for _, s := range specs {
-		if err := emu.Search.AddDomain(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// idOf is the identity check of a domain of the emulator's region and
-// account.
-func idOf(emu *acctest.Emulator, name string) map[string]knownvalue.Check {
-	return map[string]knownvalue.Check{
-		"domain_name": knownvalue.StringExact(name),
-		"region":      knownvalue.StringExact(emu.Region()),
-		"account_id":  knownvalue.StringExact(emu.Account()),
-	}
-}
 
 // TestAccDomainConfigList_query: terraform query lists exactly the domains
 // of the provider's region, each with its identity and display name, and
@@ -156,7 +131,7 @@ func TestAccDomainConfigList_limit(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					if n := countCalls(emu, "DescribeDomainConfig"); n != 2 {
+					if n := emu.CallCount("DescribeDomainConfig"); n != 2 {
 						t.Errorf("the query with limit 2 read %d domains, want 2", n)
 					}
 				},
@@ -181,7 +156,7 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	// A blue/green change of an hour a stage stays running through the test.
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
-	inOffPeak(emu)
+	emu.ClockToOffPeak()
 	full := emusearch.EverySectionDomain("full", "", emu.Clock().Now())
 	addDomains(t, emu, full, emusearch.EverySectionDomain("west", "us-west-2", emu.Clock().Now()),
 		emusearch.DomainSpec{DomainName: "legacy", EngineVersion: "Elasticsearch_7.10"})
@@ -197,13 +172,8 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
-	if err := ws.Write(requiredProviders + emu.ProviderConfig()); err != nil {
+	ws := acctest.NewWorkspace(ctx, t)
+	if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig()); err != nil {
 		t.Fatal(err)
 	}
 	// The documentation's example is the query.
@@ -267,7 +237,7 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 			t.Errorf("generated configuration holds %s, a value the service never returns:\n%s", secret, gen)
 		}
 	}
-	if n := countCalls(emu, "UpdateDomainConfig"); n != 0 {
+	if n := emu.CallCount("UpdateDomainConfig"); n != 0 {
 		t.Errorf("terraform query made %d UpdateDomainConfig calls, want 0", n)
 	}
 
@@ -344,7 +314,7 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 	if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
 		t.Errorf("the plan after the change ended is not empty: %v", err)
 	}
-	if n := countCalls(emu, "UpdateDomainConfig"); n != 0 {
+	if n := emu.CallCount("UpdateDomainConfig"); n != 0 {
 		t.Errorf("plan and apply of the generated configuration made %d UpdateDomainConfig calls (dry runs included), want 0", n)
 	}
 }
@@ -363,14 +333,9 @@ func TestAccDomainConfigList_accountUnknown(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
-	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
-	skipping := strings.Replace(emu.ProviderConfig(), `provider "cloud" {`, "provider \"cloud\" {\n  skip_credentials_validation = true", 1)
-	if err := ws.Write(requiredProviders + skipping); err != nil {
+	ws := acctest.NewWorkspace(ctx, t)
+	skipping := emu.ProviderConfig(emulatortest.ProviderArguments("  skip_credentials_validation = true\n"))
+	if err := ws.Write(emulatortest.RequiredProvidersBlock + skipping); err != nil {
 		t.Fatal(err)
 	}
 	query := "list \"cloud_search_domain_config\" \"all\" {\n  provider = cloud\n  include_resource = true\n}\n"
@@ -380,7 +345,7 @@ func TestAccDomainConfigList_accountUnknown(t *testing.T) {
 	if _, err := ws.Run(ctx, "init", "-backend=false"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = ws.Run(ctx, "query")
+	_, err := ws.Run(ctx, "query")
 	if err == nil {
 		t.Fatal("terraform query succeeded without the provider's account")
 	}
@@ -392,7 +357,7 @@ func TestAccDomainConfigList_accountUnknown(t *testing.T) {
 		t.Errorf("the error does not say what failed, or blames a domain:\n%s", out)
 	}
 	for _, op := range []string{"ListDomainNames", "DescribeDomainConfig"} {
-		if n := countCalls(emu, op); n != 0 {
+		if n := emu.CallCount(op); n != 0 {
 			t.Errorf("the query made %d %s calls, want 0: it cannot name any result's account", n, op)
 		}
 	}
@@ -452,13 +417,8 @@ func TestAccDomainConfigList_readFailures(t *testing.T) {
 			addDomains(t, emu, emusearch.DomainSpec{DomainName: "logs"})
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer stop()
-			ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
-			if err := ws.Write(requiredProviders + emu.ProviderConfig()); err != nil {
+			ws := acctest.NewWorkspace(ctx, t)
+			if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig()); err != nil {
 				t.Fatal(err)
 			}
 			query := "list \"cloud_search_domain_config\" \"all\" {\n  provider = cloud\n  include_resource = true\n}\n"
@@ -473,7 +433,7 @@ func TestAccDomainConfigList_readFailures(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			_, err = ws.Run(ctx, "query", "-generate-config-out=generated.tf")
+			_, err := ws.Run(ctx, "query", "-generate-config-out=generated.tf")
 			if err == nil {
 				t.Fatal("terraform query succeeded")
 			}

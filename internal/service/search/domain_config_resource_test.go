@@ -1,7 +1,6 @@
 package search_test
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -22,36 +21,10 @@ import (
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 )
 
-const domainRes = "cloud_search_domain_config.test"
-
-// newDomainEmulator is an emulator whose search service runs at test pace.
-func newDomainEmulator(t *testing.T) *acctest.Emulator {
-	t.Helper()
-	emu := acctest.NewEmulator(t)
-	if err := emu.Search.SetPace(emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 300 * time.Millisecond}); err != nil {
-		t.Fatal(err)
-	}
-	return emu
-}
-
-func domainConfig(emu *acctest.Emulator, body string) string {
-	return emu.ProviderConfig() + fmt.Sprintf(`
-resource "cloud_search_domain_config" "test" {
-  domain_name = "demo"
-%s
-}
-`, body)
-}
-
 // blue/green changes outside the demo domain's off-peak window draw an
 // Advisory warning whatever the time of day, so tests that make them
 // accept it.
 const acceptOffPeak = `  accepted_warnings = ["ADV_BLUE_GREEN_OUTSIDE_OFF_PEAK"]`
-
-func dryRunValue(path string) tfjsonpath.Path { return tfjsonpath.New("dry_run").AtMapKey(path) }
-
-// updates counts real (not dry-run) UpdateDomainConfig calls.
-func updates(emu *acctest.Emulator) int { return emu.CountCalls("UpdateDomainConfig", false) }
 
 func TestAccDomainConfig_dynamicChange(t *testing.T) {
 	emu := newDomainEmulator(t)
@@ -187,7 +160,7 @@ func TestAccDomainConfig_rulesWithoutCalls(t *testing.T) {
 	})
 	// Since the calls were cleared: neither rule made a dry run or a change
 	// (destroy makes none either).
-	if n := emu.CountCalls("UpdateDomainConfig", true) + updates(emu); n != 0 {
+	if n := emu.CallCount("UpdateDomainConfig"); n != 0 {
 		t.Errorf("UpdateDomainConfig calls = %d after the refused plans, want 0", n)
 	}
 }
@@ -308,13 +281,6 @@ func TestAccDomainConfig_writeOnlyPassword(t *testing.T) {
 			},
 		},
 	})
-}
-
-// planHook runs a function between plan and apply.
-type planHook func()
-
-func (h planHook) CheckPlan(context.Context, plancheck.CheckPlanRequest, *plancheck.CheckPlanResponse) {
-	h()
 }
 
 // untilHour is how far the emulator clock must move to reach the next

@@ -26,7 +26,7 @@ func TestSectionDigests(t *testing.T) {
 	}
 
 	moved := maps.Clone(secs)
-	shape.WithPending(moved, []searchclient.ModifyingProperty{{Name: ptr("SnapshotOptions.AutomatedSnapshotStartHour"), PendingValue: ptr("23"), ValueType: ptr("PLAIN_TEXT")}})
+	shape.WithPending(moved, []searchclient.ModifyingProperty{{Name: new("SnapshotOptions.AutomatedSnapshotStartHour"), PendingValue: new("23"), ValueType: new("PLAIN_TEXT")}})
 	aso := tfvalue.Attributes(moved["advanced_security_options"])
 	mu := tfvalue.Attributes(aso["master_user_options"])
 	mu["master_user_password"] = tftypes.NewValue(tftypes.String, "another-password")

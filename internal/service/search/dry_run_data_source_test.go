@@ -18,24 +18,14 @@ import (
 
 const dryRunAddr = "data.cloud_search_domain_dry_run.test"
 
-func dryRunConfig(emu *acctest.Emulator, domain, id, extra string) string {
-	return emu.ProviderConfig() + fmt.Sprintf(`
-data "cloud_search_domain_dry_run" "test" {
-  domain_name = %q
-  dry_run_id  = %q
-  %s
-}
-`, domain, id, extra)
-}
-
 // startDryRun submits a dry run of a blue/green change of the demo domain
 // that draws one Advisory warning (no dedicated masters).
 func startDryRun(t *testing.T, emu *acctest.Emulator, mode string) string {
 	t.Helper()
 	out, err := searchClient(t, emu).UpdateDomainConfig(testCtx(t), &searchclient.UpdateDomainConfigInput{
 		DomainName: "demo",
-		DryRun:     ptr(true),
-		DryRunMode: ptr(mode),
+		DryRun:     new(true),
+		DryRunMode: new(mode),
 		Sections: map[string]any{"ClusterConfig": map[string]any{
 			"InstanceType":           "r6g.xlarge.search",
 			"DedicatedMasterEnabled": false,
@@ -50,7 +40,7 @@ func startDryRun(t *testing.T, emu *acctest.Emulator, mode string) string {
 func TestAccDryRunDataSource_progressAndPlannedConfig(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
-	inOffPeak(emu)
+	emu.ClockToOffPeak()
 	id := startDryRun(t, emu, searchclient.DryRunModeVerbose)
 	parallelTest(t, []resource.TestStep{
 		{
@@ -105,7 +95,7 @@ func TestAccDryRunDataSource_progressAndPlannedConfig(t *testing.T) {
 func TestAccDryRunDataSource_waitForCompletion(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
-	inOffPeak(emu)
+	emu.ClockToOffPeak()
 	id := startDryRun(t, emu, searchclient.DryRunModeVerbose)
 	before := emu.CountCalls("DescribeDryRunProgress", false)
 	emu.WhenCalled(t, "DescribeDryRunProgress", 2*time.Minute, func() { emu.Clock().Advance(2 * time.Hour) })
@@ -185,7 +175,7 @@ func TestAccDryRunDataSource_validation(t *testing.T) {
 			ExpectError: acctest.ErrorRe(`"soon" must be a string containing a sequence of decimal numbers`),
 		},
 	})
-	if n := countCalls(emu, "DescribeDryRunProgress"); n != 0 {
+	if n := emu.CallCount("DescribeDryRunProgress"); n != 0 {
 		t.Errorf("%d DescribeDryRunProgress calls, want 0", n)
 	}
 }

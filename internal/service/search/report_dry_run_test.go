@@ -19,7 +19,7 @@ import (
 func TestReportDryRun(t *testing.T) {
 	t.Parallel()
 	failure := func(code, sev string) searchclient.ValidationFailure {
-		return searchclient.ValidationFailure{Code: ptr(code), Message: ptr("msg of " + code), Severity: ptr(sev)}
+		return searchclient.ValidationFailure{Code: new(code), Message: new("msg of " + code), Severity: new(sev)}
 	}
 	type want struct {
 		errors int
@@ -47,7 +47,7 @@ func TestReportDryRun(t *testing.T) {
 		{"unknown severity blocks", dryRunResult{deploymentType: "dynamic", failures: []searchclient.ValidationFailure{failure("NEW_X", "Severe")}}, nil, true, want{errors: 1, text: []string{"Unknown Severity", `"Severe"`, "like a Critical failure"}}},
 		{"unknown severity blocks even when accepted", dryRunResult{deploymentType: "dynamic", failures: []searchclient.ValidationFailure{failure("NEW_X", "Severe")}}, []string{"NEW_X"}, true, want{errors: 1, text: []string{"Unknown Severity"}}},
 		{"severity in another case blocks", dryRunResult{deploymentType: "dynamic", failures: []searchclient.ValidationFailure{failure("ADV_Y", "advisory")}}, []string{"ADV_Y"}, true, want{errors: 1, text: []string{"Unknown Severity"}}},
-		{"missing severity blocks", dryRunResult{deploymentType: "dynamic", failures: []searchclient.ValidationFailure{{Code: ptr("X")}}}, nil, true, want{errors: 1, text: []string{"Unknown Severity"}}},
+		{"missing severity blocks", dryRunResult{deploymentType: "dynamic", failures: []searchclient.ValidationFailure{{Code: new("X")}}}, nil, true, want{errors: 1, text: []string{"Unknown Severity"}}},
 		{"failed dry run warns", dryRunResult{deploymentType: "dynamic", status: "failed", message: "boom"}, nil, true, want{text: []string{"finished with status failed", "boom"}}},
 		{"unknown dry run status with an unknown type", dryRunResult{deploymentType: "canary", status: "paused"}, nil, false, want{errors: 1, text: []string{`"canary"`}}},
 	}

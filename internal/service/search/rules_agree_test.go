@@ -34,7 +34,7 @@ func TestDedicatedMasterRuleAgrees(t *testing.T) {
 		r := rules.DomainConfig["ClusterConfig.DedicatedMasterCount"].Range
 		for n := r.Min; n <= r.Max; n++ {
 			out, err := c.UpdateDomainConfig(ctx, &searchclient.UpdateDomainConfigInput{
-				DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr(searchclient.DryRunModeVerbose),
+				DomainName: "demo", DryRun: new(true), DryRunMode: new(searchclient.DryRunModeVerbose),
 				Sections: map[string]any{"ClusterConfig": map[string]any{"DedicatedMasterEnabled": enabled, "DedicatedMasterCount": n}},
 			})
 			if err != nil {
@@ -67,9 +67,9 @@ func TestControlRulesAgree(t *testing.T) {
 	c := searchClient(t, emu)
 	ctx := testCtx(t)
 	send := func(in *searchclient.UpdateDomainConfigInput) error {
-		in.DomainName, in.DryRun = "demo", ptr(true)
+		in.DomainName, in.DryRun = "demo", new(true)
 		if in.DryRunMode == nil {
-			in.DryRunMode = ptr(searchclient.DryRunModeBasic)
+			in.DryRunMode = new(searchclient.DryRunModeBasic)
 		}
 		_, err := c.UpdateDomainConfig(ctx, in)
 		if err != nil && !errors.Is(err, client.ErrValidation) {
@@ -127,6 +127,6 @@ func TestControlRulesAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		agree("dry_run_mode "+m, "DryRunMode", diags, send(&searchclient.UpdateDomainConfigInput{DryRunMode: ptr(m)}))
+		agree("dry_run_mode "+m, "DryRunMode", diags, send(&searchclient.UpdateDomainConfigInput{DryRunMode: new(m)}))
 	}
 }

@@ -281,16 +281,16 @@ func TestWithPending(t *testing.T) {
 		t.Fatal(err)
 	}
 	shape.WithPending(secs, []searchclient.ModifyingProperty{
-		{Name: ptr("ClusterConfig.InstanceType"), PendingValue: ptr("r6g.xlarge.search"), ValueType: ptr("PLAIN_TEXT")},
-		{Name: ptr("ClusterConfig.InstanceCount"), PendingValue: ptr("9"), ValueType: ptr("PLAIN_TEXT")},
-		{Name: ptr("ClusterConfig.ZoneAwarenessConfig"), PendingValue: ptr(`{"AvailabilityZoneCount":2}`), ValueType: ptr("STRINGIFIED_JSON")},
-		{Name: ptr("SnapshotOptions.AutomatedSnapshotStartHour"), PendingValue: ptr("3"), ValueType: ptr("PLAIN_TEXT")},
-		{Name: ptr("LogPublishingOptions.AUDIT_LOGS.Enabled"), PendingValue: ptr("false"), ValueType: ptr("PLAIN_TEXT")},
-		{Name: ptr("AccessPolicies"), PendingValue: ptr(`{"Version":"2012-10-17"}`), ValueType: ptr("STRINGIFIED_JSON")},
+		{Name: new("ClusterConfig.InstanceType"), PendingValue: new("r6g.xlarge.search"), ValueType: new("PLAIN_TEXT")},
+		{Name: new("ClusterConfig.InstanceCount"), PendingValue: new("9"), ValueType: new("PLAIN_TEXT")},
+		{Name: new("ClusterConfig.ZoneAwarenessConfig"), PendingValue: new(`{"AvailabilityZoneCount":2}`), ValueType: new("STRINGIFIED_JSON")},
+		{Name: new("SnapshotOptions.AutomatedSnapshotStartHour"), PendingValue: new("3"), ValueType: new("PLAIN_TEXT")},
+		{Name: new("LogPublishingOptions.AUDIT_LOGS.Enabled"), PendingValue: new("false"), ValueType: new("PLAIN_TEXT")},
+		{Name: new("AccessPolicies"), PendingValue: new(`{"Version":"2012-10-17"}`), ValueType: new("STRINGIFIED_JSON")},
 		// A map key with dots: the rest of the name.
-		{Name: ptr("AdvancedOptions.indices.fielddata.cache.size"), PendingValue: ptr("50"), ValueType: ptr("PLAIN_TEXT")},
-		{Name: ptr("AdvancedSecurityOptions.MasterUserOptions.MasterUserPassword"), PendingValue: ptr("secret-value"), ValueType: ptr("PLAIN_TEXT")},
-		{Name: ptr("NoSuchSection.X"), PendingValue: ptr("1")},
+		{Name: new("AdvancedOptions.indices.fielddata.cache.size"), PendingValue: new("50"), ValueType: new("PLAIN_TEXT")},
+		{Name: new("AdvancedSecurityOptions.MasterUserOptions.MasterUserPassword"), PendingValue: new("secret-value"), ValueType: new("PLAIN_TEXT")},
+		{Name: new("NoSuchSection.X"), PendingValue: new("1")},
 	})
 	raw, err := tfvalue.WithAttributes(prior, secs)
 	if err != nil {
@@ -339,23 +339,23 @@ func TestFlattenChangeProgress(t *testing.T) {
 			"most recent change names its id",
 			types.StringNull(),
 			&searchclient.ChangeProgressStatus{
-				ChangeId: ptr(id), Status: ptr("PROCESSING"), StartTime: ptr(searchclient.EpochSeconds(0)), TotalNumberOfStages: ptr(int64(2)),
-				ChangeProgressStages: []searchclient.ChangeProgressStage{{Name: ptr("Validation"), Status: ptr("COMPLETED"), LastUpdated: ptr(searchclient.EpochSeconds(60))}, {Name: ptr("ApplyingDynamicChanges"), Status: ptr("PENDING")}},
+				ChangeId: new(id), Status: new("PROCESSING"), StartTime: new(searchclient.EpochSeconds(0)), TotalNumberOfStages: new(int64(2)),
+				ChangeProgressStages: []searchclient.ChangeProgressStage{{Name: new("Validation"), Status: new("COMPLETED"), LastUpdated: new(searchclient.EpochSeconds(60))}, {Name: new("ApplyingDynamicChanges"), Status: new("PENDING")}},
 				PendingProperties:    []string{"SnapshotOptions.AutomatedSnapshotStartHour"},
-				ValidationFailures:   []searchclient.ValidationFailure{{Code: ptr("ADV_X"), Severity: ptr("Advisory")}},
+				ValidationFailures:   []searchclient.ValidationFailure{{Code: new("ADV_X"), Severity: new("Advisory")}},
 			},
 			changeProgressDataSourceModel{
-				ChangeID: types.StringValue(id), Status: ptr("PROCESSING"), StartTime: ptr("1970-01-01T00:00:00Z"), TotalNumberOfStages: ptr(int64(2)),
+				ChangeID: types.StringValue(id), Status: new("PROCESSING"), StartTime: new("1970-01-01T00:00:00Z"), TotalNumberOfStages: new(int64(2)),
 				AcceptedWarnings: []string{}, CompletedProperties: []string{},
-				ChangeProgressStages: []changeProgressStageModel{{Name: ptr("Validation"), Status: ptr("COMPLETED"), LastUpdated: ptr("1970-01-01T00:01:00Z")}, {Name: ptr("ApplyingDynamicChanges"), Status: ptr("PENDING")}},
+				ChangeProgressStages: []changeProgressStageModel{{Name: new("Validation"), Status: new("COMPLETED"), LastUpdated: new("1970-01-01T00:01:00Z")}, {Name: new("ApplyingDynamicChanges"), Status: new("PENDING")}},
 				PendingProperties:    []string{"SnapshotOptions.AutomatedSnapshotStartHour"},
-				ValidationFailures:   []validationFailureModel{{Code: ptr("ADV_X"), Severity: ptr("Advisory")}},
+				ValidationFailures:   []validationFailureModel{{Code: new("ADV_X"), Severity: new("Advisory")}},
 			},
 		},
 		{
 			"configured id is kept",
 			types.StringValue(id),
-			&searchclient.ChangeProgressStatus{ChangeId: ptr(id)},
+			&searchclient.ChangeProgressStatus{ChangeId: new(id)},
 			changeProgressDataSourceModel{
 				ChangeID: types.StringValue(id), AcceptedWarnings: []string{}, ChangeProgressStages: []changeProgressStageModel{},
 				CompletedProperties: []string{}, PendingProperties: []string{}, ValidationFailures: []validationFailureModel{},
@@ -392,8 +392,8 @@ func TestDataSourcesFitSchemas(t *testing.T) {
 		t.Fatal(err)
 	}
 	full := &searchclient.DescribeDryRunProgressOutput{
-		DryRunProgressStatus: &searchclient.DryRunProgressStatus{DryRunStatus: ptr("completed"), ValidationFailures: []searchclient.ValidationFailure{{Code: ptr("C")}}},
-		DryRunResults:        &searchclient.DryRunResults{DeploymentType: ptr("dynamic")},
+		DryRunProgressStatus: &searchclient.DryRunProgressStatus{DryRunStatus: new("completed"), ValidationFailures: []searchclient.ValidationFailure{{Code: new("C")}}},
+		DryRunResults:        &searchclient.DryRunResults{DeploymentType: new("dynamic")},
 		DryRunConfig:         &cfg,
 	}
 	var sr datasource.SchemaResponse

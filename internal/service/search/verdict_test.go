@@ -52,10 +52,10 @@ func TestRequestKey(t *testing.T) {
 func TestVerdictEqual(t *testing.T) {
 	t.Parallel()
 	f := func(code, sev string) searchclient.ValidationFailure {
-		return searchclient.ValidationFailure{Code: ptr(code), Severity: ptr(sev), Message: ptr("varies " + code)}
+		return searchclient.ValidationFailure{Code: new(code), Severity: new(sev), Message: new("varies " + code)}
 	}
 	dyn := (&dryRunResult{status: "completed", deploymentType: "dynamic", failures: []searchclient.ValidationFailure{f("ADV_A", "Advisory")}}).verdict()
-	same := (&dryRunResult{status: "completed", deploymentType: "dynamic", message: "another message", failures: []searchclient.ValidationFailure{{Code: ptr("ADV_A"), Severity: ptr("Advisory"), Message: ptr("reworded")}}}).verdict()
+	same := (&dryRunResult{status: "completed", deploymentType: "dynamic", message: "another message", failures: []searchclient.ValidationFailure{{Code: new("ADV_A"), Severity: new("Advisory"), Message: new("reworded")}}}).verdict()
 	if !dyn.equal(same) {
 		t.Errorf("messages made verdicts differ: %s / %s", dyn, same)
 	}
@@ -81,8 +81,8 @@ func TestDryRunValuesFitTheSchema(t *testing.T) {
 	ctx := context.Background()
 	sr := resourceSchema(t)
 	dr := &dryRunResult{id: "d", mode: "Verbose", status: "completed", deploymentType: "dynamic",
-		failures:   []searchclient.ValidationFailure{{Code: ptr("ADV_X"), Message: ptr("m"), Severity: ptr("Advisory")}},
-		properties: []searchclient.ModifyingProperty{{Name: ptr("ClusterConfig.InstanceType"), ActiveValue: ptr("a"), PendingValue: ptr("b")}}}
+		failures:   []searchclient.ValidationFailure{{Code: new("ADV_X"), Message: new("m"), Severity: new("Advisory")}},
+		properties: []searchclient.ModifyingProperty{{Name: new("ClusterConfig.InstanceType"), ActiveValue: new("a"), PendingValue: new("b")}}}
 	for name, v := range map[string]types.Object{
 		"planned": dr.plannedObject(), "applied": dr.object(), "off": dryRunOff(), "cleared": dryRunCleared(),
 	} {

@@ -83,7 +83,7 @@ func TestValueRulesAgree(t *testing.T) {
 			providerRefuses = diags.HasError()
 		}
 		_, err := c.UpdateDomainConfig(ctx, &searchclient.UpdateDomainConfigInput{
-			DomainName: "demo", DryRun: ptr(true), DryRunMode: ptr(searchclient.DryRunModeBasic),
+			DomainName: "demo", DryRun: new(true), DryRunMode: new(searchclient.DryRunModeBasic),
 			Sections: map[string]any{p.leaf.Path[0]: nest(p.leaf.RuleKey, p.wire)},
 		})
 		if err != nil && !errors.Is(err, client.ErrValidation) && !errors.Is(err, client.ErrInvalidType) {
@@ -405,5 +405,3 @@ func nest(key string, v any) any {
 	}
 	return v
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -1,7 +1,6 @@
 package provider_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -13,15 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
 // The permissions guide: its table between these markers is what
@@ -52,18 +46,6 @@ const (
 
 var operations = []string{opPlan, opApply, opImport, opQuery, opDestroy}
 
-// permissionStep is one Terraform command of a scenario: the operation it
-// counts for, the configuration it runs with (the previous one when
-// empty) and its arguments.
-type permissionStep struct {
-	op     string
-	config string
-	// query, when set, is written to main.tfquery.hcl: the list blocks a
-	// query step runs (args {"query"}).
-	query string
-	args  []string
-}
-
 // permissionScenario takes one Terraform type through its operations.
 // steps makes what the type needs (a user for a key, a domain) with the
 // emulator's administrator and returns the commands. A type gains a row
@@ -79,14 +61,6 @@ type permissionScenario struct {
 	steps func(t *testing.T, emu *acctest.Emulator) []permissionStep
 }
 
-func plan(config string) permissionStep {
-	return permissionStep{op: opPlan, config: config, args: []string{"plan"}}
-}
-
-func apply(op, config string) permissionStep {
-	return permissionStep{op: op, config: config, args: []string{"apply", "-auto-approve"}}
-}
-
 // query is the query row of a type: its list resource, whole objects
 // included (as -generate-config-out reads them), run before the
 // scenario's lifecycle so that what was made by hand is listed.
@@ -99,22 +73,6 @@ var (
 	refreshOnly = permissionStep{op: opPlan, args: []string{"plan", "-refresh-only"}}
 	destroy     = permissionStep{op: opDestroy, args: []string{"destroy", "-auto-approve"}}
 )
-
-// lifecycle is the usual scenario: plan and apply a create, plan with no
-// change and refresh-only, plan and apply update (when there is one),
-// destroy; then terraform import of what imported names (made by the
-// administrator; importArgs are the address and the id), the plan and
-// apply of its import block, and destroy it.
-func lifecycle(create, update, imported string, importArgs ...string) []permissionStep {
-	steps := []permissionStep{plan(create), apply(opApply, ""), plan(""), refreshOnly}
-	if update != "" {
-		steps = append(steps, plan(update), apply(opApply, ""))
-	}
-	steps = append(steps, destroy,
-		permissionStep{op: opImport, config: imported, args: append([]string{"import"}, importArgs...)},
-		permissionStep{op: opImport, args: []string{"plan"}}, apply(opImport, ""), destroy)
-	return steps
-}
 
 const modelsPolicy = "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"
 
@@ -297,30 +255,6 @@ func derivePermissions(t *testing.T) permissionTable {
 	return table
 }
 
-// newAdminWorkspace is an initialised working directory whose provider is
-// served from this process.
-func newAdminWorkspace(t *testing.T) *tfrun.Workspace {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	t.Cleanup(cancel)
-	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
-	write(t, filepath.Join(ws.Dir, "versions.tf"), `terraform {
-  required_providers {
-    cloud = { source = "cloudlabs/cloud" }
-  }
-}
-`)
-	if _, err := ws.Run(ctx, "init", "-backend=false", "-input=false"); err != nil {
-		t.Fatal(err)
-	}
-	return ws
-}
-
 // markdown renders the table as the guide has it: one row per type and
 // operation the type has, in the order of permissionScenarios and
 // operations.
@@ -375,33 +309,6 @@ func withoutQueryRows(table string) string {
 	return b.String()
 }
 
-// parseDocumented reads the documented table back into actions by type
-// and operation.
-func parseDocumented(t *testing.T) permissionTable {
-	t.Helper()
-	table := permissionTable{}
-	sc := bufio.NewScanner(strings.NewReader(documentedTable(t)))
-	for sc.Scan() {
-		cells := strings.Split(strings.Trim(sc.Text(), "|"), "|")
-		if len(cells) != 3 || !strings.HasPrefix(strings.TrimSpace(cells[0]), "`") {
-			continue
-		}
-		typ, op := strings.Trim(strings.TrimSpace(cells[0]), "`"), strings.TrimSpace(cells[1])
-		var actions []string
-		for _, a := range strings.Split(cells[2], ",") {
-			a, _ = strings.CutSuffix(strings.TrimSpace(a), dryRunOnly)
-			if a = strings.Trim(a, "`"); a != "" && a != "none" {
-				actions = append(actions, a)
-			}
-		}
-		if table[typ] == nil {
-			table[typ] = map[string][]string{}
-		}
-		table[typ][op] = actions
-	}
-	return table
-}
-
 // TestAccPermissionsDocumented derives, from the emulator's authorization
 // of every call each operation makes, the actions each type needs per
 // operation, and fails when the permissions guide lists others, printing
@@ -411,7 +318,7 @@ func TestAccPermissionsDocumented(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
 	acctest.PreCheck(t)
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	derived := derivePermissions(t).markdown()
 	documented := documentedTable(t)
 	if ok, _ := acctest.CLISupports(t, acctest.FeatureQuery); !ok {
@@ -478,7 +385,7 @@ func TestAccPermissionsExactPolicy(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
 	acctest.PreCheck(t)
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	documented := parseDocumented(t)
 	set := map[string]bool{}
 	for _, typ := range applyRoleTypes {
@@ -560,36 +467,6 @@ func warnOnlyActions(t *testing.T) map[string]bool {
 	return out
 }
 
-// putRoleWith makes a role the administrator may assume whose policy
-// allows exactly actions, on every resource, and returns its ARN.
-func putRoleWith(t *testing.T, emu *acctest.Emulator, name string, actions []string) string {
-	t.Helper()
-	role, err := emu.Identity.PutRole(name, trustAdmin(""), nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	quoted := make([]string, len(actions))
-	for i, a := range actions {
-		quoted[i] = fmt.Sprintf("%q", a)
-	}
-	doc := fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":[%s],"Resource":"*"}]}`, strings.Join(quoted, ","))
-	if _, err := emu.Identity.AttachPrincipalPolicy(role.Arn, "exact", []byte(doc)); err != nil {
-		t.Fatal(err)
-	}
-	return role.Arn
-}
-
-func adminConfig(emu *acctest.Emulator) client.Config {
-	return client.Config{Region: emu.Region(), Credentials: client.Credentials{AccessKeyID: emu.AccessKeyID(), SecretAccessKey: emu.SecretAccessKey()}}
-}
-
-func makeUser(t *testing.T, emu *acctest.Emulator, name string) {
-	t.Helper()
-	if _, err := adminIdentity(t, emu).CreateUser(context.Background(), identityclient.CreateUserInput{UserName: name}); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // A plan role without the dry run (search:UpdateDomainConfig with
 // search:DryRun = "true") still plans a domain's change: one warning says
 // the dry run could not be had, dry_run is known only after apply, and
@@ -599,7 +476,7 @@ func TestAccPermissionsPlanWithoutDryRun(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
 	acctest.PreCheck(t)
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	role := putRoleWith(t, emu, "plan", []string{"identity:Get*", "identity:List*", "search:Describe*"})
 	ws := newAdminWorkspace(t)

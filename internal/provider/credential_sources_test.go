@@ -1,21 +1,16 @@
 package provider_test
 
 import (
-	"crypto/rand"
-	"crypto/rsa"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
-	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -32,40 +27,6 @@ const (
 	audience = "sts.cloud.example"
 	subject  = "repo:acme/infra:ref:refs/heads/main"
 )
-
-// providerWith is a provider block aimed at the emulator with no
-// credentials but body's.
-func providerWith(emu *acctest.Emulator, body string) string {
-	return fmt.Sprintf(`
-provider "cloud" {
-  region = "us-east-1"
-  endpoints = {
-    identity = %q
-    search   = %q
-    models   = %q
-  }
-%s
-}
-`, emu.URL, emu.URL, emu.URL, body)
-}
-
-// signedBy checks that the user was created with temporary credentials of
-// a session of roleArn.
-func signedBy(emu *acctest.Emulator, roleArn string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		for _, c := range emu.Calls() {
-			if c.Operation != "CreateUser" || c.Status >= 300 {
-				continue
-			}
-			cred, ok := emu.Credentials().Get(c.AccessKeyID)
-			if !ok || cred.SessionToken == "" || cred.Principal != roleArn {
-				return fmt.Errorf("CreateUser was signed by %s (principal %q, session %t), want a session of %s", c.AccessKeyID, cred.Principal, cred.SessionToken != "", roleArn)
-			}
-			return nil
-		}
-		return fmt.Errorf("no CreateUser call in the emulator's log")
-	}
-}
 
 func userCreated(name string) []statecheck.StateCheck {
 	return []statecheck.StateCheck{
@@ -88,23 +49,10 @@ func putRole(t *testing.T, emu *acctest.Emulator, name string, trust []byte) emu
 	return role
 }
 
-func trustAdmin(condition string) []byte {
-	return fmt.Appendf(nil, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:cloud:identity::123456789012:user/emulator-admin"},"Action":"sts:AssumeRole"%s}]}`, condition)
-}
-
-func run(t *testing.T, steps ...resource.TestStep) {
-	t.Helper()
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    steps,
-	})
-}
-
 // A profile of a shared credentials file, named in the provider block or by
 // CLOUD_PROFILE; a profile that assumes a role through source_profile.
 func TestAccProvider_sharedProfile(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	putRole(t, emu, "deploy", trustAdmin(""))
 	dir := t.TempDir()
@@ -176,7 +124,7 @@ func TestAccProvider_sharedProfile(t *testing.T) {
 // assume_role with and without external_id; a role whose trust policy
 // needs an external id refuses a request without it or with another one.
 func TestAccProvider_assumeRole(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	putRole(t, emu, "deploy", trustAdmin(""))
 	putRole(t, emu, "partner", trustAdmin(`,"Condition":{"StringEquals":{"sts:ExternalId":"ext-4711"}}`))
@@ -230,45 +178,11 @@ func TestAccProvider_assumeRole(t *testing.T) {
 	})
 }
 
-// tokenSigner signs web identity tokens as an OIDC issuer would.
-type tokenSigner struct {
-	key *rsa.PrivateKey
-	jwk jose.JSONWebKey
-}
-
-func newTokenSigner(t *testing.T) *tokenSigner {
-	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &tokenSigner{key: key, jwk: jose.JSONWebKey{Key: &key.PublicKey, KeyID: "k1", Algorithm: string(jose.RS256), Use: "sig"}}
-}
-
-func (s *tokenSigner) token(t *testing.T, aud string, exp time.Time) string {
-	t.Helper()
-	return s.sign(t, issuer, subject, aud, exp)
-}
-
-func (s *tokenSigner) sign(t *testing.T, iss, sub, aud string, exp time.Time) string {
-	t.Helper()
-	sig, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: s.key}, (&jose.SignerOptions{}).WithType("JWT").WithHeader("kid", "k1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	claims := jwt.Claims{Issuer: iss, Subject: sub, Audience: jwt.Audience{aud}, Expiry: jwt.NewNumericDate(exp), IssuedAt: jwt.NewNumericDate(exp.Add(-time.Hour))}
-	tok, err := jwt.Signed(sig).Claims(claims).Serialize()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
-}
-
 // Web identity: a token the test signs as the OIDC issuer, through the
 // environment (what CI integrations set) and the block; expired,
 // wrong-audience and wrongly signed tokens are refused with their cause.
 func TestAccProvider_webIdentity(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	issuerKey := newTokenSigner(t)
 	providerArn, err := emu.Identity.AddOIDCProvider(issuer, []string{audience}, jose.JSONWebKeySet{Keys: []jose.JSONWebKey{issuerKey.jwk}})
@@ -329,7 +243,7 @@ func TestAccProvider_webIdentity(t *testing.T) {
 // refused at plan (the identity service's policy simulation), so nothing,
 // not even the user, is created.
 func TestAccProvider_roleDeniesKeys(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	role, err := emu.Identity.PutRole("no-keys", trustAdmin(""), nil, 0)
 	if err != nil {
@@ -365,7 +279,7 @@ resource "cloud_identity_service_specific_credential" "test" {
 // user is created; also when the credential check is skipped, with one
 // GetCallerIdentity then. A key within the cap is created.
 func TestAccProvider_roleCapsKeyAge(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	role, err := emu.Identity.PutRole("capped", trustAdmin(""), nil, 0)
 	if err != nil {
@@ -403,9 +317,7 @@ resource "cloud_identity_service_specific_credential" "test" {
 		emu.ClearCalls()
 		run(t, resource.TestStep{Config: cfg("  skip_credentials_validation = true\n", 365), ExpectError: refused})
 		noUser(t)
-		if n := emu.CountCalls("GetCallerIdentity", false); n != 1 {
-			t.Errorf("GetCallerIdentity called %d times, want once, for the key's plan", n)
-		}
+		emu.ExpectCalls(t, "GetCallerIdentity", 1, "once, for the key's plan")
 	})
 	t.Run("within the cap", func(t *testing.T) {
 		emu.ClearCalls()
@@ -422,7 +334,7 @@ resource "cloud_identity_service_specific_credential" "test" {
 // Configure's one check says what is wrong: an unreachable token service
 // (which host, which setting), expired session credentials.
 func TestAccProvider_credentialCheck(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	keys := fmt.Sprintf("access_key = %q\n  secret_key = %q\n", emu.AccessKeyID(), emu.SecretAccessKey())
 	t.Run("unreachable endpoints.sts", func(t *testing.T) {
@@ -490,7 +402,7 @@ func TestAccProvider_credentialCheck(t *testing.T) {
 			Config:            providerWith(emu, keys+"  skip_credentials_validation = true") + userResource,
 			ConfigStateChecks: userCreated("provider-test"),
 			Check: func(*terraform.State) error {
-				if n := emu.CountCalls("GetCallerIdentity", false); n != 0 {
+				if n := emu.CallCount("GetCallerIdentity"); n != 0 {
 					return fmt.Errorf("GetCallerIdentity called %d times with skip_credentials_validation", n)
 				}
 				return nil
@@ -499,21 +411,11 @@ func TestAccProvider_credentialCheck(t *testing.T) {
 	})
 }
 
-func write(t *testing.T, name, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name, []byte(strings.TrimLeft(content, "\n")), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // A short-term API key signed with a role session's credentials is
 // authorized at the model runtime with the role's policies: allowed with
 // the limited-access policy, refused without it.
 func TestAccProvider_roleSessionShortTermKey(t *testing.T) {
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	allowed, err := emu.Identity.PutRole("model-caller", trustAdmin(""), []string{"arn:cloud:identity::cloud:policy/ModelsLimitedAccess"}, 0)
 	if err != nil {

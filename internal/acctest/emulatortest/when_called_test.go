@@ -1,4 +1,4 @@
-package acctest
+package emulatortest
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ func (f *failures) Errorf(format string, args ...any) {
 // anyway, rather than waiting for ever.
 func TestWhenCalled(t *testing.T) {
 	t.Parallel()
-	e := NewEmulator(t)
+	e := New(t)
 	f := &failures{TB: t}
 	ran := false
 	select {

@@ -13,12 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
 var updateCalls = flag.Bool("update-calls", false, "rewrite testdata/api_calls.txt with the counts measured")
@@ -52,19 +49,9 @@ func TestAccAPICalls(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	ws := acctest.NewWorkspace(ctx, t)
 
-	header := emu.ProviderConfig() + `
-terraform {
-  required_providers {
-    cloud = { source = "cloudlabs/cloud" }
-  }
-}
-`
+	header := emu.ProviderConfig(emulatortest.RequiredProviders())
 	user := `
 resource "cloud_identity_user" "u" {
   user_name = "calls-user"
@@ -126,9 +113,8 @@ resource "cloud_search_domain_config" "d" {
 	// With skip_credentials_validation the caller is found by one
 	// GetCallerIdentity when a type needs it: a create records the
 	// domain's account in its identity, a refresh makes no call.
-	steps = append(steps, skippingLifecycle(emu.ProviderConfig(), domain, lifecycle)...)
+	steps = append(steps, skippingLifecycle(emu, domain, lifecycle)...)
 
-	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
 	if err := ws.Write(header); err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +162,7 @@ resource "cloud_search_domain_config" "d" {
 	if *updateCalls {
 		var b strings.Builder
 		b.WriteString("# API calls per Terraform operation, counted from the emulator's request log by\n")
-		b.WriteString("# TestAccAPICalls (internal/provider/calls_acc_test.go). The test fails when a\n")
+		b.WriteString("# TestAccAPICalls (internal/provider/calls_test.go). The test fails when a\n")
 		b.WriteString("# count rises. Rewrite with: TF_ACC=1 go test ./internal/provider -run TestAccAPICalls -update-calls\n")
 		b.WriteString("# Each Configure checks the credentials with one GetCallerIdentity (skip_credentials_validation\n")
 		b.WriteString("# turns it off); apply -auto-approve configures the provider twice, for its plan and its apply.\n")
@@ -245,9 +231,9 @@ func readCalls(t *testing.T) map[string]int {
 }
 
 // skippingLifecycle is the lifecycle of the domain config through a
-// provider with skip_credentials_validation (an alias of providerConfig).
-func skippingLifecycle(providerConfig string, domain func(int) string, lifecycle func(prefix, setup, v1, v2 string) []callStep) []callStep {
-	skipping := strings.Replace(providerConfig, `provider "cloud" {`, "provider \"cloud\" {\n  alias = \"skip\"\n  skip_credentials_validation = true", 1)
+// provider with skip_credentials_validation (an alias, "skip").
+func skippingLifecycle(emu *acctest.Emulator, domain func(int) string, lifecycle func(prefix, setup, v1, v2 string) []callStep) []callStep {
+	skipping := emu.ProviderConfig(emulatortest.ProviderArguments("  alias = \"skip\"\n  skip_credentials_validation = true\n"))
 	skipDomain := func(hour int) string {
 		return strings.Replace(domain(hour), `domain_name      = "demo"`, "provider = cloud.skip\n  domain_name      = \"demo\"", 1)
 	}

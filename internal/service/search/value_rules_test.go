@@ -161,7 +161,7 @@ func TestAccDryRunDataSource_negativeTimeout(t *testing.T) {
   }`),
 		ExpectError: acctest.ErrorRe(`Invalid Timeout.*timeouts.read must be a positive duration`),
 	}})
-	if n := countCalls(emu, "DescribeDryRunProgress"); n != 0 {
+	if n := emu.CallCount("DescribeDryRunProgress"); n != 0 {
 		t.Errorf("%d DescribeDryRunProgress calls, want 0", n)
 	}
 }

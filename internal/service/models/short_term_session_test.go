@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/runtime"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
 )
@@ -22,24 +23,11 @@ func temporaryProvider(t *testing.T, emu *acctest.Emulator, sessionEnd time.Time
 		AccessKeyID: "ASIATEMPORARY000001", SecretAccessKey: "temporary-secret", SessionToken: "session-token-1",
 		Expires: sessionEnd, Principal: "arn:cloud:identity::" + emu.Account() + ":user/emulator-admin", Account: emu.Account(),
 	})
-	exp := ""
+	args := "  session_token = \"session-token-1\"\n"
 	if withExpiration {
-		exp = fmt.Sprintf("session_expiration = %q", sessionEnd.UTC().Format(time.RFC3339))
+		args += fmt.Sprintf("  session_expiration = %q\n", sessionEnd.UTC().Format(time.RFC3339))
 	}
-	return fmt.Sprintf(`
-provider "cloud" {
-  region        = %q
-  access_key    = "ASIATEMPORARY000001"
-  secret_key    = "temporary-secret"
-  session_token = "session-token-1"
-  %s
-  endpoints = {
-    identity = %q
-    search   = %q
-    models   = %q
-  }
-}
-`, emu.Region(), exp, emu.URL, emu.URL, emu.URL)
+	return emu.ProviderConfig(emulatortest.Credentials("ASIATEMPORARY000001", "temporary-secret"), emulatortest.ProviderArguments(args))
 }
 
 // lastShortTermExpiry checks when the last short-term key the runtime saw
@@ -99,17 +87,9 @@ ephemeral "cloud_models_converse" "short" {
 func TestAccProvider_sessionExpirationRefused(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	bad := func(body string) string {
-		return fmt.Sprintf(`
-provider "cloud" {
-  region     = %q
-  access_key = %q
-  secret_key = %q
-  %s
-  endpoints = { identity = %q, search = %q, models = %q }
-}
-
+		return emu.ProviderConfig(emulatortest.ProviderArguments(body)) + `
 ephemeral "cloud_models_short_term_api_key" "test" {}
-`, emu.Region(), emu.AccessKeyID(), emu.SecretAccessKey(), body, emu.URL, emu.URL, emu.URL)
+`
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },

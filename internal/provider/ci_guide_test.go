@@ -13,13 +13,10 @@ import (
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
 // TestAccCIGuide applies the CI guide's configuration
@@ -31,7 +28,7 @@ func TestAccCIGuide(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
 	acctest.PreCheck(t)
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	const guide = "../../examples/guides/ci-oidc/"
 	mainTF, err := os.ReadFile(guide + "main.tf")
 	if err != nil {
@@ -76,14 +73,9 @@ func TestAccCIGuide(t *testing.T) {
 
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer stop()
-			env = append(env, "TF_VAR_ci_role_arn="+role.Arn)
+			ws := acctest.NewWorkspace(ctx, t)
+			ws.Env = append(ws.Env, "TF_VAR_ci_role_arn="+role.Arn)
 			tc.env(t, token)
-			ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), Env: env}
 			if err := ws.Write(string(mainTF) + userResource); err != nil {
 				t.Fatal(err)
 			}
@@ -235,9 +227,7 @@ func TestAccCIGuideTwoRoles(t *testing.T) {
 	if !strings.Contains(out, "4 to add") || strings.Contains(out, "Permission Check Skipped") {
 		t.Errorf("the create plan under the plan role:\n%s", out)
 	}
-	if n := emu.CountCalls("SimulatePrincipalPolicy", false); n != 1 {
-		t.Errorf("the create plan simulated %d times, want 1 (the apply role)", n)
-	}
+	emu.ExpectCalls(t, "SimulatePrincipalPolicy", 1, "the create plan simulates the apply role")
 	apply()
 	// No-op refresh, and refresh-only.
 	if out := plan("-detailed-exitcode"); !strings.Contains(out, "No changes") {
@@ -250,9 +240,7 @@ func TestAccCIGuideTwoRoles(t *testing.T) {
 	if out := plan("-out=tfplan"); !strings.Contains(out, "2 to change") {
 		t.Errorf("the update plan:\n%s", out)
 	}
-	if n := emu.CountCalls("UpdateDomainConfig", true); n != 1 {
-		t.Errorf("the update plan made %d dry runs, want 1", n)
-	}
+	emu.ExpectCalls(t, "UpdateDomainConfig", 1, "the update plan's one dry run")
 	apply()
 
 	// Import what was made by hand.
@@ -330,15 +318,4 @@ func policyActions(t *testing.T, file string) map[string]bool {
 		}
 	}
 	return out
-}
-
-// adminIdentity is an identity client of the emulator's administrator, to
-// make what a test imports.
-func adminIdentity(t *testing.T, emu *acctest.Emulator) *identityclient.Client {
-	t.Helper()
-	idc, err := identityclient.New(adminConfig(emu), emu.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return idc
 }

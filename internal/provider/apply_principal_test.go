@@ -21,7 +21,7 @@ func TestAccProvider_applyPrincipal(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
 	acctest.PreCheck(t)
-	clearEnv(t)
+	acctest.ClearProviderEnv(t)
 	emu := acctest.NewEmulator(t)
 	makeUser(t, emu, "app")
 	planRole := putRoleWith(t, emu, "plan", []string{"identity:Get*", "identity:List*", "identity:SimulatePrincipalPolicy"})

@@ -1,11 +1,9 @@
 package guidetest_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -15,10 +13,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	tfjson "github.com/hashicorp/terraform-json"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
 )
 
@@ -95,21 +92,15 @@ func replaceResources(t *testing.T, config, with string) string {
 // process, aimed at an emulator; the CLI is TF_ACC_TERRAFORM_PATH.
 type workspace struct {
 	t   *testing.T
-	cli string
+	ws  *tfrun.Workspace
 	dir string
-	env []string
 }
 
 func newWorkspace(t *testing.T, emu *acctest.Emulator) *workspace {
 	t.Helper()
-	env, stop, err := tfrun.Reattach(context.Background(), providerserver.NewProtocol6(provider.New("test")()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	w := &workspace{t: t, cli: os.Getenv("TF_ACC_TERRAFORM_PATH"), dir: t.TempDir(),
-		env: append(env, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")}
-	w.write("main.tf", "terraform {\n  required_providers {\n    cloud = { source = \"cloudlabs/cloud\" }\n  }\n}\n"+emu.ProviderConfig())
+	ws := acctest.NewWorkspace(context.Background(), t)
+	w := &workspace{t: t, ws: ws, dir: ws.Dir}
+	w.write("main.tf", emu.ProviderConfig(emulatortest.RequiredProviders()))
 	w.run("init", "-no-color")
 	return w
 }
@@ -141,15 +132,13 @@ func (w *workspace) runEnv(env []string, args ...string) string {
 	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, w.cli, args...) //nolint:gosec // G204: the CLI the test runner chose
-	cmd.Dir = w.dir
-	cmd.Env = append(append(os.Environ(), w.env...), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		w.t.Fatalf("%s %s: %v\n%s%s", filepath.Base(w.cli), strings.Join(args, " "), err, stdout.String(), stderr.String())
+	ws := *w.ws
+	ws.Env = append(append([]string{}, ws.Env...), env...)
+	out, err := ws.Output(ctx, args...)
+	if err != nil {
+		w.t.Fatal(err)
 	}
-	return stdout.String()
+	return string(out)
 }
 
 // plan saves a plan and returns it as `show -json` gives it, and the plan's

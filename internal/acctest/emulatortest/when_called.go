@@ -1,8 +1,6 @@
-package acctest
+package emulatortest
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 )
@@ -38,14 +36,4 @@ func (e *Emulator) WhenCalled(t testing.TB, op string, deadline time.Duration, f
 		close(ran)
 	}()
 	return ran
-}
-
-// callsSeen lists the emulator's calls in order, for a failure message.
-func (e *Emulator) callsSeen() string {
-	calls := e.Calls()
-	names := make([]string, 0, len(calls))
-	for _, c := range calls {
-		names = append(names, fmt.Sprintf("%s %d", c.Operation, c.Status))
-	}
-	return strings.Join(names, ", ")
 }
