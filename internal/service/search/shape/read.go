@@ -15,9 +15,10 @@ import (
 // never returns.
 func Read(dc *searchclient.DomainConfig, prior tftypes.Value) (map[string]tftypes.Value, error) {
 	priors := tfvalue.Attributes(prior)
-	out := make(map[string]tftypes.Value, len(sections))
-	for i := range sections {
-		s := &sections[i]
+	all := sections()
+	out := make(map[string]tftypes.Value, len(all))
+	for i := range all {
+		s := &all[i]
 		var w any
 		if sec, ok := dc.Sections[s.wire]; ok {
 			var err error
@@ -54,7 +55,7 @@ func ReadDryRunConfig(dc *searchclient.DomainStatus) (tftypes.Value, error) {
 			}
 		}
 	}
-	return objectFromWire(dryRunConfig, members, tftypes.Value{}, answerView)
+	return objectFromWire(dryRunConfig(), members, tftypes.Value{}, answerView)
 }
 
 // WithPending lays the pending values of a running change over the
