@@ -59,8 +59,8 @@ var (
 )
 
 var (
-	sessionNameRe  = regexp.MustCompile(`^[\w+=,.@-]{2,64}$`)
-	externalIDRe   = regexp.MustCompile(`^[\w+=,.@:/-]+$`)
+	sessionNameRe = regexp.MustCompile(`^[\w+=,.@-]{2,64}$`)
+	externalIDRe  = regexp.MustCompile(`^[\w+=,.@:/-]+$`)
 )
 
 // roleDuration is assume_role.duration: a role session's length the token
