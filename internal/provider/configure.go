@@ -115,7 +115,7 @@ func resolveApplyPrincipal(cfg providerModel, diags *diag.Diagnostics) (string, 
 		return "", false
 	}
 	arn := setting(cfg.ApplyPrincipal, EnvApplyPrincipalARN)
-	if arn != "" && !principalARNRe.MatchString(arn) {
+	if arn != "" && !principalARNRe().MatchString(arn) {
 		diags.AddAttributeError(path.Root("apply_principal_arn"), "Invalid Apply Principal",
 			fmt.Sprintf("%s = %q is not the ARN of an identity-service user or role, such as arn:cloud:identity::123456789012:role/terraform-apply.", EnvApplyPrincipalARN, arn))
 		return "", false

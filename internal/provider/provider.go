@@ -167,7 +167,7 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 					"(see the *CI with OIDC* guide). The plan-time permission check of a new `cloud_identity_service_specific_credential` asks the identity service about this principal " +
 					"(the plan role needs `identity:SimulatePrincipalPolicy` on it) instead of the one the provider runs as. Falls back to `CLOUD_APPLY_PRINCIPAL_ARN`; defaults to the caller. " +
 					"A user or role ARN, such as `arn:cloud:identity::123456789012:role/terraform-apply`.",
-				Validators: []validator.String{stringvalidator.RegexMatches(principalARNRe,
+				Validators: []validator.String{validators.LazyRegexMatches(principalARNRe,
 					"must be the ARN of an identity-service user or role, such as arn:cloud:identity::123456789012:role/terraform-apply")},
 			},
 		},

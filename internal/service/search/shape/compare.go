@@ -15,8 +15,9 @@ func Changed(config, current tftypes.Value) (changed map[string]bool, unknown bo
 	changed = map[string]bool{}
 	cfg := tfvalue.Attributes(config)
 	cur := tfvalue.Attributes(current)
-	for i := range sections {
-		s := &sections[i]
+	all := sections()
+	for i := range all {
+		s := &all[i]
 		c, ok := cfg[s.name]
 		if !ok {
 			continue
@@ -42,8 +43,9 @@ func Changed(config, current tftypes.Value) (changed map[string]bool, unknown bo
 func KeepEquivalent(planned, config, state tftypes.Value) (tftypes.Value, error) {
 	p, cfg, st := tfvalue.Attributes(planned), tfvalue.Attributes(config), tfvalue.Attributes(state)
 	keep := map[string]tftypes.Value{}
-	for i := range sections {
-		s := &sections[i]
+	all := sections()
+	for i := range all {
+		s := &all[i]
 		if v, ok := p[s.name]; ok {
 			keep[s.name] = s.keepEquivalent(v, cfg[s.name], st[s.name])
 		}

@@ -116,7 +116,7 @@ func Leaves() []Leaf {
 			}
 		}
 	}
-	walk(sections, nil, "")
+	walk(sections(), nil, "")
 	return out
 }
 

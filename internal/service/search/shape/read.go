@@ -34,9 +34,10 @@ func ReadPlanned(dc *searchclient.DomainStatus, prior tftypes.Value) (map[string
 // read reads each section's answer value, by wire name, from member.
 func read(member func(wire string) (json.RawMessage, bool), prior tftypes.Value) (map[string]tftypes.Value, error) {
 	priors := tfvalue.Attributes(prior)
-	out := make(map[string]tftypes.Value, len(sections))
-	for i := range sections {
-		s := &sections[i]
+	all := sections()
+	out := make(map[string]tftypes.Value, len(all))
+	for i := range all {
+		s := &all[i]
 		var w any
 		if raw, ok := member(s.wire); ok {
 			var err error
@@ -73,7 +74,7 @@ func ReadDryRunConfig(dc *searchclient.DomainStatus) (tftypes.Value, error) {
 			}
 		}
 	}
-	return objectFromWire(dryRunConfig, members, tftypes.Value{}, answerView)
+	return objectFromWire(dryRunConfig(), members, tftypes.Value{}, answerView)
 }
 
 // WithPending lays the pending values of a running change over the

@@ -14,8 +14,9 @@ import (
 func Request(config tftypes.Value, names map[string]bool) (map[string]any, error) {
 	cfg := tfvalue.Attributes(config)
 	out := map[string]any{}
-	for i := range sections {
-		s := &sections[i]
+	all := sections()
+	for i := range all {
+		s := &all[i]
 		if !names[s.name] {
 			continue
 		}
@@ -64,9 +65,10 @@ type ShownSection struct {
 // Shown is every section of secs as the service shows it, in the spec's
 // order.
 func Shown(secs map[string]tftypes.Value) []ShownSection {
-	out := make([]ShownSection, 0, len(sections))
-	for i := range sections {
-		s := &sections[i]
+	all := sections()
+	out := make([]ShownSection, 0, len(all))
+	for i := range all {
+		s := &all[i]
 		w, ok, err := s.toWire(s.shown(secs[s.name]))
 		out = append(out, ShownSection{Name: s.name, Wire: s.wire, Value: w, Set: ok, Err: err})
 	}

@@ -11,12 +11,12 @@ import (
 // when the configuration leaves it out: the resource manages what the
 // configuration sets, and a service default inside a set section never
 // shows up as a difference. A field the service only returns is Computed.
-func ResourceAttributes() map[string]schema.Attribute { return resourceAttributes(sections) }
+func ResourceAttributes() map[string]schema.Attribute { return resourceAttributes(sections()) }
 
 // DryRunConfigAttributes are a DryRunConfig's members as attributes of a
 // data source's schema: computed, as the service answers them.
 func DryRunConfigAttributes() map[string]dsschema.Attribute {
-	return dataSourceAttributes(dryRunConfig.fields)
+	return dataSourceAttributes(dryRunConfig().fields)
 }
 
 // lookup is the field at a wire path (ClusterConfig, InstanceCount): its
@@ -39,9 +39,10 @@ func lookup(wirePath ...string) (name string, validators []validator.Describer, 
 // sectionByWire finds a top-level section by its wire name
 // (ClusterConfig), as dry-run and change properties name them.
 func sectionByWire(wire string) (*field, bool) {
-	for i := range sections {
-		if sections[i].wire == wire {
-			return &sections[i], true
+	all := sections()
+	for i := range all {
+		if all[i].wire == wire {
+			return &all[i], true
 		}
 	}
 	return nil, false

@@ -1,6 +1,8 @@
 package shape
 
 import (
+	"sync"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 
@@ -13,10 +15,14 @@ import (
 
 // sections are the configuration sections of UpdateDomainConfig and of a
 // DomainConfig answer, in the spec's order; dryRunConfig is a dry run's
-// DryRunConfig. Built once, with their Terraform types; read only.
+// DryRunConfig. Built once, with their Terraform types, on first use: about
+// 1 ms, which a provider process that serves no domain (two of the three a
+// plan of other resources starts) need not spend. Read only.
 var (
-	sections     = finished(ruled(sectionTable()))
-	dryRunConfig = finishedObject(object("DryRunConfig", "", dryRunConfigTable(sections)...))
+	sections     = sync.OnceValue(func() []field { return finished(ruled(sectionTable())) })
+	dryRunConfig = sync.OnceValue(func() *field {
+		return finishedObject(object("DryRunConfig", "", dryRunConfigTable(sections())...))
+	})
 )
 
 func finishedObject(f field) *field {
