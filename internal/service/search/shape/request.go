@@ -37,8 +37,9 @@ func Request(config tftypes.Value, names map[string]bool) (map[string]any, error
 // such a request asked for.
 func SetsHidden(config tftypes.Value, names map[string]bool) bool {
 	cfg := tfvalue.Attributes(config)
-	for i := range sections {
-		s := &sections[i]
+	all := sections()
+	for i := range all {
+		s := &all[i]
 		if !names[s.name] {
 			continue
 		}
