@@ -1,14 +1,17 @@
 package identity_test
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 )
 
 // bundles is n key bundles: a user, its policy attachment and its key,
@@ -105,4 +108,32 @@ func TestAccKeyBundle_callsPerBundle(t *testing.T) {
 			return nil
 		},
 	}})
+}
+
+// The permission check of a key runs in the reviewed plan, not again in
+// the plan Terraform makes at apply once the same apply has created the
+// key's user: there it would prevent nothing, and it would sit on the
+// user -> key chain.
+func TestAccKeyBundle_permissionCheckNotAskedAgainAtApply(t *testing.T) {
+	const n = 3
+	emu := acctest.NewEmulator(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	t.Cleanup(cancel)
+	ws := acctest.NewWorkspace(ctx, t)
+	if err := ws.Write(emulatortest.RequiredProvidersBlock + bundles(emu.ProviderConfig(), n)); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-backend=false"}, {"plan", "-out=tfplan"}} {
+		if _, out, err := ws.RunOutput(ctx, args...); err != nil {
+			t.Fatalf("terraform %v: %v\n%s", args, err, out)
+		}
+	}
+	planned := emu.CallCount("SimulatePrincipalPolicy")
+	if planned == 0 {
+		t.Fatalf("the plan of %d keys asked no SimulatePrincipalPolicy", n)
+	}
+	if _, out, err := ws.RunOutput(ctx, "apply", "tfplan"); err != nil {
+		t.Fatalf("terraform apply: %v\n%s", err, out)
+	}
+	emu.ExpectCalls(t, "SimulatePrincipalPolicy", planned, "the plan's checks and none at apply, whose users the apply created")
 }

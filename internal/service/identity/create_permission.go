@@ -31,6 +31,13 @@ func (r *serviceSpecificCredentialResource) checkCreateAllowed(ctx context.Conte
 	if r.clients.PlanChecks.Skipped() != nil {
 		return
 	}
+	// Only an apply creates users, so a key whose user this provider
+	// instance created is being planned again at apply: its user exists
+	// already, the reviewed plan asked this question, and the create that
+	// follows gets the policy's answer itself.
+	if _, ok := r.clients.CreatedUsers.Created(plan.UserName.ValueString()); ok {
+		return
+	}
 	q := createQuestion{user: plan.UserName.ValueString(), service: plan.ServiceName.ValueString(), days: plan.CredentialAgeDays.ValueInt64(), named: r.clients.ApplyPrincipal != ""}
 	results, err := r.simulateCreate(ctx, &q)
 	if err != nil {
