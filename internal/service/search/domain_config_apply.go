@@ -95,25 +95,20 @@ func applyChange(ctx context.Context, clients *conns.Clients, ar applyRequest, r
 	if !a.followRunning(ctx) {
 		return
 	}
-	if !a.ar.ch.empty() {
-		err := a.send(ctx)
-		if errors.Is(err, client.ErrLimitExceeded) && a.adoptNewChange(ctx) {
-			// A change started since the plan (another apply, the
-			// console): it is followed first, then what still differs is
-			// sent, once, after sendReviewed dry-runs it again (the domain
-			// changed since the plan's dry run).
-			if !a.followRunning(ctx) {
-				return
-			}
-			err = nil
-			if !a.ar.ch.empty() {
-				err = a.send(ctx)
-			}
-		}
-		if err != nil {
-			a.notSent(err)
+	err := a.send(ctx)
+	if errors.Is(err, client.ErrLimitExceeded) && a.adoptNewChange(ctx) {
+		// A change started since the plan (another apply, the console):
+		// it is followed first, then what still differs is sent, once,
+		// after sendReviewed dry-runs it again (the domain changed since
+		// the plan's dry run).
+		if !a.followRunning(ctx) {
 			return
 		}
+		err = a.send(ctx)
+	}
+	if err != nil {
+		a.notSent(err)
+		return
 	}
 	if !a.waitForSent(ctx) {
 		return
@@ -157,11 +152,14 @@ type applyFailure struct{ detail string }
 
 func (e *applyFailure) Error() string { return e.detail }
 
-// send sends what still differs from the domain, as sendReviewed allows,
-// and takes the answer; a lost answer is learned from the domain
-// (recoverLostUpdate). It returns why no change is known to be sent:
-// a *notSentError, an *applyFailure, or the service's error.
+// send sends what still differs from the domain, if anything, as
+// sendReviewed allows, and takes the answer; a lost answer is learned from
+// the domain (recoverLostUpdate). It returns why no change is known to be
+// sent: a *notSentError, an *applyFailure, or the service's error.
 func (a *applying) send(ctx context.Context) error {
+	if a.ar.ch.empty() {
+		return nil
+	}
 	in, err := changeRequest(ctx, a.ar.config, a.ar.set, a.ar.ch)
 	if err != nil {
 		return &applyFailure{"Building the request failed; this is a bug in the provider: " + err.Error()}
