@@ -20,7 +20,7 @@ func TestServiceClock(t *testing.T) {
 	if !ahead.Known() || ahead.Offset() != time.Hour {
 		t.Errorf("a clock an hour ahead: known %v, offset %s", ahead.Known(), ahead.Offset())
 	}
-	if d := ahead.Now().Sub(time.Now()); d < 59*time.Minute || d > time.Hour {
+	if d := time.Until(ahead.Now()); d < 59*time.Minute || d > time.Hour {
 		t.Errorf("Now of a clock an hour ahead is %s ahead", d)
 	}
 	if got := ClockAt(local.Add(-time.Minute), local).Offset(); got != -time.Minute {
