@@ -102,7 +102,7 @@ func (c *Client) DescribeDryRunProgress(ctx context.Context, in DescribeDryRunPr
 	if err != nil {
 		return nil, err
 	}
-	out.ServerTime, _ = http.ParseTime(resp.Header.Get("Date"))
+	out.Clock = client.ClockOf(resp.Header)
 	return out, nil
 }
 
@@ -147,7 +147,7 @@ func (c *Client) DescribeDomainConfig(ctx context.Context, domainName string) (*
 	if out.DomainConfig == nil {
 		return nil, fmt.Errorf("search %s: answer has no DomainConfig", op)
 	}
-	out.DomainConfig.ServerTime, _ = http.ParseTime(resp.Header.Get("Date"))
+	out.DomainConfig.Clock = client.ClockOf(resp.Header)
 	return out.DomainConfig, nil
 }
 

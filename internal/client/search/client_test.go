@@ -174,7 +174,7 @@ func TestDecodesResponseShapes(t *testing.T) {
 	}
 }
 
-func TestDryRunProgressCarriesServerTime(t *testing.T) {
+func TestDryRunProgressCarriesServiceClock(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	c := testClient(t, func(w http.ResponseWriter, _ *http.Request) {
@@ -185,8 +185,8 @@ func TestDryRunProgressCarriesServerTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !out.ServerTime.Equal(at) {
-		t.Errorf("ServerTime %v, want %v", out.ServerTime, at)
+	if !out.Clock.At.Equal(at) {
+		t.Errorf("Clock.At %v, want %v", out.Clock.At, at)
 	}
 	if string(out.DryRunConfig.Members["DomainName"]) != `"demo"` || len(out.DryRunConfig.ModifyingProperties) != 1 {
 		t.Errorf("DryRunConfig %+v", out.DryRunConfig)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 )
 
 // The configuration sections (ClusterConfig, AccessPolicies, ...) travel as
@@ -108,10 +110,10 @@ type DomainConfig struct {
 	Sections              map[string]Section
 	ChangeProgressDetails *ChangeProgressDetails
 	ModifyingProperties   []ModifyingProperty
-	// ServerTime is the service's clock when DescribeDomainConfig answered
+	// Clock is the service's clock when DescribeDomainConfig answered
 	// (its Date header); zero when it sent none, and in an
 	// UpdateDomainConfig answer.
-	ServerTime time.Time `json:"-"`
+	Clock client.ServiceClock `json:"-"`
 }
 
 // UnmarshalJSON sorts the members into sections and the change summary.
@@ -256,9 +258,9 @@ type DescribeDryRunProgressOutput struct {
 	DryRunConfig         *DomainStatus         `json:"DryRunConfig,omitempty"`
 	DryRunProgressStatus *DryRunProgressStatus `json:"DryRunProgressStatus,omitempty"`
 	DryRunResults        *DryRunResults        `json:"DryRunResults,omitempty"`
-	// ServerTime is the service's clock when it answered (its Date
-	// header); zero when it sent none.
-	ServerTime time.Time `json:"-"`
+	// Clock is the service's clock when it answered (its Date header);
+	// zero when it sent none.
+	Clock client.ServiceClock `json:"-"`
 }
 
 // DescribeDomainChangeProgressOutput is the answer of

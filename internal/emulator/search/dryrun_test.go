@@ -379,7 +379,7 @@ func TestLatestDryRunFoundAgain(t *testing.T) {
 	if err != nil || created.Sub(made) > time.Second || made.Sub(created) > time.Second {
 		t.Errorf("CreationDate %q, want the clock's %s: %v", deref(st.CreationDate), made.Format(time.RFC3339), err)
 	}
-	if age := got.ServerTime.Sub(created); age < 2*time.Hour-time.Second || age > 2*time.Hour+time.Second {
+	if age := got.Clock.At.Sub(created); age < 2*time.Hour-time.Second || age > 2*time.Hour+time.Second {
 		t.Errorf("the answer's Date is %s after CreationDate, want 2h by the service's clock", age)
 	}
 	if got.DryRunConfig == nil || got.DryRunConfig.ChangeProgressDetails != nil {
@@ -389,7 +389,7 @@ func TestLatestDryRunFoundAgain(t *testing.T) {
 		t.Errorf("ModifyingProperties %+v, want the start hour going to 4", p)
 	}
 	dc, err := env.c.DescribeDomainConfig(c, "demo")
-	if d := dc.ServerTime.Sub(got.ServerTime); err != nil || d < -time.Second || d > time.Second {
-		t.Errorf("DescribeDomainConfig's Date %s, want the service's clock (%s): %v", dc.ServerTime, got.ServerTime, err)
+	if d := dc.Clock.At.Sub(got.Clock.At); err != nil || d < -time.Second || d > time.Second {
+		t.Errorf("DescribeDomainConfig's Date %s, want the service's clock (%s): %v", dc.Clock.At, got.Clock.At, err)
 	}
 }

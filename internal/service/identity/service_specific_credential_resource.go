@@ -28,6 +28,7 @@ import (
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/privatestate"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
@@ -277,14 +278,9 @@ func planRenewal(now time.Time, plan, state *serviceSpecificCredentialModel, res
 			keyAddress(state), when, plan.RenewBeforeDays.ValueInt64()))
 }
 
-// privateState is the part of the framework's private state used here.
-type privateState interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
 // clockOffset is how far the service's clock was ahead of ours at the last
 // refresh (0 when unknown).
-func clockOffset(ctx context.Context, p privateState) time.Duration {
+func clockOffset(ctx context.Context, p privatestate.Getter) time.Duration {
 	b, _ := p.GetKey(ctx, privateClockOffset)
 	if len(b) == 0 {
 		return 0
@@ -415,19 +411,13 @@ func (r *serviceSpecificCredentialResource) findCredential(ctx context.Context, 
 	return nil, out.ServerTime, "Key is gone, removing it from state", nil
 }
 
-// privateSetter is the part of the framework's private state that Read
-// writes.
-type privateSetter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
 // recordClockOffset keeps how far the service's clock (serverTime) is
 // ahead of ours, for renew_before_days. The offset matters at the scale
 // of days: it is recorded only when it moved by more than a minute, so
 // that the Date header's one-second rounding does not change the private
 // state on every refresh (plan -refresh-only -detailed-exitcode would
 // report it).
-func recordClockOffset(ctx context.Context, serverTime time.Time, prior privateState, next privateSetter) diag.Diagnostics {
+func recordClockOffset(ctx context.Context, serverTime time.Time, prior privatestate.Getter, next privatestate.Setter) diag.Diagnostics {
 	if serverTime.IsZero() {
 		return nil
 	}
@@ -444,7 +434,7 @@ func recordClockOffset(ctx context.Context, serverTime time.Time, prior privateS
 // one was marked by an earlier version's refresh when the private state
 // says so. A refresh only reads; an unmarked key is marked by the next
 // apply (markHeld), which the plan shows.
-func readsAsHeld(ctx context.Context, state *serviceSpecificCredentialModel, prior privateState) bool {
+func readsAsHeld(ctx context.Context, state *serviceSpecificCredentialModel, prior privatestate.Getter) bool {
 	if !state.ServiceAPIKeyValue.IsNull() {
 		return true
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
@@ -116,28 +115,22 @@ func (d *changeProgressDataSource) Read(ctx context.Context, req datasource.Read
 
 // readError turns a failed read into a diagnostic on the input to blame.
 func (d *changeProgressDataSource) readError(ctx context.Context, diags *diag.Diagnostics, domain, changeID string, err error) {
-	if !errors.Is(err, client.ErrNotFound) {
+	switch {
+	case !errors.Is(err, client.ErrNotFound):
 		what := fmt.Sprintf("the most recent change of domain %q", domain)
 		if changeID != "" {
 			what = fmt.Sprintf("change %s of domain %q", changeID, domain)
 		}
 		diagnostics.AddReadError(diags, changeProgressReadSummary, what, err)
-		return
-	}
-	if changeID == "" {
+	case changeID == "":
 		// Without an id only the domain can be missing.
-		dsUnknownDomain(diags, changeProgressReadSummary, domain, d.clients.Region, err)
-		return
-	}
-	exists, ok := dsDomainExists(ctx, d.clients.Search, domain)
-	switch {
-	case ok && !exists:
-		dsUnknownDomain(diags, changeProgressReadSummary, domain, d.clients.Region, err)
-	case ok:
-		diags.AddAttributeError(path.Root("change_id"), changeProgressReadSummary,
-			fmt.Sprintf("Domain %q has no change with id %s. Use the change_id attribute of cloud_search_domain_config, or omit change_id to read the domain's most recent change.\n\n%s", domain, changeID, err))
+		diagnostics.AddSearchDomainMissing(diags, changeProgressReadSummary, domain, d.clients.Region, err)
 	default:
-		diags.AddError(changeProgressReadSummary, fmt.Sprintf("Either domain %q or its change %s does not exist. Check domain_name and change_id.\n\n%s", domain, changeID, err))
+		dsNotFound(ctx, d.clients.Search, diags, diagnostics.SearchLookup{
+			Summary: changeProgressReadSummary, Domain: domain, Region: d.clients.Region,
+			Thing: "change", ID: changeID, IDAttribute: "change_id",
+			Use: "Use the change_id attribute of cloud_search_domain_config, or omit change_id to read the domain's most recent change.",
+		}, err)
 	}
 }
 

@@ -15,33 +15,40 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/privatestate"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
-// Apply: what Create and Update share. apply runs a small state machine
-// of named steps (followRunning -> send -> waitForSent -> finish): each
-// step does its part and returns the next, or nil when apply is done, so
-// every way apply ends is a return of nil from a step.
+// Apply: what Create and Update share. applyChange reads top to bottom:
+// follow a change found running, send what still differs (once more after
+// following a change that started since the plan), wait for the change,
+// write the state. A step that fails reports it and returns false, and
+// apply stops there.
 
 // applyRequest is what Create and Update hand to apply.
 type applyRequest struct {
 	config    tfsdk.Config
 	set       settings
 	plan      tfsdk.Plan
-	prior     *tfsdk.State // nil at creation
+	prior     *tfsdk.State // nil at creation (creating)
 	ch        change
 	woChanged bool
 	timeout   time.Duration
-	creating  bool
 	// review is what the plan showed of the change; sendReviewed keeps
 	// apply to it.
 	review review
 	// private is where writeState records the domain as apply last saw
 	// it (domain_read.go).
-	private privateSetter
+	private privatestate.Setter
 }
+
+// creating reports an apply that creates the resource (adopts the
+// domain): there is no prior state.
+func (ar applyRequest) creating() bool { return ar.prior == nil }
 
 // compare sets the change to send: the sections whose configured values
 // differ from the domain's.
@@ -65,7 +72,7 @@ type result struct {
 // applying is one apply in progress: what it was asked, what it learned so
 // far, and where it reports.
 type applying struct {
-	r       *domainConfigResource
+	clients *conns.Clients
 	ar      applyRequest
 	res     result
 	state   *tfsdk.State
@@ -73,26 +80,40 @@ type applying struct {
 	summary string
 	// submitted is when this apply sent a change (zero when it sent none).
 	submitted time.Time
-	// adopted: a change that started since the plan was followed already.
-	adopted bool
 }
 
-// applyStep is one step of apply; it returns the next (nil: done).
-type applyStep func(context.Context) applyStep
-
-// apply follows a change found running (it is adopted, never sent again),
-// sends the sections that still differ, waits for the change, and writes
-// the state. When the wait is cut short the state is still written, with
-// the submitted values and the change id, so nothing is lost and the next
-// plan sees the change in flight.
-func (r *domainConfigResource) apply(ctx context.Context, ar applyRequest, res result, state *tfsdk.State, diags *diag.Diagnostics) {
-	a := &applying{r: r, ar: ar, res: res, state: state, diags: diags, summary: "Unable to Update Search Domain Config"}
-	if ar.creating {
+// applyChange follows a change found running (it is adopted, never sent
+// again), sends the sections that still differ, waits for the change, and
+// writes the state. When the wait is cut short the state is still
+// written, with the submitted values and the change id, so nothing is
+// lost and the next plan sees the change in flight.
+func applyChange(ctx context.Context, clients *conns.Clients, ar applyRequest, res result, state *tfsdk.State, diags *diag.Diagnostics) {
+	a := &applying{clients: clients, ar: ar, res: res, state: state, diags: diags, summary: "Unable to Update Search Domain Config"}
+	if ar.creating() {
 		a.summary = "Unable to Create Search Domain Config"
 	}
-	for step := a.followRunning; step != nil; {
-		step = step(ctx)
+	if !a.followRunning(ctx) {
+		return
 	}
+	err := a.send(ctx)
+	if errors.Is(err, client.ErrLimitExceeded) && a.adoptNewChange(ctx) {
+		// A change started since the plan (another apply, the console):
+		// it is followed first, then what still differs is sent, once,
+		// after sendReviewed dry-runs it again (the domain changed since
+		// the plan's dry run).
+		if !a.followRunning(ctx) {
+			return
+		}
+		err = a.send(ctx)
+	}
+	if err != nil {
+		a.notSent(err)
+		return
+	}
+	if !a.waitForSent(ctx) {
+		return
+	}
+	a.finish(ctx)
 }
 
 func (a *applying) domain() string { return a.ar.set.DomainName.ValueString() }
@@ -103,126 +124,138 @@ func (a *applying) waits() bool { return a.ar.set.WaitForCompletion.ValueBool() 
 // something to send or apply waits: the service takes one change at a
 // time. Then it compares the configuration again with where that change
 // left the domain.
-func (a *applying) followRunning(ctx context.Context) applyStep {
+func (a *applying) followRunning(ctx context.Context) bool {
 	if !searchclient.ChangeRunning(a.res.status) || (a.ar.ch.empty() && !a.waits()) {
-		return a.send
+		return true
 	}
 	tflog.Info(ctx, "Following a running search domain change", map[string]any{"domain_name": a.domain(), "change_id": a.res.changeID})
-	p, err := a.r.wait(ctx, a.domain(), a.res.changeID, time.Time{}, a.ar.timeout)
+	p, err := a.wait(ctx, time.Time{})
 	if err != nil {
 		a.stopped(ctx, p, err)
-		return nil
+		return false
 	}
-	live, err := findDomainConfig(ctx, a.r.clients.Search, a.domain(), a.ar.plan.Raw)
+	live, err := findDomainConfig(ctx, a.clients.Search, a.domain(), a.ar.plan.Raw)
 	if err == nil {
 		err = a.ar.compare(live)
 	}
 	if err != nil {
 		a.diags.AddError(a.summary, readError(a.domain(), err))
-		return nil
+		return false
 	}
 	a.res = result{changeID: live.latestChange, status: live.latestStatus, actual: live}
-	return a.send
+	return true
 }
 
-// send sends what still differs from the domain, as sendReviewed allows.
-func (a *applying) send(ctx context.Context) applyStep {
+// applyFailure is a change apply could not send, or sent and could not
+// read the answer of, for a reason its detail says.
+type applyFailure struct{ detail string }
+
+func (e *applyFailure) Error() string { return e.detail }
+
+// send sends what still differs from the domain, if anything, as
+// sendReviewed allows, and takes the answer; a lost answer is learned from
+// the domain (recoverLostUpdate). It returns why no change is known to be
+// sent: a *notSentError, an *applyFailure, or the service's error.
+func (a *applying) send(ctx context.Context) error {
 	if a.ar.ch.empty() {
-		return a.waitForSent
+		return nil
 	}
 	in, err := changeRequest(ctx, a.ar.config, a.ar.set, a.ar.ch)
 	if err != nil {
-		a.diags.AddError(a.summary, "Building the request failed; this is a bug in the provider: "+err.Error())
-		return nil
+		return &applyFailure{"Building the request failed; this is a bug in the provider: " + err.Error()}
 	}
 	rv := a.ar.review
-	if a.ar.creating && rv.handed == nil {
+	if a.ar.creating() && rv.handed == nil && rv.planned != nil && !a.ar.woChanged && a.ar.set.DryRunMode.ValueString() == searchclient.DryRunModeVerbose {
 		// Terraform hands Create no private state: the plan's dry run is
 		// found on the service.
-		rv.handed, rv.found = a.r.reviewedAtCreate(ctx, a.ar, in)
+		if dr := reviewedAtCreate(ctx, a.clients.Search, in, a.ar.config.Raw, a.ar.plan.Raw, a.ar.ch.sections, *rv.planned); dr != nil {
+			rv.handed, rv.found = reviewedOf(dr, in), dr
+		}
 	}
 	a.submitted = time.Now()
-	out, used, err := a.r.sendReviewed(ctx, a.ar.set, rv, in)
-	return a.sent(ctx, out, used, err)
-}
-
-// sent takes the answer to the change sent: refused before sending, lost,
-// refused because another change started, failed, or accepted.
-func (a *applying) sent(ctx context.Context, out *searchclient.UpdateDomainConfigOutput, used *dryRunResult, err error) applyStep {
-	if ns, ok := asNotSent(err); ok {
-		a.diags.AddError(a.summary, ns.detail)
-		if a.ar.prior != nil {
-			// Nothing was sent: the state stays as it was.
-			*a.state = tfsdk.State{Schema: a.ar.prior.Schema, Raw: a.ar.prior.Raw.Copy()}
-		}
-		return nil
-	}
+	out, used, err := sendReviewed(ctx, a.clients.Search, a.ar.set, rv, in)
 	if errors.Is(err, client.ErrOutcomeUnknown) {
 		var live *domainState
-		if live, err = a.r.recoverLostUpdate(ctx, a.domain(), a.res.changeID, err, a.ar.plan.Raw); err == nil {
+		window := a.clients.Config.WithDefaults().AttemptTimeout
+		if live, err = recoverLostUpdate(ctx, a.clients.Search, window, a.domain(), a.res.changeID, err, a.ar.plan.Raw); err == nil {
 			a.res = result{changeID: live.latestChange, status: live.latestStatus, actual: live, dryRun: used}
-			return a.waitForSent
-		}
-	}
-	if errors.Is(err, client.ErrLimitExceeded) && !a.adopted {
-		if next := a.adoptNewChange(ctx); next != nil {
-			return next
+			return nil
 		}
 	}
 	if err != nil {
-		a.diags.AddError(a.summary, updateError(a.domain(), err))
-		return nil
+		return err
 	}
 	live, err := newDomainState(out.DomainConfig, a.ar.plan.Raw)
 	if err != nil {
-		a.diags.AddError(a.summary, fmt.Sprintf("The change to domain %q was sent, but its answer could not be read: %s. Run terraform plan: it reads the domain and shows what is left to do.", a.domain(), err))
-		return nil
+		return &applyFailure{fmt.Sprintf("The change to domain %q was sent, but its answer could not be read: %s. Run terraform plan: it reads the domain and shows what is left to do.", a.domain(), err)}
 	}
 	a.res = result{changeID: live.latestChange, status: live.latestStatus, actual: live, dryRun: used}
 	tflog.Info(ctx, "Search domain change submitted", map[string]any{"domain_name": a.domain(), "change_id": a.res.changeID, "sections": a.ar.ch.names()})
-	return a.waitForSent
+	return nil
 }
 
-// adoptNewChange handles a change that started since the plan (another
-// apply, the console): it is followed first, then what is still different
-// is sent, after sendReviewed dry-runs it again (the domain changed since
-// the plan's dry run). Once only; nil when no change is running.
-func (a *applying) adoptNewChange(ctx context.Context) applyStep {
-	live, err := findDomainConfig(ctx, a.r.clients.Search, a.domain(), a.ar.plan.Raw)
+// notSent reports err, why send knows of no change sent. A change apply
+// refused to send leaves the state as it was.
+func (a *applying) notSent(err error) {
+	var failure *applyFailure
+	if ns, ok := asNotSent(err); ok {
+		a.diags.AddError(a.summary, ns.detail)
+		if !a.ar.creating() {
+			*a.state = tfsdk.State{Schema: a.ar.prior.Schema, Raw: a.ar.prior.Raw.Copy()}
+		}
+		return
+	}
+	if errors.As(err, &failure) {
+		a.diags.AddError(a.summary, failure.detail)
+		return
+	}
+	a.diags.AddError(a.summary, diagnostics.SearchUpdateError(a.domain(), err))
+}
+
+// adoptNewChange finds a change that started since the plan and makes it
+// the one apply follows; false when no change is running.
+func (a *applying) adoptNewChange(ctx context.Context) bool {
+	live, err := findDomainConfig(ctx, a.clients.Search, a.domain(), a.ar.plan.Raw)
 	if err != nil || live.running == "" {
-		return nil
+		return false
 	}
 	tflog.Warn(ctx, "Another search domain change is running; following it before sending this one", map[string]any{"domain_name": a.domain(), "change_id": live.running})
 	a.res = result{changeID: live.running, status: live.latestStatus, actual: live}
-	a.adopted = true
-	return a.followRunning
+	return true
 }
 
 // waitForSent waits for the change apply sent or found, when asked to.
-func (a *applying) waitForSent(ctx context.Context) applyStep {
+func (a *applying) waitForSent(ctx context.Context) bool {
 	if searchclient.ChangeRunning(a.res.status) && a.waits() {
-		p, err := a.r.wait(ctx, a.domain(), a.res.changeID, a.submitted, a.ar.timeout)
+		p, err := a.wait(ctx, a.submitted)
 		if err != nil {
 			a.stopped(ctx, p, err)
-			return nil
+			return false
 		}
 		a.res.status = searchclient.Deref(p.ConfigChangeStatus)
 	}
-	return a.finish
+	return true
 }
 
 // finish reads the domain if apply has not, and writes the state.
-func (a *applying) finish(ctx context.Context) applyStep {
+func (a *applying) finish(ctx context.Context) {
 	if a.res.actual == nil {
-		live, err := findDomainConfig(ctx, a.r.clients.Search, a.domain(), a.ar.plan.Raw)
+		live, err := findDomainConfig(ctx, a.clients.Search, a.domain(), a.ar.plan.Raw)
 		if err != nil {
 			a.diags.AddError(a.summary, readError(a.domain(), err))
-			return nil
+			return
 		}
 		a.res.actual = live
 	}
 	a.writeState(ctx)
-	return nil
+}
+
+// wait follows the change apply follows within the timeout; submitted is
+// when apply sent it (zero for a change found running).
+func (a *applying) wait(ctx context.Context, submitted time.Time) (*searchclient.ChangeProgressStatus, error) {
+	wctx, cancel := context.WithTimeout(ctx, a.ar.timeout)
+	defer cancel()
+	return waitForChange(wctx, a.clients.Search, a.domain(), a.res.changeID, submitted)
 }
 
 // recoverLostUpdate learns what became of a change whose answer was lost:
@@ -232,13 +265,12 @@ func (a *applying) finish(ctx context.Context) applyStep {
 // change means nothing was applied, and the next apply sends it again. The
 // service may still be handling the request, so the read is repeated for up
 // to one attempt's timeout.
-func (r *domainConfigResource) recoverLostUpdate(ctx context.Context, domain, before string, lost error, prior tftypes.Value) (*domainState, error) {
-	window := r.clients.Config.WithDefaults().AttemptTimeout
+func recoverLostUpdate(ctx context.Context, c *searchclient.Client, window time.Duration, domain, before string, lost error, prior tftypes.Value) (*domainState, error) {
 	wctx, cancel := context.WithTimeout(ctx, window)
 	defer cancel()
 	var found *domainState
 	err := poll.Until(wctx, func(ctx context.Context) (bool, time.Duration, error) {
-		live, err := findDomainConfig(ctx, r.clients.Search, domain, prior)
+		live, err := findDomainConfig(ctx, c, domain, prior)
 		if err != nil {
 			return false, 0, err
 		}
@@ -260,13 +292,6 @@ func (r *domainConfigResource) recoverLostUpdate(ctx context.Context, domain, be
 	return nil, fmt.Errorf("%w; reading the domain to learn the outcome also failed: %w", lost, err)
 }
 
-// wait follows a change within timeout.
-func (r *domainConfigResource) wait(ctx context.Context, domain, changeID string, submitted time.Time, timeout time.Duration) (*searchclient.ChangeProgressStatus, error) {
-	wctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	return waitForChange(wctx, r.clients.Search, domain, changeID, submitted)
-}
-
 // stopped handles a wait that ended without the change completing: the
 // change failed, the timeout ran out, or Terraform was interrupted.
 func (a *applying) stopped(ctx context.Context, p *searchclient.ChangeProgressStatus, err error) {
@@ -286,7 +311,7 @@ func (a *applying) stopped(ctx context.Context, p *searchclient.ChangeProgressSt
 		progress = progressSummary(p)
 	}
 	detail := fmt.Sprintf("Apply stopped waiting for change %s on domain %q (%s) %s. The change goes on; the state holds it, and the next apply waits for it without sending it again.", a.res.changeID, a.domain(), errMessage(err), progress)
-	if a.ar.creating {
+	if a.ar.creating() {
 		// An error here would taint the resource and plan its replacement; a
 		// warning keeps it, and the next plan shows the wait.
 		a.diags.AddWarning("Search Domain Change Still Running", detail)
@@ -300,16 +325,16 @@ func (a *applying) stopped(ctx context.Context, p *searchclient.ChangeProgressSt
 // has no message; the domain's change details do.
 func (a *applying) changeFailed(ctx context.Context, failed *changeFailedError) {
 	why := ""
-	if dc, err := a.r.clients.Search.DescribeDomainConfig(ctx, a.domain()); err == nil && changeID(dc.ChangeProgressDetails) == a.res.changeID {
+	if dc, err := a.clients.Search.DescribeDomainConfig(ctx, a.domain()); err == nil && changeID(dc.ChangeProgressDetails) == a.res.changeID {
 		if m := searchclient.Deref(dc.ChangeProgressDetails.Message); m != "" {
 			why = "\n\nThe service says: " + m
 		}
 	}
 	a.diags.AddError(a.summary, fmt.Sprintf("Change %s on domain %q failed: %s%s\n\nNothing of the change was applied. Fix the cause, then apply again to send the change anew.", a.res.changeID, a.domain(), failed, why))
-	if prior := a.ar.prior; prior != nil {
+	if !a.ar.creating() {
 		// The failed change applied nothing: keep the previous values,
 		// with the failed change's id and status.
-		*a.state = tfsdk.State{Schema: prior.Schema, Raw: prior.Raw.Copy()}
+		*a.state = tfsdk.State{Schema: a.ar.prior.Schema, Raw: a.ar.prior.Raw.Copy()}
 		a.diags.Append(a.state.SetAttribute(ctx, path.Root("change_id"), a.res.changeID)...)
 		a.diags.Append(a.state.SetAttribute(ctx, path.Root("config_change_status"), a.res.status)...)
 	}
@@ -363,26 +388,7 @@ func seenAfterApply(res result) *domainState {
 	return &s
 }
 
-// appliedDryRun is dry_run in state after apply: the dry run that stands
-// for the change sent (its verdict is the planned one, sendReviewed made
-// sure), whole; else the planned one, what it left unknown null.
-func appliedDryRun(planned types.Object, used *dryRunResult) types.Object {
-	if planned.IsNull() {
-		return dryRunCleared()
-	}
-	if used != nil && (planned.IsUnknown() || attrString(planned.Attributes()["mode"]) == used.mode) {
-		return used.object()
-	}
-	return planned
-}
-
-func attrString(v any) string {
-	if s, ok := v.(types.String); ok {
-		return s.ValueString()
-	}
-	return ""
-}
-
+// errMessage says why a wait stopped.
 func errMessage(err error) string {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
@@ -391,16 +397,4 @@ func errMessage(err error) string {
 		return "interrupted"
 	}
 	return err.Error()
-}
-
-func updateError(domain string, err error) string {
-	switch {
-	case errors.Is(err, client.ErrOutcomeUnknown):
-		return fmt.Sprintf("The change to domain %q was sent but its answer was lost: %s\n\nIf in doubt, run terraform plan: it reads the domain and shows what is left to do.", domain, err)
-	case errors.Is(err, client.ErrLimitExceeded):
-		return fmt.Sprintf("The service refused the change to domain %q: %s\n\nIf another change is running, wait for it (data source cloud_search_domain_change_progress shows it) and apply again.", domain, err)
-	case errors.Is(err, client.ErrValidation):
-		return fmt.Sprintf("The service refused the change to domain %q: %s\n\nIf the plan's dry run was clean, the service's verdict changed since the plan; plan again to review it.", domain, err)
-	}
-	return fmt.Sprintf("Updating the configuration of domain %q failed: %s", domain, err)
 }

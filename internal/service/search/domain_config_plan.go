@@ -2,10 +2,10 @@ package search
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -17,25 +17,18 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
-// ModifyPlan runs the spec's rules that need no call, then a dry run of the
+// planChange runs the spec's rules that need no call, then a dry run of the
 // planned change, and puts what the service says into the plan. Its steps,
-// in order, are the methods of planning below.
-func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		resp.Diagnostics.AddWarning("Destroy Only Stops Managing the Domain Configuration",
-			"Destroying cloud_search_domain_config removes it from state and changes nothing on the domain: the domain and its configuration stay as they are.")
-		return
-	}
-	if r.clients == nil || r.clients.Search == nil {
-		return // the provider is not configured yet (validation)
-	}
-	ctx = withPasswords(ctx, req.Config)
-	p := &planning{r: r, req: req, resp: resp}
+// in order, are the methods of planning below. c reads the domain and runs
+// the dry run.
+func planChange(ctx context.Context, c *searchclient.Client, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	p := &planning{c: c, req: req, resp: resp}
 	if !p.start(ctx) || !p.readCurrent(ctx) {
 		return
 	}
@@ -56,7 +49,7 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 
 // planning is one plan in progress.
 type planning struct {
-	r    *domainConfigResource
+	c    *searchclient.Client
 	req  resource.ModifyPlanRequest
 	resp *resource.ModifyPlanResponse
 	set  settings
@@ -80,7 +73,7 @@ func (p *planning) creating() bool { return p.req.State.Raw.IsNull() }
 // may stand for the change at apply) and reads the settings; false when
 // the plan can go no further (domain_name unknown).
 func (p *planning) start(ctx context.Context) bool {
-	p.diags().Append(p.resp.Private.SetKey(ctx, privateReviewed, nil)...)
+	p.diags().Append(forgetReviewed(ctx, p.resp.Private)...)
 	set, diags := readSettings(ctx, p.req.Plan)
 	p.diags().Append(diags...)
 	if p.diags().HasError() {
@@ -118,10 +111,10 @@ func (p *planning) readCurrent(ctx context.Context) bool {
 // configuration leaves out are not unknown in the plan: they are what the
 // domain has now, and stay so.
 func (p *planning) readDomain(ctx context.Context) bool {
-	live, err := findDomainConfig(ctx, p.r.clients.Search, p.domain, p.req.Plan.Raw)
+	live, err := findDomainConfig(ctx, p.c, p.domain, p.req.Plan.Raw)
 	if errors.Is(err, errDomainNotFound) {
 		p.diags().AddAttributeError(path.Root("domain_name"), "Search Domain Not Found",
-			fmt.Sprintf("There is no search domain %q. cloud_search_domain_config manages the configuration of an existing domain; check domain_name.", p.domain))
+			diagnostics.NoSearchDomain(p.domain))
 		return false
 	}
 	if err != nil {
@@ -209,7 +202,12 @@ func (p *planning) planDryRun(ctx context.Context) {
 		p.diags().AddError("Unable to Plan Search Domain Config", "Building the dry run's request failed; this is a bug in the provider: "+err.Error())
 		return
 	}
-	dr := p.reuseDryRun(ctx, in)
+	var dr *dryRunResult
+	if !p.creating() && p.set.DryRunMode.ValueString() == searchclient.DryRunModeVerbose {
+		// Only a Verbose dry run shows the configuration it planned, and
+		// at creation there is no record of a read to compare it with.
+		dr = reuseDryRun(ctx, p.c, readDomainRead(ctx, p.req.Private), in, p.req.Config.Raw, p.req.State.Raw, p.ch.sections)
+	}
 	if dr == nil {
 		dr = p.runDryRun(ctx, in)
 	}
@@ -220,8 +218,7 @@ func (p *planning) planDryRun(ctx context.Context) {
 	p.setComputed(ctx, dr.plannedObject(), types.StringUnknown(), types.StringUnknown())
 	// Apply sends this request without a dry run of its own only while the
 	// service shows no change since this one (sendReviewed).
-	b, _ := json.Marshal(reviewedDryRun{ID: dr.id, Request: requestKey(in), After: dr.after})
-	p.diags().Append(p.resp.Private.SetKey(ctx, privateReviewed, b)...)
+	p.diags().Append(handReviewed(ctx, p.resp.Private, dr, in)...)
 }
 
 // runDryRun dry-runs in; nil when there is no verdict, with the reason
@@ -230,7 +227,7 @@ func (p *planning) planDryRun(ctx context.Context) {
 func (p *planning) runDryRun(ctx context.Context, in *searchclient.UpdateDomainConfigInput) *dryRunResult {
 	dctx, cancel := context.WithTimeout(ctx, dryRunTimeout)
 	defer cancel()
-	dr, err := p.r.dryRun(dctx, asDryRun(in, p.set.DryRunMode.ValueString()))
+	dr, err := dryRun(dctx, p.c, asDryRun(in, p.set.DryRunMode.ValueString()))
 	switch {
 	case err == nil:
 		tflog.Info(ctx, "Search domain dry run", map[string]any{
@@ -249,19 +246,32 @@ func (p *planning) runDryRun(ctx context.Context, in *searchclient.UpdateDomainC
 	return nil
 }
 
-// stopIfChangedSinceRead stops the plan when the domain changed since Terraform
-// last read it in what this change sets: at apply Terraform plans again
-// from the prior state the reviewed plan's refresh read, and that plan's
-// verdict cannot be assumed (domain_read.go). Never at creation.
+// stopIfChangedSinceRead stops the plan when the domain changed since
+// Terraform last read it in what this change sets (changedSinceRead): at
+// apply Terraform plans again from the prior state the reviewed plan's
+// refresh read, and that plan's verdict cannot be assumed (domain_read.go):
+// the dry run dr analysed another starting point than the reviewed plan's
+// did. Never at creation.
 func (p *planning) stopIfChangedSinceRead(ctx context.Context, dr *dryRunResult) bool {
 	if p.creating() {
 		return false
 	}
-	detail := p.changedSinceReadDetail(ctx, dr)
-	if detail == "" {
+	changed, live := changedSinceRead(ctx, p.c, readDomainRead(ctx, p.req.Private), p.domain, p.req.State.Raw, p.ch.sections, dr.after, dr.afterRunning)
+	if len(changed) == 0 {
 		return false
 	}
-	p.diags().AddError("Search Domain Changed Since the Plan", detail)
+	latest := "no change"
+	if live.latestChange != "" {
+		latest = fmt.Sprintf("change %s (%s)", live.latestChange, live.latestStatus)
+	}
+	verdict := dr.verdict().String()
+	if dr.deploymentType == searchclient.DeploymentTypeNone {
+		verdict += " (the domain already has what this change sets, as if someone made the same change)"
+	}
+	p.diags().AddError("Search Domain Changed Since the Plan", fmt.Sprintf("Domain %q changed after Terraform last read it (in the refresh of this plan; for a plan made with -refresh=false, at the last apply or refresh): its latest change is now %s, and it changed %s, which this change sets. "+
+		"The diff and verdict the plan showed were worked out against the domain as Terraform read it, so they can no longer be assumed: a dry run (%s) of the same change now says %s.\n\n"+
+		"Nothing was sent. Run terraform plan again, with refresh (the default), to review the change against the domain as it is now, then apply that plan.",
+		p.domain, latest, strings.Join(changed, ", "), dr.id, verdict))
 	return true
 }
 

@@ -51,6 +51,21 @@ func (r *domainConfigResource) Configure(_ context.Context, req resource.Configu
 	r.clients = conns.From(req.ProviderData, &resp.Diagnostics)
 }
 
+// ModifyPlan plans the change (domain_config_plan.go): the spec's rules
+// that need no call, then a dry run of the planned change, whose verdict
+// the plan shows.
+func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		resp.Diagnostics.AddWarning("Destroy Only Stops Managing the Domain Configuration",
+			"Destroying cloud_search_domain_config removes it from state and changes nothing on the domain: the domain and its configuration stay as they are.")
+		return
+	}
+	if r.clients == nil || r.clients.Search == nil {
+		return // the provider is not configured yet (validation)
+	}
+	planChange(withPasswords(ctx, req.Config), r.clients.Search, req, resp)
+}
+
 // Create adopts the domain: it applies the configured sections that differ
 // from the domain's configuration, and waits for the change.
 func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -72,13 +87,13 @@ func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRe
 	}
 	timeout, d := set.Timeouts.Create(ctx, defaultCreateTimeout)
 	resp.Diagnostics.Append(d...)
-	ar := applyRequest{config: req.Config, set: set, plan: req.Plan, timeout: timeout, creating: true, woChanged: set.woChanged(customtypes.Int64{}),
+	ar := applyRequest{config: req.Config, set: set, plan: req.Plan, timeout: timeout, woChanged: set.woChanged(customtypes.Int64{}),
 		review: review{planned: plannedVerdict(ctx, req.Plan)}, private: resp.Private}
 	if err := ar.compare(live); err != nil {
 		resp.Diagnostics.AddError("Unable to Create Search Domain Config", "Comparing the configuration with the domain failed; this is a bug in the provider: "+err.Error())
 		return
 	}
-	r.apply(ctx, ar, result{changeID: live.latestChange, status: live.latestStatus, actual: live}, &resp.State, &resp.Diagnostics)
+	applyChange(ctx, r.clients, ar, result{changeID: live.latestChange, status: live.latestStatus, actual: live}, &resp.State, &resp.Diagnostics)
 }
 
 // Read refreshes the sections from DescribeDomainConfig, with the pending
@@ -145,8 +160,8 @@ func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRe
 		private:   resp.Private,
 	}
 	ar.ch = changeOf(req.Config.Raw, req.State.Raw, ar.woChanged)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReviewed, nil)...)
-	r.apply(ctx, ar, result{changeID: changeID.ValueString(), status: status.ValueString()}, &resp.State, &resp.Diagnostics)
+	resp.Diagnostics.Append(forgetReviewed(ctx, resp.Private)...)
+	applyChange(ctx, r.clients, ar, result{changeID: changeID.ValueString(), status: status.ValueString()}, &resp.State, &resp.Diagnostics)
 }
 
 // Delete stops managing the configuration; it changes nothing remotely.

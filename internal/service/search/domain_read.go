@@ -2,10 +2,7 @@ package search
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -13,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/privatestate"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
@@ -42,24 +40,16 @@ type domainRead struct {
 const privateDomainRead = "domain_read"
 
 // recordRead keeps live in p as the domain last read; live nil forgets it.
-func recordRead(ctx context.Context, p privateSetter, live *domainState) diag.Diagnostics {
+func recordRead(ctx context.Context, p privatestate.Setter, live *domainState) diag.Diagnostics {
 	if live == nil {
-		return p.SetKey(ctx, privateDomainRead, nil)
+		return privatestate.Forget(ctx, p, privateDomainRead)
 	}
-	b, err := json.Marshal(domainRead{Change: live.latestChange, Running: live.running != "", Sections: sectionDigests(live.sections), ReadAt: live.readAt})
-	if err != nil {
-		return p.SetKey(ctx, privateDomainRead, nil)
-	}
-	return p.SetKey(ctx, privateDomainRead, b)
+	return privatestate.Set(ctx, p, privateDomainRead, domainRead{Change: live.latestChange, Running: live.running != "", Sections: sectionDigests(live.sections), ReadAt: live.clock.At})
 }
 
-func readDomainRead(ctx context.Context, p privateGetter) *domainRead {
-	b, d := p.GetKey(ctx, privateDomainRead)
-	if d.HasError() || len(b) == 0 {
-		return nil
-	}
+func readDomainRead(ctx context.Context, p privatestate.Getter) *domainRead {
 	var rd domainRead
-	if json.Unmarshal(b, &rd) != nil || rd.Sections == nil {
+	if !privatestate.Get(ctx, p, privateDomainRead, &rd) || rd.Sections == nil {
 		return nil
 	}
 	return &rd
@@ -84,47 +74,29 @@ func sectionDigests(secs map[string]tftypes.Value) map[string]string {
 	return out
 }
 
-// changedSinceReadDetail reports, as the detail of the plan's error, a
-// domain that changed since Terraform last read it (the prior state) in a
-// section that the plan's change p.ch sets: the dry run dr of p.ch then
-// analysed another starting point than the reviewed plan's did, so its
-// verdict cannot be shown to be the reviewed one. "" when the domain's
-// latest change is the one read (no read is made), when no section p.ch
-// sets changed, or when nothing was recorded.
-func (p *planning) changedSinceReadDetail(ctx context.Context, dr *dryRunResult) string {
-	domain, ch := p.domain, p.ch
-	rd := readDomainRead(ctx, p.req.Private)
-	if rd == nil || rd.Change == dr.after && rd.Running == dr.afterRunning {
-		return ""
+// changedSinceRead reports the sections of sections (those a change
+// sets) that changed on domain since Terraform last read it (rd, kept with
+// the prior state), sorted, and the domain as it is now. A dry run that
+// found the domain at the change last read (after, afterRunning: its
+// record of the domain) saw no change, and no read is made; nor without a
+// record, or when the read fails (the dry run's verdict then stands as
+// today; apply re-checks it before sending anything, sendReviewed).
+func changedSinceRead(ctx context.Context, c *searchclient.Client, rd *domainRead, domain string, prior tftypes.Value, sections map[string]bool, after string, afterRunning bool) ([]string, *domainState) {
+	if rd == nil || rd.Change == after && rd.Running == afterRunning {
+		return nil, nil
 	}
-	live, err := findDomainConfig(ctx, p.r.clients.Search, domain, p.req.State.Raw)
+	live, err := findDomainConfig(ctx, c, domain, prior)
 	if err != nil {
-		// The dry run's verdict stands as today; apply re-checks it before
-		// sending anything (sendReviewed).
 		tflog.Warn(ctx, "Could not read the search domain to compare it with the last read", map[string]any{"domain_name": domain, "error": err.Error()})
-		return ""
+		return nil, nil
 	}
 	now := sectionDigests(live.sections)
 	var changed []string
-	for name := range ch.sections {
+	for name := range sections {
 		if rd.Sections[name] != now[name] {
 			changed = append(changed, name)
 		}
 	}
-	if len(changed) == 0 {
-		return ""
-	}
 	sort.Strings(changed)
-	latest := "no change"
-	if live.latestChange != "" {
-		latest = fmt.Sprintf("change %s (%s)", live.latestChange, live.latestStatus)
-	}
-	verdict := dr.verdict().String()
-	if dr.deploymentType == searchclient.DeploymentTypeNone {
-		verdict += " (the domain already has what this change sets, as if someone made the same change)"
-	}
-	return fmt.Sprintf("Domain %q changed after Terraform last read it (in the refresh of this plan; for a plan made with -refresh=false, at the last apply or refresh): its latest change is now %s, and it changed %s, which this change sets. "+
-		"The diff and verdict the plan showed were worked out against the domain as Terraform read it, so they can no longer be assumed: a dry run (%s) of the same change now says %s.\n\n"+
-		"Nothing was sent. Run terraform plan again, with refresh (the default), to review the change against the domain as it is now, then apply that plan.",
-		domain, latest, strings.Join(changed, ", "), dr.id, verdict)
+	return changed, live
 }

@@ -185,25 +185,15 @@ func (d *dryRunDataSource) readError(ctx context.Context, diags *diag.Diagnostic
 	var timeout *dryRunTimeoutError
 	switch {
 	case errors.As(err, &timeout):
-		diags.AddAttributeError(path.Root("wait_for_completion"), dryRunReadSummary,
-			fmt.Sprintf("Dry run %s of domain %q was still %q after %s. Raise timeouts.read, or set wait_for_completion = false to read the dry run as it is.",
-				in.DryRunID, in.DomainName, timeout.status, timeout.after))
-	case errors.Is(err, client.ErrDisabledOperation):
-		diags.AddAttributeError(path.Root("load_dry_run_config"), dryRunReadSummary,
-			fmt.Sprintf("The service keeps the planned configuration of Verbose dry runs only, and dry run %s was not one. Set load_dry_run_config = false, or plan the change with dry_run_mode = \"Verbose\" (the default of cloud_search_domain_config).\n\n%s", in.DryRunID, err))
+		diagnostics.AddDryRunStillRunning(diags, dryRunReadSummary, in.DomainName, in.DryRunID, timeout.status, timeout.after)
 	case errors.Is(err, client.ErrNotFound):
-		exists, ok := dsDomainExists(ctx, d.clients.Search, in.DomainName)
-		switch {
-		case ok && !exists:
-			dsUnknownDomain(diags, dryRunReadSummary, in.DomainName, d.clients.Region, err)
-		case ok:
-			diags.AddAttributeError(path.Root("dry_run_id"), dryRunReadSummary,
-				fmt.Sprintf("Domain %q has no dry run with id %s. Use the id of a dry run of this domain: a plan of cloud_search_domain_config names it in its warning, and its dry_run.id attribute holds it after apply.\n\n%s", in.DomainName, in.DryRunID, err))
-		default:
-			diags.AddError(dryRunReadSummary, fmt.Sprintf("Either domain %q or its dry run %s does not exist. Check domain_name and dry_run_id.\n\n%s", in.DomainName, in.DryRunID, err))
-		}
+		dsNotFound(ctx, d.clients.Search, diags, diagnostics.SearchLookup{
+			Summary: dryRunReadSummary, Domain: in.DomainName, Region: d.clients.Region,
+			Thing: "dry run", ID: in.DryRunID, IDAttribute: "dry_run_id",
+			Use: "Use the id of a dry run of this domain: a plan of cloud_search_domain_config names it in its warning, and its dry_run.id attribute holds it after apply.",
+		}, err)
 	default:
-		diagnostics.AddReadError(diags, dryRunReadSummary, fmt.Sprintf("dry run %s of domain %q", in.DryRunID, in.DomainName), err)
+		diagnostics.AddDryRunReadError(diags, dryRunReadSummary, in.DomainName, in.DryRunID, err)
 	}
 }
 

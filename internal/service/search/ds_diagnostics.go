@@ -3,20 +3,29 @@ package search
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 )
 
-// dsDomainExists tells whether a not-found answer was about the domain or
-// about the id asked for. The service answers ResourceNotFoundException for
-// both, so one DescribeDomainConfig settles it; when that fails too, the
-// answer is "unknown" (ok false).
-func dsDomainExists(ctx context.Context, c *searchclient.Client, domain string) (exists, ok bool) {
+// The data sources' not-found answers. The service answers
+// ResourceNotFoundException both for a domain that does not exist and for
+// an id the domain does not know; one DescribeDomainConfig tells which,
+// and internal/diagnostics says what to do about it.
+
+// dsNotFound reports a read by id that the service answered with not
+// found (err), blaming the domain or the id (diagnostics.AddSearchNotFound).
+func dsNotFound(ctx context.Context, c *searchclient.Client, diags *diag.Diagnostics, l diagnostics.SearchLookup, err error) {
+	exists, known := dsDomainExists(ctx, c, l.Domain)
+	diagnostics.AddSearchNotFound(diags, l, exists, known, err)
+}
+
+// dsDomainExists tells whether domain exists; known is false when that
+// cannot be told (the read failed otherwise).
+func dsDomainExists(ctx context.Context, c *searchclient.Client, domain string) (exists, known bool) {
 	_, err := c.DescribeDomainConfig(ctx, domain)
 	switch {
 	case err == nil:
@@ -26,10 +35,4 @@ func dsDomainExists(ctx context.Context, c *searchclient.Client, domain string) 
 	default:
 		return false, false
 	}
-}
-
-// dsUnknownDomain reports a domain that does not exist.
-func dsUnknownDomain(diags *diag.Diagnostics, summary, domain, region string, err error) {
-	diags.AddAttributeError(path.Root("domain_name"), summary,
-		fmt.Sprintf("The search domain %q does not exist in region %s. Check domain_name, and the provider's region and endpoints.\n\n%s", domain, region, err))
 }

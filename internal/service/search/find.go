@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
 )
 
@@ -25,9 +25,9 @@ type domainState struct {
 	latestChange, latestStatus string
 	// running is the id of a change still running; "" when none is.
 	running string
-	// readAt is the service's clock when it answered the read (zero when
+	// clock is the service's clock when it answered the read (zero when
 	// not known: an UpdateDomainConfig answer).
-	readAt time.Time
+	clock client.ServiceClock
 }
 
 // findDomainConfig reads a domain's configuration (DescribeDomainConfig):
@@ -50,7 +50,7 @@ func newDomainState(dc *searchclient.DomainConfig, prior tftypes.Value) (*domain
 	if err != nil {
 		return nil, err
 	}
-	live := &domainState{sections: secs, readAt: dc.ServerTime}
+	live := &domainState{sections: secs, clock: dc.Clock}
 	if d := dc.ChangeProgressDetails; d != nil {
 		live.latestChange, live.latestStatus = changeID(d), searchclient.Deref(d.ConfigChangeStatus)
 	}
@@ -79,7 +79,7 @@ func nullIfEmpty(s string) types.String {
 // readError is the diagnostic detail of a failed findDomainConfig.
 func readError(domain string, err error) string {
 	if errors.Is(err, errDomainNotFound) {
-		return fmt.Sprintf("There is no search domain %q. cloud_search_domain_config manages the configuration of an existing domain; check domain_name.\n\n%s", domain, err)
+		return diagnostics.NoSearchDomain(domain) + "\n\n" + err.Error()
 	}
 	return fmt.Sprintf("Reading the configuration of domain %q failed: %s", domain, err)
 }

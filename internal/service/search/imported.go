@@ -2,9 +2,10 @@ package search
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/privatestate"
 )
 
 // An imported domain may be in the middle of someone else's change. The
@@ -26,39 +27,30 @@ type importedDomain struct {
 const privateImported = "imported"
 
 // markImported notes an import, before its read.
-func markImported(ctx context.Context, p privateSetter) diag.Diagnostics {
-	b, _ := json.Marshal(importedDomain{})
-	return p.SetKey(ctx, privateImported, b)
+func markImported(ctx context.Context, p privatestate.Setter) diag.Diagnostics {
+	return privatestate.Set(ctx, p, privateImported, importedDomain{})
 }
 
 // recordImportedChange completes the note of an import at its read: the
 // domain's latest change then. Later reads leave the note as it is.
-func recordImportedChange(ctx context.Context, p interface {
-	privateGetter
-	privateSetter
-}, live *domainState) diag.Diagnostics {
+func recordImportedChange(ctx context.Context, p privatestate.GetSetter, live *domainState) diag.Diagnostics {
 	note := readImported(ctx, p)
 	if note == nil || note.Read {
 		return nil
 	}
-	b, _ := json.Marshal(importedDomain{Read: true, Change: live.latestChange})
-	return p.SetKey(ctx, privateImported, b)
+	return privatestate.Set(ctx, p, privateImported, importedDomain{Read: true, Change: live.latestChange})
 }
 
 // foundAtImport reports whether changeID is the change an import found on
 // the domain: someone else's, not one this provider started.
-func foundAtImport(ctx context.Context, p privateGetter, changeID string) bool {
+func foundAtImport(ctx context.Context, p privatestate.Getter, changeID string) bool {
 	note := readImported(ctx, p)
 	return note != nil && note.Read && changeID != "" && note.Change == changeID
 }
 
-func readImported(ctx context.Context, p privateGetter) *importedDomain {
-	b, d := p.GetKey(ctx, privateImported)
-	if d.HasError() || len(b) == 0 {
-		return nil
-	}
+func readImported(ctx context.Context, p privatestate.Getter) *importedDomain {
 	var note importedDomain
-	if json.Unmarshal(b, &note) != nil {
+	if !privatestate.Get(ctx, p, privateImported, &note) {
 		return nil
 	}
 	return &note

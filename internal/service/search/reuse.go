@@ -45,11 +45,11 @@ const (
 // could confirm. prior supplies what the service never returns, as for a
 // read. The caller checks that the domain shows no change since the dry
 // run (its after).
-func (r *domainConfigResource) reusableDryRun(ctx context.Context, in *searchclient.UpdateDomainConfigInput, config, prior tftypes.Value, sections map[string]bool, notBefore time.Time, maxAge time.Duration) *dryRunResult {
+func reusableDryRun(ctx context.Context, c *searchclient.Client, in *searchclient.UpdateDomainConfigInput, config, prior tftypes.Value, sections map[string]bool, notBefore time.Time, maxAge time.Duration) *dryRunResult {
 	if shape.SetsHidden(config, sections) || setsPassword(in) {
 		return nil
 	}
-	out, err := r.clients.Search.DescribeDryRunProgress(ctx, searchclient.DescribeDryRunProgressInput{DomainName: in.DomainName, LoadDryRunConfig: true})
+	out, err := c.DescribeDryRunProgress(ctx, searchclient.DescribeDryRunProgressInput{DomainName: in.DomainName, LoadDryRunConfig: true})
 	if err != nil || out.DryRunProgressStatus == nil || out.DryRunConfig == nil {
 		// None yet, a Basic one (no planned configuration), or no answer.
 		return nil
@@ -68,11 +68,11 @@ func (r *domainConfigResource) reusableDryRun(ctx context.Context, in *searchcli
 		why = "deployment type " + dr.deploymentType
 	case !slices.Equal(sortedCopy(st.AcceptedWarnings), sortedCopy(in.AcceptedWarnings)):
 		why = "other accepted warnings"
-	case perr != nil || out.ServerTime.IsZero():
+	case perr != nil || !out.Clock.Known():
 		why = "no creation date or service clock"
 	case created.Before(notBefore):
 		why = "made before Terraform last read the domain"
-	case out.ServerTime.Sub(created) > maxAge:
+	case out.Clock.At.Sub(created) > maxAge:
 		why = "too old"
 	case !plansExactly(in, config, prior, planned):
 		why = "another request"
@@ -142,47 +142,42 @@ func sortedCopy(s []string) []string {
 
 // reuseDryRun is the plan's verdict without a dry run of its own, when the
 // domain's latest dry run stands for in (reusableDryRun) and was made on
-// the domain as Terraform last read it (this plan's refresh; the record of
-// domain_read.go), which shows no change since: then it is the reviewed
-// plan's own dry run, and this the plan Terraform makes at apply. nil
-// otherwise: at creation (no record), with Basic dry runs, or after any
-// change to the domain since the read, the plan dry-runs.
-func (p *planning) reuseDryRun(ctx context.Context, in *searchclient.UpdateDomainConfigInput) *dryRunResult {
-	if p.creating() || p.set.DryRunMode.ValueString() != searchclient.DryRunModeVerbose {
-		return nil
-	}
-	rd := readDomainRead(ctx, p.req.Private)
+// the domain as Terraform last read it (rd: this plan's refresh; the
+// record of domain_read.go), which shows no change since: then it is the
+// reviewed plan's own dry run, and this the plan Terraform makes at apply.
+// prior is the state the plan compares with, sections the sections the
+// change sets. nil otherwise: with no record (creation), or after any
+// change to the domain since the read, the plan dry-runs. The caller
+// reuses only Verbose dry runs.
+func reuseDryRun(ctx context.Context, c *searchclient.Client, rd *domainRead, in *searchclient.UpdateDomainConfigInput, config, prior tftypes.Value, sections map[string]bool) *dryRunResult {
 	if rd == nil || rd.Running || rd.ReadAt.IsZero() {
 		return nil
 	}
-	dr := p.r.reusableDryRun(ctx, in, p.req.Config.Raw, p.req.State.Raw, p.ch.sections, rd.ReadAt, reuseMaxAge)
+	dr := reusableDryRun(ctx, c, in, config, prior, sections, rd.ReadAt, reuseMaxAge)
 	if dr == nil || dr.after != rd.Change || dr.afterRunning {
 		return nil
 	}
-	dc, err := p.r.clients.Search.DescribeDomainConfig(ctx, p.domain)
+	dc, err := c.DescribeDomainConfig(ctx, in.DomainName)
 	if err != nil || changeID(dc.ChangeProgressDetails) != rd.Change {
 		return nil
 	}
 	if running, _ := dc.RunningChange(); running != "" {
 		return nil
 	}
-	tflog.Info(ctx, "Search domain dry run reused", map[string]any{"domain_name": p.domain, "dry_run_id": dr.id, "deployment_type": dr.deploymentType})
+	tflog.Info(ctx, "Search domain dry run reused", map[string]any{"domain_name": in.DomainName, "dry_run_id": dr.id, "deployment_type": dr.deploymentType})
 	return dr
 }
 
 // reviewedAtCreate is the dry run Create may send on (sendReviewed), found
 // on the service: the one the plan at apply made just before, when it
-// stands for in (reusableDryRun) and its verdict is the one the plan
-// showed, as handed over and as read. nil when there is none;
-// sendReviewed then dry-runs again. sendReviewed still checks that the
-// domain shows no change since it.
-func (r *domainConfigResource) reviewedAtCreate(ctx context.Context, ar applyRequest, in *searchclient.UpdateDomainConfigInput) (*reviewedDryRun, *dryRunResult) {
-	if ar.review.planned == nil || ar.woChanged || ar.set.DryRunMode.ValueString() != searchclient.DryRunModeVerbose {
-		return nil, nil
+// stands for in (reusableDryRun) and its verdict is planned, the one the
+// plan showed. plan is the planned values, sections the sections the
+// change sets. nil when there is none; sendReviewed then dry-runs again.
+// sendReviewed still checks that the domain shows no change since it.
+func reviewedAtCreate(ctx context.Context, c *searchclient.Client, in *searchclient.UpdateDomainConfigInput, config, plan tftypes.Value, sections map[string]bool, planned verdict) *dryRunResult {
+	dr := reusableDryRun(ctx, c, in, config, plan, sections, time.Time{}, createReuseAge)
+	if dr == nil || dr.afterRunning || !dr.verdict().equal(planned) {
+		return nil
 	}
-	dr := r.reusableDryRun(ctx, in, ar.config.Raw, ar.plan.Raw, ar.ch.sections, time.Time{}, createReuseAge)
-	if dr == nil || dr.afterRunning || !dr.verdict().equal(*ar.review.planned) {
-		return nil, nil
-	}
-	return &reviewedDryRun{ID: dr.id, Request: requestKey(in), After: dr.after}, dr
+	return dr
 }

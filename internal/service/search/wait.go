@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
 )
@@ -21,27 +22,20 @@ type changeFailedError struct{ detail string }
 
 func (e *changeFailedError) Error() string { return e.detail }
 
-// clockOffset maps this machine's clock onto the service's, which stamps
-// the change's stages. For a change just submitted the anchor is exact (the
-// change started when it was sent); otherwise the clocks are taken as in
-// step, except that the service cannot be earlier than a time it reported.
-type clockOffset struct {
-	offset   time.Duration
-	anchored bool
-}
-
-// serviceNow is the service's time now, as well as it can be told.
-func (c *clockOffset) serviceNow(p *searchclient.ChangeProgressStatus, submitted time.Time) time.Time {
+// changeClock reads the service's clock, which stamps the change's
+// stages, off the first progress seen. For a change just submitted the
+// reading is exact (the change started when it was sent); otherwise the
+// clocks are taken as in step, except that the service cannot be earlier
+// than a time it reported.
+func changeClock(p *searchclient.ChangeProgressStatus, submitted time.Time) client.ServiceClock {
 	now := time.Now()
-	if !c.anchored && p != nil {
-		c.anchored = true
-		if p.StartTime != nil && !submitted.IsZero() {
-			c.offset = p.StartTime.Time().Sub(submitted)
-		} else if p.LastUpdatedTime != nil {
-			c.offset = max(p.LastUpdatedTime.Time().Sub(now), 0)
-		}
+	switch {
+	case p.StartTime != nil && !submitted.IsZero():
+		return client.ClockAt(p.StartTime.Time(), submitted)
+	case p.LastUpdatedTime != nil:
+		return client.ClockAt(now.Add(max(p.LastUpdatedTime.Time().Sub(now), 0)), now)
 	}
-	return now.Add(c.offset)
+	return client.ClockAt(now, now)
 }
 
 // waitForChange follows DescribeDomainChangeProgress for changeID until the
@@ -53,7 +47,7 @@ func (c *clockOffset) serviceNow(p *searchclient.ChangeProgressStatus, submitted
 func waitForChange(ctx context.Context, c *searchclient.Client, domain, changeID string, submitted time.Time) (*searchclient.ChangeProgressStatus, error) {
 	seen := map[string]string{}
 	var last *searchclient.ChangeProgressStatus
-	var clock clockOffset
+	var clock client.ServiceClock
 	began := submitted
 	if began.IsZero() {
 		began = time.Now()
@@ -82,7 +76,10 @@ func waitForChange(ctx context.Context, c *searchclient.Client, domain, changeID
 		case searchclient.ConfigChangeStatusPendingUserInput:
 			return false, 0, errors.New("the change is waiting for user input (ConfigChangeStatus PendingUserInput): finish it with the service, then apply again")
 		}
-		o := p.Observation(clock.serviceNow(p, submitted))
+		if !clock.Known() {
+			clock = changeClock(p, submitted)
+		}
+		o := p.Observation(clock.Now())
 		o.Waited = time.Since(began)
 		d := poll.Next(o)
 		tflog.Debug(ctx, "Search domain change still running", map[string]any{"domain_name": domain, "change_id": changeID, "next_poll": d.String()})
