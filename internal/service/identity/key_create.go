@@ -29,9 +29,9 @@ type keyCreate struct {
 	diags  *diag.Diagnostics
 	// nonce names this create in the records it writes.
 	nonce string
-	// offset is how far the service's clock was ahead of ours at the last
-	// look.
-	offset time.Duration
+	// clock is the service's clock as the last look (or the user's create)
+	// gave it; zero: ours.
+	clock conns.ServiceClock
 	// own is this create's record, once it stands on the user.
 	own *record
 	// created are the users this provider instance made.
@@ -74,10 +74,10 @@ func (c *keyCreate) run(ctx context.Context) *identityclient.ServiceSpecificCred
 // create's record keeps that run's recovery waiting until it settles into
 // this key's mark, which no recovery takes; and should this create's
 // answer be lost, findLost waits for that run's record as always. The
-// service's clock comes from the user's CreateDate.
+// service's clock comes from the user's CreateDate (userCreate.made).
 func (c *keyCreate) recoverFirst(ctx context.Context) (*identityclient.ServiceSpecificCredential, afterRecovery) {
-	if offset, ok := c.created.Created(c.in.UserName); ok {
-		c.offset = offset
+	if clock, ok := c.created.Created(c.in.UserName); ok {
+		c.clock = clock
 		return nil, createRecorded
 	}
 	v, err := c.waitOut(ctx, nil)
@@ -211,11 +211,10 @@ func (c *keyCreate) look(ctx context.Context) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	at := time.Now()
 	if !tags.ServerTime.IsZero() {
-		c.offset = tags.ServerTime.Sub(at)
+		c.clock = conns.ServiceClock{At: tags.ServerTime, Local: time.Now()}
 	}
-	v := &view{now: at.Add(c.offset)}
+	v := &view{now: c.serviceNow()}
 	c.sweepStaleMarks(ctx, tags.Tags)
 	v.pending, v.claims = recordsOf(tags.Tags, c.in.ServiceName)
 	if len(v.pending) == 0 {
@@ -266,8 +265,13 @@ func (c *keyCreate) sweepStaleMarks(ctx context.Context, tags []identityclient.T
 	untagLogged(ctx, c.idc, c.in.UserName, "Could not remove the marks of deleted keys from their user", stale...)
 }
 
-// serviceNow is the service's clock as of the last look.
-func (c *keyCreate) serviceNow() time.Time { return time.Now().Add(c.offset) }
+// serviceNow is the service's clock, as of the last look.
+func (c *keyCreate) serviceNow() time.Time {
+	if c.clock.Local.IsZero() {
+		return time.Now()
+	}
+	return c.clock.Now()
+}
 
 // inFlight reports whether the key of record e may still land.
 func (v *view) inFlight(e record) bool { return v.now.Before(e.Deadline.Add(clockMargin)) }
