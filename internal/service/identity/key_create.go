@@ -132,7 +132,7 @@ func (c *keyCreate) settle(ctx context.Context, made *identityclient.ServiceSpec
 	actx, cancel := bookkeeping(ctx)
 	defer cancel()
 	id, own := made.ServiceSpecificCredentialID, *c.own
-	terr := c.idc.TagUser(actx, c.in.UserName, []identityclient.Tag{heldTag(own.ID, id)})
+	terr := c.idc.TagUser(actx, c.in.UserName, []identityclient.Tag{heldTag(own.ID, id, c.serviceNow())})
 	if terr == nil {
 		return
 	}
@@ -215,7 +215,7 @@ func (c *keyCreate) look(ctx context.Context) (*view, error) {
 		c.clock = conns.ServiceClock{At: tags.ServerTime, Local: time.Now()}
 	}
 	v := &view{now: c.serviceNow()}
-	c.sweepStaleMarks(ctx, tags.Tags)
+	c.sweepStaleMarks(ctx, tags.Tags, v.now)
 	v.pending, v.claims = recordsOf(tags.Tags, c.in.ServiceName)
 	if len(v.pending) == 0 {
 		return v, nil // nothing to match keys to
@@ -240,9 +240,13 @@ const sweepAt = identityclient.MaxUserTags / 2
 // user's keys (every service and region: the identity service is global),
 // made only then. A mark read before that listing names a key that
 // existed when the mark was written (a mark follows the answer that names
-// its key, or the key's import), so a key the listing lacks was deleted,
-// and its id never comes back.
-func (c *keyCreate) sweepStaleMarks(ctx context.Context, tags []identityclient.Tag) {
+// its key, or the key's import), so a key a complete listing lacks was
+// deleted, and its id never comes back; but a listing may lag a key just
+// created, so a mark settled within a create window of now (by the
+// service's clock) stays, and a truncated listing removes nothing: the
+// mark of a key that exists, removed, would leave the key open to being
+// taken for the orphan of an interrupted create.
+func (c *keyCreate) sweepStaleMarks(ctx context.Context, tags []identityclient.Tag, now time.Time) {
 	if c.swept || len(tags) < sweepAt {
 		return
 	}
@@ -252,13 +256,17 @@ func (c *keyCreate) sweepStaleMarks(ctx context.Context, tags []identityclient.T
 		tflog.Warn(ctx, "Could not list the user's keys to remove the marks of deleted keys", map[string]any{"user_name": c.in.UserName, "error": err.Error()})
 		return
 	}
+	if out.IsTruncated {
+		tflog.Warn(ctx, "The listing of the user's keys was truncated: no mark of a deleted key is removed", map[string]any{"user_name": c.in.UserName})
+		return
+	}
 	live := map[string]bool{}
 	for _, k := range out.Credentials {
 		live[claimTagKey(k.ServiceSpecificCredentialID)] = true
 	}
 	var stale []string
 	for _, t := range tags {
-		if k, ok := markedKey(t); ok && !live[k] {
+		if k, settled, ok := markedKeyAt(t); ok && !live[k] && now.After(settled.Add(c.window+clockMargin)) {
 			stale = append(stale, t.Key)
 		}
 	}

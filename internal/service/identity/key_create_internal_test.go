@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,7 +57,7 @@ func TestKeyCreateHoldsWithOneCall(t *testing.T) {
 	}
 	tags := h.emu.Identity.UserTags("kim")
 	for k, v := range tags {
-		if len(tags) != 1 || k[:len(tagCreating)] != tagCreating || v != heldValue+cred.ServiceSpecificCredentialID {
+		if len(tags) != 1 || k[:len(tagCreating)] != tagCreating || !strings.HasPrefix(v, heldValue+cred.ServiceSpecificCredentialID+" ") {
 			t.Fatalf("tags %v, want only the record turned into the mark of %s", tags, cred.ServiceSpecificCredentialID)
 		}
 	}
@@ -193,7 +194,7 @@ func TestKeyCreateSweepsStaleMarks(t *testing.T) {
 	tags := []identityclient.Tag{
 		{Key: claimTagKey(live), Value: "n"},
 		{Key: claimTagKey("ACCAGONEGONEGONEGONE1"), Value: "n"},
-		heldTag(tagCreating+"gone", "ACCAGONEGONEGONEGONE2"),
+		heldTag(tagCreating+"gone", "ACCAGONEGONEGONEGONE2", h.emu.Clock().Now().Add(-time.Hour)),
 	}
 	for i := len(tags); i < sweepAt-1; i++ {
 		tags = append(tags, identityclient.Tag{Key: fmt.Sprintf("team-%d", i), Value: "x"})
@@ -209,10 +210,12 @@ func TestKeyCreateSweepsStaleMarks(t *testing.T) {
 	if got := callsOf(h.emu)["ListServiceSpecificCredentials"]; got != 0 {
 		t.Errorf("with %d tags the create listed keys %d times, want none", sweepAt-1, got)
 	}
-	// The new key's mark makes sweepAt tags: the next create sweeps.
+	// The new key's mark makes sweepAt tags: the next create, once the
+	// mark is older than a create window, sweeps.
 	if err := h.idc.DeleteServiceSpecificCredential(ctx, "kim", first.ServiceSpecificCredentialID); err != nil {
 		t.Fatal(err)
 	}
+	h.emu.Clock().Advance(time.Hour)
 	second, diags := h.create(ctx)
 	if second == nil || len(diags) != 0 {
 		t.Fatalf("key %v, diagnostics %s: %s", second, summaries(diags), details(diags))
@@ -225,5 +228,36 @@ func TestKeyCreateSweepsStaleMarks(t *testing.T) {
 	}
 	if len(got) != len(want)+sweepAt-1-3 {
 		t.Errorf("%d tags left (%v), want the user's own %d and the two marks", len(got), got, sweepAt-1-3)
+	}
+}
+
+// A listing of the user's keys may lag a key just created: the sweep keeps
+// the mark of a key the listing lacks while the mark is younger than a
+// create window, and removes an older one, in either form.
+func TestKeyCreateSweepKeepsYoungMarks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	h := newKeyHarness(t, nil)
+	now := h.emu.Clock().Now()
+	young := heldTag(tagCreating+"young", "ACCAYOUNGYOUNGYOUNG1", now)
+	tags := []identityclient.Tag{
+		young,
+		heldTag(tagCreating+"old", "ACCAOLDOLDOLDOLDOLD1", now.Add(-time.Hour)),
+		{Key: tagCreating + "older", Value: heldValue + "ACCAOLDOLDOLDOLDOLD2"},
+	}
+	for i := len(tags); i < sweepAt; i++ {
+		tags = append(tags, identityclient.Tag{Key: fmt.Sprintf("team-%d", i), Value: "x"})
+	}
+	if err := h.idc.TagUser(ctx, "kim", tags); err != nil {
+		t.Fatal(err)
+	}
+	cred, diags := h.create(ctx)
+	if cred == nil || len(diags) != 0 {
+		t.Fatalf("key %v, diagnostics %s: %s", cred, summaries(diags), details(diags))
+	}
+	marks := heldMarks(h.emu.Identity.UserTags("kim"))
+	want := map[string]bool{claimTagKey("ACCAYOUNGYOUNGYOUNG1"): true, claimTagKey(cred.ServiceSpecificCredentialID): true}
+	if !maps.Equal(marks, want) {
+		t.Errorf("marks %v, want the young mark %s kept, the old ones removed, and the new key's", marks, young.Value)
 	}
 }
