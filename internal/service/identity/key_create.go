@@ -38,6 +38,9 @@ type keyCreate struct {
 	created *conns.CreatedUsers
 	// swept is set once a look has looked for stale marks.
 	swept bool
+	// skipped is set while the create goes on without the look
+	// (recoverFirst).
+	skipped bool
 }
 
 var _ recordedCreate[identityclient.ServiceSpecificCredential] = (*keyCreate)(nil)
@@ -63,11 +66,11 @@ func (c *keyCreate) run(ctx context.Context) *identityclient.ServiceSpecificCred
 //
 // For a user this provider instance created (userCreate.made) it makes no
 // call: a user's tags go with it, so every record on it was written after
-// it was created, in this run, and none is of an interrupted create this
-// create would recover. This run's other creates settle or resolve their
-// own records (settle, findLost); another run's interrupted create on a
-// user this run just made is recovered by that user's next create that
-// looks. Nor need this create wait for another run's create in flight:
+// it was created, during this run. This run's other creates settle or
+// resolve their own records (settle, findLost); another run's interrupted
+// create on a user this run just made is recovered by that user's next
+// create that looks, or by this one when the key it left makes the
+// service refuse this create with LimitExceeded (refused). Nor need this create wait for another run's create in flight:
 // the wait exists only so that the records recovered are over. The other
 // run's key and this one may land in each other's windows, and the
 // records tell them apart as for any two creates in flight at once: this
@@ -77,7 +80,7 @@ func (c *keyCreate) run(ctx context.Context) *identityclient.ServiceSpecificCred
 // service's clock comes from the user's CreateDate (userCreate.made).
 func (c *keyCreate) recoverFirst(ctx context.Context) (*identityclient.ServiceSpecificCredential, afterRecovery) {
 	if clock, ok := c.created.Created(c.in.UserName); ok {
-		c.clock = clock
+		c.clock, c.skipped = clock, true
 		return nil, createRecorded
 	}
 	v, err := c.waitOut(ctx, nil)
@@ -140,10 +143,17 @@ func (c *keyCreate) settle(ctx context.Context, made *identityclient.ServiceSpec
 }
 
 // refused removes the record of a create the service refused: nothing was
-// created.
+// created. Refused with LimitExceeded after skipping the look, the create
+// looks and recovers, then is sent once more: a key another run's
+// interrupted create left on the user may be what fills it.
 func (c *keyCreate) refused(ctx context.Context, err error) *identityclient.ServiceSpecificCredential {
 	if c.recorded() {
 		untagLogged(ctx, c.idc, c.in.UserName, "Could not remove the record of a key create from its user", c.own.ID)
+		c.own = nil
+	}
+	if c.skipped && errors.Is(err, client.ErrLimitExceeded) {
+		c.skipped, c.created = false, nil
+		return createWithRecord(ctx, c)
 	}
 	keyCreateError(c.diags, c.in, err)
 	return nil

@@ -261,3 +261,37 @@ func TestKeyCreateSweepKeepsYoungMarks(t *testing.T) {
 		t.Errorf("marks %v, want the young mark %s kept, the old ones removed, and the new key's", marks, young.Value)
 	}
 }
+
+// Another configuration's create of a key on a user this run made was
+// interrupted, leaving a key beside the one this run made: the next create,
+// which skips the look, is refused with LimitExceeded, and then looks,
+// recovers the orphan and goes on as a create that looked always has.
+func TestKeyCreateSkippingTheLookRecoversWhenRefusedForTheLimit(t *testing.T) {
+	t.Parallel()
+	e, clients := newEmulatorClients(t, nil)
+	freshUser(t, clients, "kim")
+	ctx := context.Background()
+	r := &serviceSpecificCredentialResource{clients: clients}
+	if live, diags := createKey(ctx, r); live == nil || len(diags) != 0 {
+		t.Fatalf("first key %v, diagnostics %s: %s", live, summaries(diags), details(diags))
+	}
+	now := e.Clock().Now().Truncate(time.Second)
+	if err := clients.Identity.TagUser(ctx, "kim", []identityclient.Tag{pendingTag("otherrun", DefaultServiceName, now, now.Add(30*time.Second))}); err != nil {
+		t.Fatal(err)
+	}
+	orphan, _, err := e.Identity.CreateCredentialBehindTheBack("kim", DefaultServiceName, 30, e.Region())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Clock().Advance(time.Minute)
+	cred, diags := createKey(ctx, r)
+	if cred == nil || diags.HasError() {
+		t.Fatalf("key %v, diagnostics %s: %s; want the create to recover", cred, summaries(diags), details(diags))
+	}
+	if cred.ServiceSpecificCredentialID != orphan {
+		t.Errorf("key %s, want the orphan %s adopted", cred.ServiceSpecificCredentialID, orphan)
+	}
+	if pending, _ := recordsOf(mapTags(e.Identity.UserTags("kim")), DefaultServiceName); len(pending) != 0 {
+		t.Errorf("records left: %v", pending)
+	}
+}
