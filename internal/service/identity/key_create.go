@@ -130,12 +130,19 @@ func (c *keyCreate) call(ctx context.Context) (*identityclient.ServiceSpecificCr
 // an interrupted run does it too). When that write fails, the record is
 // removed all the same, as hold does: past its deadline it would have a
 // later recovery take this key, which the state holds, for the orphan of
-// an interrupted create.
+// an interrupted create. A write that got no answer is sent once more
+// first: it may have written the mark, which has the record's tag key, so
+// the removal would take the mark.
 func (c *keyCreate) settle(ctx context.Context, made *identityclient.ServiceSpecificCredential) {
 	actx, cancel := bookkeeping(ctx)
 	defer cancel()
 	id, own := made.ServiceSpecificCredentialID, *c.own
-	terr := c.idc.TagUser(actx, c.in.UserName, []identityclient.Tag{heldTag(own.ID, id, c.serviceNow())})
+	mark := []identityclient.Tag{heldTag(own.ID, id, c.serviceNow())}
+	terr := c.idc.TagUser(actx, c.in.UserName, mark)
+	var apiErr *client.APIError
+	if terr != nil && !errors.As(terr, &apiErr) {
+		terr = c.idc.TagUser(actx, c.in.UserName, mark)
+	}
 	if terr == nil {
 		return
 	}

@@ -295,3 +295,29 @@ func TestKeyCreateSkippingTheLookRecoversWhenRefusedForTheLimit(t *testing.T) {
 		t.Errorf("records left: %v", pending)
 	}
 }
+
+// Every answer to the TagUser that turns the record into the key's mark is
+// lost, though the service wrote the mark: the create sends it once more,
+// rather than remove the record's tag key, which now holds the mark.
+func TestKeyCreateSettleWhoseAnswerIsLost(t *testing.T) {
+	t.Parallel()
+	var h *keyHarness
+	h = newKeyHarness(t, &answered{op: "CreateServiceSpecificCredential", then: func() {
+		attempts := h.r.clients.Config.MaxRetries + 1
+		if err := h.emu.InjectFault(emulator.Fault{Service: "identity", Operation: "TagUser", Kind: emulator.FaultLostResponse, Times: attempts}); err != nil {
+			t.Error(err)
+		}
+	}})
+	h.emu.ClearCalls()
+	cred, diags := h.create(context.Background())
+	if cred == nil || len(diags) != 0 {
+		t.Fatalf("key %v, diagnostics %s: %s; want the key, no diagnostics", cred, summaries(diags), details(diags))
+	}
+	if got, want := callsOf(h.emu)["TagUser"], 1+h.r.clients.Config.MaxRetries+2; got != want {
+		t.Errorf("%d TagUser calls, want %d: the record, every attempt of the lost mark, the mark again", got, want)
+	}
+	tags := h.emu.Identity.UserTags("kim")
+	if marks := heldMarks(tags); len(tags) != 1 || !marks[claimTagKey(cred.ServiceSpecificCredentialID)] {
+		t.Fatalf("tags %v, want only the mark of key %s", tags, cred.ServiceSpecificCredentialID)
+	}
+}
