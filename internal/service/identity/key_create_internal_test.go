@@ -1,9 +1,12 @@
 package identity
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"maps"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -319,5 +322,49 @@ func TestKeyCreateSettleWhoseAnswerIsLost(t *testing.T) {
 	tags := h.emu.Identity.UserTags("kim")
 	if marks := heldMarks(tags); len(tags) != 1 || !marks[claimTagKey(cred.ServiceSpecificCredentialID)] {
 		t.Fatalf("tags %v, want only the mark of key %s", tags, cred.ServiceSpecificCredentialID)
+	}
+}
+
+// truncating is a transport whose ListServiceSpecificCredentials answers
+// say the service left keys out.
+type truncating struct{}
+
+func (truncating) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil {
+		return resp, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	const end = "</ListServiceSpecificCredentialsResult>"
+	body = bytes.Replace(body, []byte(end), []byte("<IsTruncated>true</IsTruncated><Marker>m1</Marker>"+end), 1)
+	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	resp.Header.Del("Content-Length")
+	return resp, err
+}
+
+// A truncated listing of the user's keys may leave out keys that exist:
+// the sweep removes no mark then, however old.
+func TestKeyCreateSweepRemovesNothingOnATruncatedListing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	h := newKeyHarness(t, truncating{})
+	old := heldTag(tagCreating+"old", "ACCAOLDOLDOLDOLDOLD1", h.emu.Clock().Now().Add(-time.Hour))
+	tags := []identityclient.Tag{old}
+	for i := len(tags); i < sweepAt; i++ {
+		tags = append(tags, identityclient.Tag{Key: fmt.Sprintf("team-%d", i), Value: "x"})
+	}
+	if err := h.idc.TagUser(ctx, "kim", tags); err != nil {
+		t.Fatal(err)
+	}
+	h.emu.ClearCalls()
+	if cred, diags := h.create(ctx); cred == nil || len(diags) != 0 {
+		t.Fatalf("key %v, diagnostics %s: %s", cred, summaries(diags), details(diags))
+	}
+	if callsOf(h.emu)["ListServiceSpecificCredentials"] == 0 {
+		t.Fatal("the create did not list the user's keys: the test tests nothing")
+	}
+	if got := h.emu.Identity.UserTags("kim")[old.Key]; got != old.Value {
+		t.Errorf("mark %s = %q after the sweep, want %q kept", old.Key, got, old.Value)
 	}
 }
