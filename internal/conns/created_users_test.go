@@ -6,11 +6,12 @@ import (
 )
 
 // Users are remembered by name regardless of case (names are unique
-// regardless of case), with their clock offset; a nil CreatedUsers
-// remembers nothing.
+// regardless of case), with the service's clock, which runs on from the
+// time given by the local monotonic clock; a nil CreatedUsers remembers
+// nothing.
 func TestCreatedUsers(t *testing.T) {
 	var none *CreatedUsers
-	none.Add("kim", time.Second)
+	none.Add("kim", time.Now())
 	if _, ok := none.Created("kim"); ok {
 		t.Error("a nil CreatedUsers remembered a user")
 	}
@@ -18,8 +19,10 @@ func TestCreatedUsers(t *testing.T) {
 	if _, ok := c.Created("kim"); ok {
 		t.Error("remembered a user never added")
 	}
-	c.Add("Kim", 3*time.Second)
-	if off, ok := c.Created("kIM"); !ok || off != 3*time.Second {
-		t.Errorf("Created(kIM) = %v, %v; want 3s, true", off, ok)
+	at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	c.Add("Kim", at)
+	clock, ok := c.Created("kIM")
+	if now := clock.Now(); !ok || now.Before(at) || now.After(at.Add(time.Minute)) {
+		t.Errorf("Created(kIM) = %v (now %v), %v; want a clock from %v, true", clock, now, ok, at)
 	}
 }

@@ -166,7 +166,7 @@ func settled(t *testing.T, e *emu, w *workdir) {
 
 // pendingRecords lists the records of creates in flight the users carry,
 // as user/tag. A record its create turned into its key's mark (the value
-// "held <credential id>") is no longer one.
+// "held <credential id> <time>") is no longer one.
 func pendingRecords(e *emu) []string {
 	var out []string
 	for _, u := range e.Identity.UserNames() {

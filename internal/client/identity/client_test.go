@@ -224,6 +224,15 @@ func TestResultShapes(t *testing.T) {
 			url.Values{"Action": {"ListServiceSpecificCredentials"}, "Version": {"2010-05-08"}, "UserName": {"alice"}, "ServiceName": {"models.cloud.example"}},
 		},
 		{
+			"ListServiceSpecificCredentials truncated", "ListServiceSpecificCredentials",
+			`<ServiceSpecificCredentials><member><UserName>alice</UserName><ServiceName>models.cloud.example</ServiceName><ServiceSpecificCredentialId>ACCAABCDEFGHIJKLMNOPQ</ServiceSpecificCredentialId><Status>Active</Status><CreateDate>2026-01-02T03:04:05Z</CreateDate><ExpirationDate>2026-02-01T03:04:05Z</ExpirationDate></member></ServiceSpecificCredentials><IsTruncated>true</IsTruncated><Marker>m1</Marker>`,
+			func(c *Client) (any, error) {
+				return c.ListServiceSpecificCredentials(context.Background(), "alice", "")
+			},
+			&ListServiceSpecificCredentialsOutput{Credentials: []ServiceSpecificCredential{listed}, ServerTime: t1, IsTruncated: true},
+			url.Values{"Action": {"ListServiceSpecificCredentials"}, "Version": {"2010-05-08"}, "UserName": {"alice"}},
+		},
+		{
 			"UpdateServiceSpecificCredential", "UpdateServiceSpecificCredential", ``,
 			func(c *Client) (any, error) {
 				return nil, c.UpdateServiceSpecificCredential(context.Background(), "alice", "ACCAABCDEFGHIJKLMNOPQ", StatusInactive)

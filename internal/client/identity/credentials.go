@@ -65,6 +65,8 @@ type ListServiceSpecificCredentialsOutput struct {
 	// header), zero when unknown. Renewal planning compares expiry dates
 	// with it rather than with the local clock.
 	ServerTime time.Time
+	// IsTruncated says the service left keys out of Credentials.
+	IsTruncated bool
 }
 
 // ListServiceSpecificCredentials lists a user's keys (without their values),
@@ -76,12 +78,13 @@ func (c *Client) ListServiceSpecificCredentials(ctx context.Context, userName, s
 	}
 	var out struct {
 		Credentials []ServiceSpecificCredential `xml:"ServiceSpecificCredentials>member"`
+		IsTruncated bool                        `xml:"IsTruncated"`
 	}
 	at, err := c.callAt(ctx, listServiceSpecificCredentials, p, &out)
 	if err != nil {
 		return nil, err
 	}
-	return &ListServiceSpecificCredentialsOutput{Credentials: out.Credentials, ServerTime: at}, nil
+	return &ListServiceSpecificCredentialsOutput{Credentials: out.Credentials, ServerTime: at, IsTruncated: out.IsTruncated}, nil
 }
 
 // UpdateServiceSpecificCredential sets a key's status (Active or Inactive).

@@ -22,16 +22,18 @@ import (
 //     belongs to an interrupted create: the key it may have made is held by
 //     no configuration. Once the answer is in hand, one TagUser turns the
 //     record into the key's mark, tagCreating+<nonce> = "held <credential
-//     id>": writing the same tag key replaces the record in the same call,
-//     so no moment has both or neither, and no UntagUser is needed.
+//     id> <settled>" (Unix seconds by the service's clock; marks written
+//     before carry no time): writing the same tag key replaces the record
+//     in the same call, so no moment has both or neither, and no UntagUser
+//     is needed.
 //   - tagKey+<credential id> = "<nonce>" marks a key an adoption took or an
 //     import brought in. Either mark says the key is held by a
 //     configuration: no recovery ever resets, adopts or deletes it.
 //     A mark stays when its key is deleted: it names an id the service
 //     never gives again, and matching looks only at keys that exist, so
 //     it is inert; it goes with its user, or a key create that finds the
-//     user's tags filling up removes the marks of keys that are gone
-//     (sweepStaleMarks).
+//     user's tags filling up removes the marks of keys that are gone and
+//     were settled more than a create window ago (sweepStaleMarks).
 //   - tagTaking+<nonce>:<credential id> = "<record tag> <credential id>
 //     <deadline>" is the claim of one recovery taking a key over for the
 //     record; see contend.go for how one run of several wins it. Until the
@@ -82,24 +84,38 @@ func pendingTag(nonce, service string, started, deadline time.Time) identityclie
 // the mark of the key it made, id.
 const heldValue = "held "
 
-// heldTag is record's tag turned into the mark of key id.
-func heldTag(record, id string) identityclient.Tag {
-	return identityclient.Tag{Key: record, Value: heldValue + id}
+// heldTag is record's tag turned into the mark of key id, settled at (by
+// the service's clock).
+func heldTag(record, id string, at time.Time) identityclient.Tag {
+	return identityclient.Tag{Key: record, Value: heldValue + id + " " + strconv.FormatInt(at.Unix(), 10)}
 }
 
 // markedKey is the key id a tag marks as held: a record turned into a
 // mark (heldTag) names it; a tagKey mark names it as claimTagKey gives it
 // (hashed when long). ok is false for any other tag.
 func markedKey(t identityclient.Tag) (claimKey string, ok bool) {
+	claimKey, _, ok = markedKeyAt(t)
+	return claimKey, ok
+}
+
+// markedKeyAt is markedKey with when a heldTag mark was settled; zero for
+// a tagKey mark and for a heldTag mark written before marks carried it.
+func markedKeyAt(t identityclient.Tag) (claimKey string, settled time.Time, ok bool) {
 	switch {
 	case strings.HasPrefix(t.Key, tagKey):
-		return t.Key, true
+		return t.Key, time.Time{}, true
 	case strings.HasPrefix(t.Key, tagCreating) && strings.HasPrefix(t.Value, heldValue):
-		if f := strings.Fields(t.Value); len(f) == 2 {
-			return claimTagKey(f[1]), true
+		f := strings.Fields(t.Value)
+		if len(f) == 2 {
+			return claimTagKey(f[1]), time.Time{}, true
+		}
+		if len(f) == 3 {
+			if secs, err := strconv.ParseInt(f[2], 10, 64); err == nil {
+				return claimTagKey(f[1]), time.Unix(secs, 0).UTC(), true
+			}
 		}
 	}
-	return "", false
+	return "", time.Time{}, false
 }
 
 // claimTagKey is the tag that says key id is held. Ids longer than a tag

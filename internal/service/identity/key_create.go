@@ -29,15 +29,18 @@ type keyCreate struct {
 	diags  *diag.Diagnostics
 	// nonce names this create in the records it writes.
 	nonce string
-	// offset is how far the service's clock was ahead of ours at the last
-	// look.
-	offset time.Duration
+	// clock is the service's clock as the last look (or the user's create)
+	// gave it; zero: ours.
+	clock conns.ServiceClock
 	// own is this create's record, once it stands on the user.
 	own *record
 	// created are the users this provider instance made.
 	created *conns.CreatedUsers
 	// swept is set once a look has looked for stale marks.
 	swept bool
+	// skipped is set while the create goes on without the look
+	// (recoverFirst).
+	skipped bool
 }
 
 var _ recordedCreate[identityclient.ServiceSpecificCredential] = (*keyCreate)(nil)
@@ -63,21 +66,21 @@ func (c *keyCreate) run(ctx context.Context) *identityclient.ServiceSpecificCred
 //
 // For a user this provider instance created (userCreate.made) it makes no
 // call: a user's tags go with it, so every record on it was written after
-// it was created, in this run, and none is of an interrupted create this
-// create would recover. This run's other creates settle or resolve their
-// own records (settle, findLost); another run's interrupted create on a
-// user this run just made is recovered by that user's next create that
-// looks. Nor need this create wait for another run's create in flight:
+// it was created, during this run. This run's other creates settle or
+// resolve their own records (settle, findLost); another run's interrupted
+// create on a user this run just made is recovered by that user's next
+// create that looks, or by this one when the key it left makes the
+// service refuse this create with LimitExceeded (refused). Nor need this create wait for another run's create in flight:
 // the wait exists only so that the records recovered are over. The other
 // run's key and this one may land in each other's windows, and the
 // records tell them apart as for any two creates in flight at once: this
 // create's record keeps that run's recovery waiting until it settles into
 // this key's mark, which no recovery takes; and should this create's
 // answer be lost, findLost waits for that run's record as always. The
-// service's clock comes from the user's CreateDate.
+// service's clock comes from the user's CreateDate (userCreate.made).
 func (c *keyCreate) recoverFirst(ctx context.Context) (*identityclient.ServiceSpecificCredential, afterRecovery) {
-	if offset, ok := c.created.Created(c.in.UserName); ok {
-		c.offset = offset
+	if clock, ok := c.created.Created(c.in.UserName); ok {
+		c.clock, c.skipped = clock, true
 		return nil, createRecorded
 	}
 	v, err := c.waitOut(ctx, nil)
@@ -127,12 +130,19 @@ func (c *keyCreate) call(ctx context.Context) (*identityclient.ServiceSpecificCr
 // an interrupted run does it too). When that write fails, the record is
 // removed all the same, as hold does: past its deadline it would have a
 // later recovery take this key, which the state holds, for the orphan of
-// an interrupted create.
+// an interrupted create. A write that got no answer is sent once more
+// first: it may have written the mark, which has the record's tag key, so
+// the removal would take the mark.
 func (c *keyCreate) settle(ctx context.Context, made *identityclient.ServiceSpecificCredential) {
 	actx, cancel := bookkeeping(ctx)
 	defer cancel()
 	id, own := made.ServiceSpecificCredentialID, *c.own
-	terr := c.idc.TagUser(actx, c.in.UserName, []identityclient.Tag{heldTag(own.ID, id)})
+	mark := []identityclient.Tag{heldTag(own.ID, id, c.serviceNow())}
+	terr := c.idc.TagUser(actx, c.in.UserName, mark)
+	var apiErr *client.APIError
+	if terr != nil && !errors.As(terr, &apiErr) {
+		terr = c.idc.TagUser(actx, c.in.UserName, mark)
+	}
 	if terr == nil {
 		return
 	}
@@ -140,10 +150,17 @@ func (c *keyCreate) settle(ctx context.Context, made *identityclient.ServiceSpec
 }
 
 // refused removes the record of a create the service refused: nothing was
-// created.
+// created. Refused with LimitExceeded after skipping the look, the create
+// looks and recovers, then is sent once more: a key another run's
+// interrupted create left on the user may be what fills it.
 func (c *keyCreate) refused(ctx context.Context, err error) *identityclient.ServiceSpecificCredential {
 	if c.recorded() {
 		untagLogged(ctx, c.idc, c.in.UserName, "Could not remove the record of a key create from its user", c.own.ID)
+		c.own = nil
+	}
+	if c.skipped && errors.Is(err, client.ErrLimitExceeded) {
+		c.skipped, c.created = false, nil
+		return createWithRecord(ctx, c)
 	}
 	keyCreateError(c.diags, c.in, err)
 	return nil
@@ -211,12 +228,11 @@ func (c *keyCreate) look(ctx context.Context) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	at := time.Now()
 	if !tags.ServerTime.IsZero() {
-		c.offset = tags.ServerTime.Sub(at)
+		c.clock = conns.ServiceClock{At: tags.ServerTime, Local: time.Now()}
 	}
-	v := &view{now: at.Add(c.offset)}
-	c.sweepStaleMarks(ctx, tags.Tags)
+	v := &view{now: c.serviceNow()}
+	c.sweepStaleMarks(ctx, tags.Tags, v.now)
 	v.pending, v.claims = recordsOf(tags.Tags, c.in.ServiceName)
 	if len(v.pending) == 0 {
 		return v, nil // nothing to match keys to
@@ -241,9 +257,13 @@ const sweepAt = identityclient.MaxUserTags / 2
 // user's keys (every service and region: the identity service is global),
 // made only then. A mark read before that listing names a key that
 // existed when the mark was written (a mark follows the answer that names
-// its key, or the key's import), so a key the listing lacks was deleted,
-// and its id never comes back.
-func (c *keyCreate) sweepStaleMarks(ctx context.Context, tags []identityclient.Tag) {
+// its key, or the key's import), so a key a complete listing lacks was
+// deleted, and its id never comes back; but a listing may lag a key just
+// created, so a mark settled within a create window of now (by the
+// service's clock) stays, and a truncated listing removes nothing: the
+// mark of a key that exists, removed, would leave the key open to being
+// taken for the orphan of an interrupted create.
+func (c *keyCreate) sweepStaleMarks(ctx context.Context, tags []identityclient.Tag, now time.Time) {
 	if c.swept || len(tags) < sweepAt {
 		return
 	}
@@ -253,21 +273,30 @@ func (c *keyCreate) sweepStaleMarks(ctx context.Context, tags []identityclient.T
 		tflog.Warn(ctx, "Could not list the user's keys to remove the marks of deleted keys", map[string]any{"user_name": c.in.UserName, "error": err.Error()})
 		return
 	}
+	if out.IsTruncated {
+		tflog.Warn(ctx, "The listing of the user's keys was truncated: no mark of a deleted key is removed", map[string]any{"user_name": c.in.UserName})
+		return
+	}
 	live := map[string]bool{}
 	for _, k := range out.Credentials {
 		live[claimTagKey(k.ServiceSpecificCredentialID)] = true
 	}
 	var stale []string
 	for _, t := range tags {
-		if k, ok := markedKey(t); ok && !live[k] {
+		if k, settled, ok := markedKeyAt(t); ok && !live[k] && now.After(settled.Add(c.window+clockMargin)) {
 			stale = append(stale, t.Key)
 		}
 	}
 	untagLogged(ctx, c.idc, c.in.UserName, "Could not remove the marks of deleted keys from their user", stale...)
 }
 
-// serviceNow is the service's clock as of the last look.
-func (c *keyCreate) serviceNow() time.Time { return time.Now().Add(c.offset) }
+// serviceNow is the service's clock, as of the last look.
+func (c *keyCreate) serviceNow() time.Time {
+	if c.clock.Local.IsZero() {
+		return time.Now()
+	}
+	return c.clock.Now()
+}
 
 // inFlight reports whether the key of record e may still land.
 func (v *view) inFlight(e record) bool { return v.now.Before(e.Deadline.Add(clockMargin)) }

@@ -1,9 +1,13 @@
 package identity
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"maps"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,7 +60,7 @@ func TestKeyCreateHoldsWithOneCall(t *testing.T) {
 	}
 	tags := h.emu.Identity.UserTags("kim")
 	for k, v := range tags {
-		if len(tags) != 1 || k[:len(tagCreating)] != tagCreating || v != heldValue+cred.ServiceSpecificCredentialID {
+		if len(tags) != 1 || k[:len(tagCreating)] != tagCreating || !strings.HasPrefix(v, heldValue+cred.ServiceSpecificCredentialID+" ") {
 			t.Fatalf("tags %v, want only the record turned into the mark of %s", tags, cred.ServiceSpecificCredentialID)
 		}
 	}
@@ -193,7 +197,7 @@ func TestKeyCreateSweepsStaleMarks(t *testing.T) {
 	tags := []identityclient.Tag{
 		{Key: claimTagKey(live), Value: "n"},
 		{Key: claimTagKey("ACCAGONEGONEGONEGONE1"), Value: "n"},
-		heldTag(tagCreating+"gone", "ACCAGONEGONEGONEGONE2"),
+		heldTag(tagCreating+"gone", "ACCAGONEGONEGONEGONE2", h.emu.Clock().Now().Add(-time.Hour)),
 	}
 	for i := len(tags); i < sweepAt-1; i++ {
 		tags = append(tags, identityclient.Tag{Key: fmt.Sprintf("team-%d", i), Value: "x"})
@@ -209,10 +213,12 @@ func TestKeyCreateSweepsStaleMarks(t *testing.T) {
 	if got := callsOf(h.emu)["ListServiceSpecificCredentials"]; got != 0 {
 		t.Errorf("with %d tags the create listed keys %d times, want none", sweepAt-1, got)
 	}
-	// The new key's mark makes sweepAt tags: the next create sweeps.
+	// The new key's mark makes sweepAt tags: the next create, once the
+	// mark is older than a create window, sweeps.
 	if err := h.idc.DeleteServiceSpecificCredential(ctx, "kim", first.ServiceSpecificCredentialID); err != nil {
 		t.Fatal(err)
 	}
+	h.emu.Clock().Advance(time.Hour)
 	second, diags := h.create(ctx)
 	if second == nil || len(diags) != 0 {
 		t.Fatalf("key %v, diagnostics %s: %s", second, summaries(diags), details(diags))
@@ -225,5 +231,140 @@ func TestKeyCreateSweepsStaleMarks(t *testing.T) {
 	}
 	if len(got) != len(want)+sweepAt-1-3 {
 		t.Errorf("%d tags left (%v), want the user's own %d and the two marks", len(got), got, sweepAt-1-3)
+	}
+}
+
+// A listing of the user's keys may lag a key just created: the sweep keeps
+// the mark of a key the listing lacks while the mark is younger than a
+// create window, and removes an older one, in either form.
+func TestKeyCreateSweepKeepsYoungMarks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	h := newKeyHarness(t, nil)
+	now := h.emu.Clock().Now()
+	young := heldTag(tagCreating+"young", "ACCAYOUNGYOUNGYOUNG1", now)
+	tags := []identityclient.Tag{
+		young,
+		heldTag(tagCreating+"old", "ACCAOLDOLDOLDOLDOLD1", now.Add(-time.Hour)),
+		{Key: tagCreating + "older", Value: heldValue + "ACCAOLDOLDOLDOLDOLD2"},
+	}
+	for i := len(tags); i < sweepAt; i++ {
+		tags = append(tags, identityclient.Tag{Key: fmt.Sprintf("team-%d", i), Value: "x"})
+	}
+	if err := h.idc.TagUser(ctx, "kim", tags); err != nil {
+		t.Fatal(err)
+	}
+	cred, diags := h.create(ctx)
+	if cred == nil || len(diags) != 0 {
+		t.Fatalf("key %v, diagnostics %s: %s", cred, summaries(diags), details(diags))
+	}
+	marks := heldMarks(h.emu.Identity.UserTags("kim"))
+	want := map[string]bool{claimTagKey("ACCAYOUNGYOUNGYOUNG1"): true, claimTagKey(cred.ServiceSpecificCredentialID): true}
+	if !maps.Equal(marks, want) {
+		t.Errorf("marks %v, want the young mark %s kept, the old ones removed, and the new key's", marks, young.Value)
+	}
+}
+
+// Another configuration's create of a key on a user this run made was
+// interrupted, leaving a key beside the one this run made: the next create,
+// which skips the look, is refused with LimitExceeded, and then looks,
+// recovers the orphan and goes on as a create that looked always has.
+func TestKeyCreateSkippingTheLookRecoversWhenRefusedForTheLimit(t *testing.T) {
+	t.Parallel()
+	e, clients := newEmulatorClients(t, nil)
+	freshUser(t, clients, "kim")
+	ctx := context.Background()
+	r := &serviceSpecificCredentialResource{clients: clients}
+	if live, diags := createKey(ctx, r); live == nil || len(diags) != 0 {
+		t.Fatalf("first key %v, diagnostics %s: %s", live, summaries(diags), details(diags))
+	}
+	now := e.Clock().Now().Truncate(time.Second)
+	if err := clients.Identity.TagUser(ctx, "kim", []identityclient.Tag{pendingTag("otherrun", DefaultServiceName, now, now.Add(30*time.Second))}); err != nil {
+		t.Fatal(err)
+	}
+	orphan, _, err := e.Identity.CreateCredentialBehindTheBack("kim", DefaultServiceName, 30, e.Region())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Clock().Advance(time.Minute)
+	cred, diags := createKey(ctx, r)
+	if cred == nil || diags.HasError() {
+		t.Fatalf("key %v, diagnostics %s: %s; want the create to recover", cred, summaries(diags), details(diags))
+	}
+	if cred.ServiceSpecificCredentialID != orphan {
+		t.Errorf("key %s, want the orphan %s adopted", cred.ServiceSpecificCredentialID, orphan)
+	}
+	if pending, _ := recordsOf(mapTags(e.Identity.UserTags("kim")), DefaultServiceName); len(pending) != 0 {
+		t.Errorf("records left: %v", pending)
+	}
+}
+
+// Every answer to the TagUser that turns the record into the key's mark is
+// lost, though the service wrote the mark: the create sends it once more,
+// rather than remove the record's tag key, which now holds the mark.
+func TestKeyCreateSettleWhoseAnswerIsLost(t *testing.T) {
+	t.Parallel()
+	var h *keyHarness
+	h = newKeyHarness(t, &answered{op: "CreateServiceSpecificCredential", then: func() {
+		attempts := h.r.clients.Config.MaxRetries + 1
+		if err := h.emu.InjectFault(emulator.Fault{Service: "identity", Operation: "TagUser", Kind: emulator.FaultLostResponse, Times: attempts}); err != nil {
+			t.Error(err)
+		}
+	}})
+	h.emu.ClearCalls()
+	cred, diags := h.create(context.Background())
+	if cred == nil || len(diags) != 0 {
+		t.Fatalf("key %v, diagnostics %s: %s; want the key, no diagnostics", cred, summaries(diags), details(diags))
+	}
+	if got, want := callsOf(h.emu)["TagUser"], 1+h.r.clients.Config.MaxRetries+2; got != want {
+		t.Errorf("%d TagUser calls, want %d: the record, every attempt of the lost mark, the mark again", got, want)
+	}
+	tags := h.emu.Identity.UserTags("kim")
+	if marks := heldMarks(tags); len(tags) != 1 || !marks[claimTagKey(cred.ServiceSpecificCredentialID)] {
+		t.Fatalf("tags %v, want only the mark of key %s", tags, cred.ServiceSpecificCredentialID)
+	}
+}
+
+// truncating is a transport whose ListServiceSpecificCredentials answers
+// say the service left keys out.
+type truncating struct{}
+
+func (truncating) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil {
+		return resp, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	const end = "</ListServiceSpecificCredentialsResult>"
+	body = bytes.Replace(body, []byte(end), []byte("<IsTruncated>true</IsTruncated><Marker>m1</Marker>"+end), 1)
+	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	resp.Header.Del("Content-Length")
+	return resp, err
+}
+
+// A truncated listing of the user's keys may leave out keys that exist:
+// the sweep removes no mark then, however old.
+func TestKeyCreateSweepRemovesNothingOnATruncatedListing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	h := newKeyHarness(t, truncating{})
+	old := heldTag(tagCreating+"old", "ACCAOLDOLDOLDOLDOLD1", h.emu.Clock().Now().Add(-time.Hour))
+	tags := []identityclient.Tag{old}
+	for i := len(tags); i < sweepAt; i++ {
+		tags = append(tags, identityclient.Tag{Key: fmt.Sprintf("team-%d", i), Value: "x"})
+	}
+	if err := h.idc.TagUser(ctx, "kim", tags); err != nil {
+		t.Fatal(err)
+	}
+	h.emu.ClearCalls()
+	if cred, diags := h.create(ctx); cred == nil || len(diags) != 0 {
+		t.Fatalf("key %v, diagnostics %s: %s", cred, summaries(diags), details(diags))
+	}
+	if callsOf(h.emu)["ListServiceSpecificCredentials"] == 0 {
+		t.Fatal("the create did not list the user's keys: the test tests nothing")
+	}
+	if got := h.emu.Identity.UserTags("kim")[old.Key]; got != old.Value {
+		t.Errorf("mark %s = %q after the sweep, want %q kept", old.Key, got, old.Value)
 	}
 }

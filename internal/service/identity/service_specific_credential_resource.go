@@ -132,7 +132,7 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 				"When the provider's region changes, the plan replaces the key with one for the new region."),
 			"held": schema.BoolAttribute{
 				Computed: true,
-				MarkdownDescription: "Whether no recovery of another configuration's interrupted create can take the key: it is marked on its user as held by a configuration (the user tag `terraform-cloud:key:<id>`, or its create's record `terraform-cloud:creating:<random id>` rewritten as `held <id>`), or it needs no mark. " +
+				MarkdownDescription: "Whether no recovery of another configuration's interrupted create can take the key: it is marked on its user as held by a configuration (the user tag `terraform-cloud:key:<id>`, or its create's record `terraform-cloud:creating:<random id>` rewritten as `held <id> <time>`), or it needs no mark. " +
 					"A key this resource creates is marked by its create. An imported key needs no mark when it was created more than a minute before the import and no record of an interrupted create on its user covers its creation (the import reads the user's tags to know). " +
 					"Otherwise it is `false` until the first apply after the import marks it: a plan never writes, so the plan of that import shows `held` changing to `true` as an update in place (identity:TagUser at apply).",
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},

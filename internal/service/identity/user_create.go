@@ -82,12 +82,15 @@ func (c *userCreate) settle(ctx context.Context, made *identityclient.User) {
 	c.clearRecord(ctx, made)
 }
 
-// made remembers that this create made u, with the service's clock from
-// u's CreateDate (second resolution, so it reads at most a second and the
-// way back early, as the Date header would), for the key creates of the
-// same run (keyCreate.recoverFirst).
+// made remembers that this create made u, for the key creates of the same
+// run (keyCreate.recoverFirst), with the service's clock from u's
+// CreateDate, taken as the answer arrives: it reads early by under a
+// second (its resolution) plus the answer's time on the way, within
+// clockMargin. (The client does not expose CreateUser's Date header.)
+// Only for an answer in hand: after a lost answer the user is read up to
+// lostAnswerWait later, and its CreateDate says nothing of the clock now.
 func (c *userCreate) made(u *identityclient.User) {
-	c.created.Add(u.UserName, time.Until(u.CreateDate))
+	c.created.Add(u.UserName, u.CreateDate)
 }
 
 // refused adopts the orphan of an interrupted create when the name is
@@ -102,7 +105,8 @@ func (c *userCreate) refused(ctx context.Context, err error) *identityclient.Use
 
 // lost reads the user to learn the outcome: one carrying this create's
 // record is its; another was there before (the lost answer was
-// EntityAlreadyExists).
+// EntityAlreadyExists). A user found so is not remembered as made (made):
+// a key create for it looks.
 func (c *userCreate) lost(ctx context.Context, createErr error) *identityclient.User {
 	tflog.Info(ctx, "CreateUser answer lost, reading the user to learn the outcome", map[string]any{"user_name": c.in.UserName, "wait_up_to": c.lostAnswerWait.String()})
 	u, err := findUserAfterLostCreate(ctx, c.idc, c.in, createErr, c.lostAnswerWait)
@@ -111,7 +115,6 @@ func (c *userCreate) lost(ctx context.Context, createErr error) *identityclient.
 		return nil
 	}
 	if nonce, _, ok := userCreateRecord(u); ok && nonce == c.nonce {
-		c.made(u)
 		c.clearRecord(ctx, u)
 		return u
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
@@ -167,10 +168,14 @@ func TestUserCreateLostAnswerOfAnExistingUser(t *testing.T) {
 }
 
 // A lost answer whose request made the user: the user carries this
-// create's record, so it is this create's, and the record is cleared.
+// create's record, so it is this create's, and the record is cleared. It
+// is not remembered as made by this run: its CreateDate, read up to a
+// timeout after the answer was due, would set the service's clock of the
+// key creates that skip the look too early.
 func TestUserCreateLostAnswerMadeTheUser(t *testing.T) {
 	t.Parallel()
 	h := newUserHarness(t)
+	h.r.clients.CreatedUsers = &conns.CreatedUsers{}
 	if err := h.emu.InjectFault(emulator.Fault{Service: "identity", Operation: "CreateUser", Kind: emulator.FaultLostResponse}); err != nil {
 		t.Fatal(err)
 	}
@@ -180,6 +185,9 @@ func TestUserCreateLostAnswerMadeTheUser(t *testing.T) {
 	}
 	if tags := h.emu.Identity.UserTags("gina"); len(tags) != 0 {
 		t.Fatalf("record left on the user: %v", tags)
+	}
+	if _, ok := h.r.clients.CreatedUsers.Created("gina"); ok {
+		t.Fatal("a user found after a lost answer is remembered as made by this run: its key creates would skip the look")
 	}
 }
 
