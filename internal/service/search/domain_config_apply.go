@@ -137,9 +137,9 @@ func (a *applying) send(ctx context.Context) applyStep {
 	}
 	rv := a.ar.review
 	if a.ar.creating && rv.handed == nil {
-		// Terraform hands Create no private state: the plan's dry run is
-		// found on the service.
-		rv.handed, rv.found = a.r.reviewedAtCreate(ctx, a.ar, in)
+		// Terraform hands Create no private state: the plan at apply
+		// hands its dry run on in memory.
+		rv.handed, rv.found = a.r.reviewedAtCreate(a.ar, in)
 	}
 	a.submitted = time.Now()
 	out, used, err := a.r.sendReviewed(ctx, a.ar.set, rv, in)

@@ -200,9 +200,10 @@ func (p *planning) dryRunDeferred(ctx context.Context) bool {
 	return true
 }
 
-// planDryRun runs the plan's own dry run of the change, or, in the plan
-// Terraform makes at apply, finds the reviewed plan's (reuseDryRun),
-// reports its verdict, and hands it to apply in the private state.
+// planDryRun runs the plan's own dry run of the change and hands it on
+// (handOn), or, in the plan Terraform makes at apply, takes the reviewed
+// plan's (reuseDryRun); it reports the verdict and hands it to apply in
+// the private state.
 func (p *planning) planDryRun(ctx context.Context) {
 	in, err := changeRequest(ctx, p.req.Config, p.set, p.ch)
 	if err != nil {
@@ -212,6 +213,7 @@ func (p *planning) planDryRun(ctx context.Context) {
 	dr := p.reuseDryRun(ctx, in)
 	if dr == nil {
 		dr = p.runDryRun(ctx, in)
+		p.handOn(ctx, in, dr)
 	}
 	if dr == nil || p.stopIfChangedSinceRead(ctx, dr) {
 		return

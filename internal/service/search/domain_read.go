@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -36,6 +37,9 @@ type domainRead struct {
 	Running  bool              `json:"running"`
 	Sections map[string]string `json:"sections"`
 	ReadAt   time.Time         `json:"read_at,omitzero"`
+	// Nonce tells this read from any other with the same answer: a plan's
+	// dry run is handed on to plans that start from this read (handoff.go).
+	Nonce string `json:"nonce,omitempty"`
 }
 
 // privateDomainRead is the private state's key for domainRead.
@@ -46,7 +50,7 @@ func recordRead(ctx context.Context, p privateSetter, live *domainState) diag.Di
 	if live == nil {
 		return p.SetKey(ctx, privateDomainRead, nil)
 	}
-	b, err := json.Marshal(domainRead{Change: live.latestChange, Running: live.running != "", Sections: sectionDigests(live.sections), ReadAt: live.readAt})
+	b, err := json.Marshal(domainRead{Change: live.latestChange, Running: live.running != "", Sections: sectionDigests(live.sections), ReadAt: live.readAt, Nonce: rand.Text()})
 	if err != nil {
 		return p.SetKey(ctx, privateDomainRead, nil)
 	}
