@@ -3,6 +3,7 @@ package search_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -335,4 +336,54 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 		wantDryRuns(t, emu, before, 2, "two plans with -refresh=false and the apply of the second")
 		wantEverySendChecked(t, emu)
 	})
+}
+
+// The provider binary, started by Terraform per walk as in real use, finds
+// the root module's data directory (here through -chdir) and hands the
+// reviewed plan's dry run on there: a note of the id alone, owner-only,
+// taken by the plan at apply.
+func TestAccDomainConfig_dryRunHandOffBinary(t *testing.T) {
+	acctest.PreCheck(t)
+	emu := newDomainEmulator(t)
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-cloud"), "github.com/cloudlabs/terraform-provider-cloud")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the provider: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	env, err := tfrun.DevOverrides(dir, "cloudlabs/cloud", bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(dir, "root")
+	if err := os.Mkdir(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: root, Env: env}
+	parent := &tfrun.Workspace{CLI: ws.CLI, Dir: dir, Env: env}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	write(t, ws, emu, "  snapshot_options = { automated_snapshot_start_hour = 1 }")
+	run(ctx, t, parent, "-chdir=root", "apply", "-auto-approve")
+	write(t, ws, emu, "  snapshot_options = { automated_snapshot_start_hour = 8 }")
+	before := dryRuns(emu)
+	run(ctx, t, parent, "-chdir=root", "plan", "-out=tfplan")
+	notes, _ := filepath.Glob(filepath.Join(root, ".terraform", "cloud-search-dry-runs", "*"))
+	if len(notes) != 1 {
+		t.Fatalf("notes after the plan: %v, want one", notes)
+	}
+	info, err := os.Stat(notes[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(notes[0])
+	if info.Mode().Perm() != 0o600 || strings.Contains(string(b), "Snapshot") || !strings.Contains(string(b), `"id"`) {
+		t.Errorf("the note (mode %v) = %s, want the dry run's id alone, mode 0600", info.Mode().Perm(), b)
+	}
+	run(ctx, t, parent, "-chdir=root", "apply", "tfplan")
+	wantDryRuns(t, emu, before, 1, "the provider binary's plan and the apply of its saved plan")
+	if notes, _ := filepath.Glob(filepath.Join(root, ".terraform", "cloud-search-dry-runs", "*")); len(notes) != 0 {
+		t.Errorf("notes after the apply: %v, want none (single-use)", notes)
+	}
+	wantEverySendChecked(t, emu)
 }
