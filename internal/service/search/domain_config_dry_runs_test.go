@@ -338,10 +338,11 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 	})
 }
 
-// The provider binary, started by Terraform per walk as in real use, finds
-// the root module's data directory (here through -chdir) and hands the
-// reviewed plan's dry run on there: a note of the id alone, owner-only,
-// taken by the plan at apply.
+// The provider binary, started by Terraform per walk as in real use, hands
+// the plan at apply's dry run to Create in memory, and finds the root
+// module's data directory (here through -chdir) to hand the reviewed
+// plan's dry run on there: a note of the id alone, owner-only, taken by
+// the plan at apply.
 func TestAccDomainConfig_dryRunHandOffBinary(t *testing.T) {
 	acctest.PreCheck(t)
 	emu := newDomainEmulator(t)
@@ -365,6 +366,8 @@ func TestAccDomainConfig_dryRunHandOffBinary(t *testing.T) {
 	defer cancel()
 	write(t, ws, emu, "  snapshot_options = { automated_snapshot_start_hour = 1 }")
 	run(ctx, t, parent, "-chdir=root", "apply", "-auto-approve")
+	// The plan at apply hands its dry run to Create in its process.
+	wantDryRuns(t, emu, 0, 2, "the provider binary's adoption")
 	write(t, ws, emu, "  snapshot_options = { automated_snapshot_start_hour = 8 }")
 	before := dryRuns(emu)
 	run(ctx, t, parent, "-chdir=root", "plan", "-out=tfplan")
