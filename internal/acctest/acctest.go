@@ -26,10 +26,11 @@ const ProviderName = "cloud"
 
 // ProtoV6ProviderFactories serve a new provider for each Terraform command,
 // as the provider binary does: nothing carries over between commands but
-// what the service holds.
+// what the service holds (the working directory is not known here, so a
+// plan leaves no note for the plan at apply).
 var ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	ProviderName: func() (tfprotov6.ProviderServer, error) {
-		return providerserver.NewProtocol6WithError(provider.New("test")())()
+		return providerserver.NewProtocol6WithError(provider.NewInDir("test", "")())()
 	},
 }
 

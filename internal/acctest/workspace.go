@@ -3,6 +3,7 @@ package acctest
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -20,7 +21,7 @@ func NewWorkspace(ctx context.Context, t testing.TB) *tfrun.Workspace {
 	t.Helper()
 	PreCheck(t)
 	dir := t.TempDir()
-	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.New("test")()))
+	env, stop, err := tfrun.Reattach(ctx, providerserver.NewProtocol6(provider.NewInDir("test", filepath.Join(dir, ".terraform"))()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,10 @@ type Clients struct {
 	Simulations *Simulations
 	// CreatedUsers are the users this provider instance created.
 	CreatedUsers *CreatedUsers
+	// DataDir is the Terraform data directory of the working directory
+	// Terraform runs in, where a plan leaves notes for the plan Terraform
+	// makes at apply (the search domain's dry run).
+	DataDir string
 
 	Identity *identity.Client
 	Search   *searchclient.Client

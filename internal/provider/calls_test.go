@@ -170,12 +170,12 @@ resource "cloud_search_domain_config" "d" {
 		b.WriteString("# ListUserTags/ListServiceSpecificCredentials when an earlier record needs resolving), so that any\n")
 		b.WriteString("# machine can recover an interrupted create; a key's plan asks the identity service whether the\n")
 		b.WriteString("# caller (the ARN Configure's GetCallerIdentity found) may create it (SimulatePrincipalPolicy).\n")
-		b.WriteString("# Every plan of a domain config change first reads the domain's latest dry run (DescribeDryRunProgress):\n")
-		b.WriteString("# a fresh plan then runs its own, while the plan Terraform makes at apply reuses the reviewed plan's\n")
-		b.WriteString("# when it stands for exactly the change and the domain shows no change since (DescribeDomainConfig),\n")
-		b.WriteString("# and Create reuses the plan at apply's: one read more per plan and per apply, one dry run (which waits\n")
-		b.WriteString("# for the service's analysis; immediate here) fewer per apply. Apply sends only when the service shows\n")
-		b.WriteString("# no change since (DescribeDomainConfig) and reads that dry run for the state (DescribeDryRunProgress).\n")
+		b.WriteString("# A fresh plan of a domain config change runs its own dry run and leaves its id in the working\n")
+		b.WriteString("# directory's .terraform; the plan Terraform makes at apply takes it and reuses that dry run when it is\n")
+		b.WriteString("# still the domain's latest (DescribeDryRunProgress) and the domain shows no change since\n")
+		b.WriteString("# (DescribeDomainConfig), and Create reuses the plan at apply's, handed on in memory: one dry run (which\n")
+		b.WriteString("# waits for the service's analysis; immediate here) fewer per apply. Apply sends only when the service\n")
+		b.WriteString("# shows no change since (DescribeDomainConfig) and reads that dry run for the state (DescribeDryRunProgress).\n")
 		for _, k := range order {
 			fmt.Fprintf(&b, "%s | %d\n", k, got[k])
 		}

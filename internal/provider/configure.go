@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -58,6 +59,7 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		return
 	}
 	clients.ApplyPrincipal = applyPrincipal
+	clients.DataDir = p.dataDir
 	tflog.Debug(ctx, "Provider configured", map[string]any{
 		"region": region, "credentials": creds.source, "sts_endpoint": eps.STS, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": ccfg.MaxRetries, "http_timeout": ccfg.AttemptTimeout.String(),
 	})
@@ -211,4 +213,19 @@ func newClients(ccfg client.Config, eps conns.Endpoints, caller *conns.Caller, d
 		Simulations: conns.NewSimulations(idc.SimulatePrincipalPolicy),
 		Identity:    idc, Search: sc, Tokens: modelsclient.NewTokenCache(modelsclient.MaxCachedTokens),
 	}, true
+}
+
+// terraformDataDir is the working directory's Terraform data directory:
+// Terraform starts the provider in the root module's directory (-chdir
+// included) and passes its environment on.
+func terraformDataDir() string {
+	dir := os.Getenv("TF_DATA_DIR")
+	if dir == "" {
+		dir = ".terraform"
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	return abs
 }

@@ -75,15 +75,24 @@ var httpTimeout = validators.Duration{
 	OutOfRange: func(v string) string { return fmt.Sprintf("The HTTP timeout %q must be between 1ms and 1h.", v) },
 }
 
-// New returns the provider factory for a version.
+// New returns the provider factory for a version, for the provider
+// Terraform starts in its working directory.
 func New(version string) func() provider.Provider {
+	return NewInDir(version, terraformDataDir())
+}
+
+// NewInDir is New for a provider served in a process that does not run in
+// Terraform's working directory (a test's): dataDir is that directory's
+// Terraform data directory, "" for none.
+func NewInDir(version, dataDir string) func() provider.Provider {
 	return func() provider.Provider {
-		return &cloudProvider{version: version}
+		return &cloudProvider{version: version, dataDir: dataDir}
 	}
 }
 
 type cloudProvider struct {
 	version string
+	dataDir string
 }
 
 type providerModel struct {

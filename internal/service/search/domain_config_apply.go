@@ -165,12 +165,10 @@ func (a *applying) send(ctx context.Context) error {
 		return &applyFailure{"Building the request failed; this is a bug in the provider: " + err.Error()}
 	}
 	rv := a.ar.review
-	if a.ar.creating() && rv.handed == nil && rv.planned != nil && !a.ar.woChanged && a.ar.set.DryRunMode.ValueString() == searchclient.DryRunModeVerbose {
-		// Terraform hands Create no private state: the plan's dry run is
-		// found on the service.
-		if dr := reviewedAtCreate(ctx, a.clients.Search, in, a.ar.config.Raw, a.ar.plan.Raw, a.ar.ch.sections, *rv.planned); dr != nil {
-			rv.handed, rv.found = reviewedOf(dr, in), dr
-		}
+	if a.ar.creating() && rv.handed == nil {
+		// Terraform hands Create no private state: the plan at apply
+		// hands its dry run on in memory.
+		rv.handed, rv.found = reviewedAtCreate(handoffOf(a.clients), a.ar, in)
 	}
 	a.submitted = time.Now()
 	out, used, err := sendReviewed(ctx, a.clients.Search, a.ar.set, rv, in)

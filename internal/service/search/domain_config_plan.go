@@ -26,9 +26,9 @@ import (
 // planChange runs the spec's rules that need no call, then a dry run of the
 // planned change, and puts what the service says into the plan. Its steps,
 // in order, are the methods of planning below. c reads the domain and runs
-// the dry run.
-func planChange(ctx context.Context, c *searchclient.Client, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	p := &planning{c: c, req: req, resp: resp}
+// the dry run; h hands it on.
+func planChange(ctx context.Context, c *searchclient.Client, h handoff, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	p := &planning{c: c, h: h, req: req, resp: resp}
 	if !p.start(ctx) || !p.readCurrent(ctx) {
 		return
 	}
@@ -49,7 +49,9 @@ func planChange(ctx context.Context, c *searchclient.Client, req resource.Modify
 
 // planning is one plan in progress.
 type planning struct {
-	c    *searchclient.Client
+	c *searchclient.Client
+	// h hands this plan's dry run on (handoff.go).
+	h    handoff
 	req  resource.ModifyPlanRequest
 	resp *resource.ModifyPlanResponse
 	set  settings
@@ -193,23 +195,20 @@ func (p *planning) dryRunDeferred(ctx context.Context) bool {
 	return true
 }
 
-// planDryRun runs the plan's own dry run of the change, or, in the plan
-// Terraform makes at apply, finds the reviewed plan's (reuseDryRun),
-// reports its verdict, and hands it to apply in the private state.
+// planDryRun runs the plan's own dry run of the change and hands it on
+// (handOn), or, in the plan Terraform makes at apply, takes the reviewed
+// plan's (reuseDryRun); it reports the verdict and hands it to apply in
+// the private state.
 func (p *planning) planDryRun(ctx context.Context) {
 	in, err := changeRequest(ctx, p.req.Config, p.set, p.ch)
 	if err != nil {
 		p.diags().AddError("Unable to Plan Search Domain Config", "Building the dry run's request failed; this is a bug in the provider: "+err.Error())
 		return
 	}
-	var dr *dryRunResult
-	if !p.creating() && p.set.DryRunMode.ValueString() == searchclient.DryRunModeVerbose {
-		// Only a Verbose dry run shows the configuration it planned, and
-		// at creation there is no record of a read to compare it with.
-		dr = reuseDryRun(ctx, p.c, readDomainRead(ctx, p.req.Private), in, p.req.Config.Raw, p.req.State.Raw, p.ch.sections)
-	}
+	dr := p.reuseDryRun(ctx, in)
 	if dr == nil {
 		dr = p.runDryRun(ctx, in)
+		p.handOn(ctx, in, dr)
 	}
 	if dr == nil || p.stopIfChangedSinceRead(ctx, dr) {
 		return

@@ -63,7 +63,7 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if r.clients == nil || r.clients.Search == nil {
 		return // the provider is not configured yet (validation)
 	}
-	planChange(withPasswords(ctx, req.Config), r.clients.Search, req, resp)
+	planChange(withPasswords(ctx, req.Config), r.clients.Search, handoffOf(r.clients), req, resp)
 }
 
 // Create adopts the domain: it applies the configured sections that differ

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"crypto/rand"
 	"sort"
 	"time"
 
@@ -34,6 +35,9 @@ type domainRead struct {
 	Running  bool              `json:"running"`
 	Sections map[string]string `json:"sections"`
 	ReadAt   time.Time         `json:"read_at,omitzero"`
+	// Nonce tells this read from any other with the same answer: a plan's
+	// dry run is handed on to plans that start from this read (handoff.go).
+	Nonce string `json:"nonce,omitempty"`
 }
 
 // privateDomainRead is the private state's key for domainRead.
@@ -44,7 +48,7 @@ func recordRead(ctx context.Context, p privatestate.Setter, live *domainState) d
 	if live == nil {
 		return privatestate.Forget(ctx, p, privateDomainRead)
 	}
-	return privatestate.Set(ctx, p, privateDomainRead, domainRead{Change: live.latestChange, Running: live.running != "", Sections: sectionDigests(live.sections), ReadAt: live.clock.At})
+	return privatestate.Set(ctx, p, privateDomainRead, domainRead{Change: live.latestChange, Running: live.running != "", Sections: sectionDigests(live.sections), ReadAt: live.clock.At, Nonce: rand.Text()})
 }
 
 func readDomainRead(ctx context.Context, p privatestate.Getter) *domainRead {

@@ -2,26 +2,20 @@ package search
 
 import (
 	"context"
-	"slices"
-	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
-// Terraform plans again at apply, from the same configuration, prior state
-// and private state as the reviewed plan, and Create gets no private state
-// at all, so neither can be handed the reviewed plan's dry run. Both can
-// find it on the service: DescribeDryRunProgress without a DryRunId
-// reports the domain's latest dry run, with the configuration it planned.
-// A read costs a round trip; a dry run waits for the service's analysis.
-// The rule for reusing that dry run instead of running another
-// (contributing/design.md) is reusableDryRun's.
+// The plan Terraform makes at apply, and Create, reuse the dry run of the
+// plan before them instead of running another when that plan handed it
+// on for exactly their request (handoff.go) and nothing moved since. A
+// read costs a round trip; a dry run waits for the service's analysis.
+// The rule is in contributing/design.md ("One dry run per reviewed
+// change").
 
 const (
 	// reuseMaxAge is how old, by the service's clock, a dry run a plan
@@ -34,96 +28,116 @@ const (
 	createReuseAge = dryRunTimeout + time.Minute
 )
 
-// reusableDryRun is the domain's latest dry run when it stands for in
-// exactly, else nil. It stands for in when it is a completed Verbose dry
-// run whose verdict needs no clock (dynamic or none: the off-peak window
-// rule reads the clock for blue/green), with in's accepted warnings, made
-// no earlier than notBefore and at most maxAge ago, whose planned
-// configuration has every member the configuration sets at its configured
-// value and changes no member in does not set, and when in sets nothing
-// the service never shows (a password, the master user), which no answer
-// could confirm. prior supplies what the service never returns, as for a
-// read. The caller checks that the domain shows no change since the dry
-// run (its after).
-func reusableDryRun(ctx context.Context, c *searchclient.Client, in *searchclient.UpdateDomainConfigInput, config, prior tftypes.Value, sections map[string]bool, notBefore time.Time, maxAge time.Duration) *dryRunResult {
-	if shape.SetsHidden(config, sections) || setsPassword(in) {
+// handable reports whether a dry run of in may be handed on: a completed
+// Verbose dry run whose verdict needs no clock (dynamic or none: the
+// off-peak window rule reads the clock for blue/green), made with no
+// change running, of a request that sets nothing the service never shows
+// (a password, the master user), which a request's digest may not stand
+// for.
+func (p *planning) handable(in *searchclient.UpdateDomainConfigInput, dr *dryRunResult) bool {
+	return dr != nil && dr.mode == searchclient.DryRunModeVerbose && dr.status == searchclient.DryRunStatusCompleted &&
+		(dr.deploymentType == searchclient.DeploymentTypeDynamic || dr.deploymentType == searchclient.DeploymentTypeNone) &&
+		!dr.afterRunning && !shape.SetsHidden(p.req.Config.Raw, p.ch.sections) && !setsPassword(in)
+}
+
+// startingRead is the read record this plan starts from (the private
+// state's, domain_read.go), raw, when a dry run may be handed on from it:
+// a completed read with the service's clock.
+func (p *planning) startingRead(ctx context.Context) ([]byte, *domainRead) {
+	rd := readDomainRead(ctx, p.req.Private)
+	if rd == nil || rd.Running || rd.ReadAt.IsZero() {
+		return nil, nil
+	}
+	raw, _ := p.req.Private.GetKey(ctx, privateDomainRead)
+	return raw, rd
+}
+
+// handOn hands dr, this plan's own dry run of in, to what follows: at
+// creation to Create in this process, else to the plan Terraform makes at
+// apply from the same read (a note).
+func (p *planning) handOn(ctx context.Context, in *searchclient.UpdateDomainConfigInput, dr *dryRunResult) {
+	if !p.handable(in, dr) {
+		return
+	}
+	if p.creating() {
+		handToCreate(p.h.handoffName(in, nil), dr)
+		return
+	}
+	if raw, _ := p.startingRead(ctx); raw != nil {
+		p.h.leaveNote(ctx, p.h.handoffName(in, raw), handoffNote{ID: dr.id, Mode: dr.mode, Created: time.Now()})
+	}
+}
+
+// reuseDryRun is the plan's verdict without a dry run of its own: the dry
+// run a plan that started from the same read handed on for exactly in,
+// when it is still the domain's latest dry run (nobody dry-ran since),
+// made since that read and at most reuseMaxAge ago, and the domain shows
+// no change since the read. Then it is the reviewed plan's own dry run,
+// and this the plan Terraform makes at apply. nil otherwise, and the plan
+// dry-runs.
+func (p *planning) reuseDryRun(ctx context.Context, in *searchclient.UpdateDomainConfigInput) *dryRunResult {
+	if p.creating() || p.set.DryRunMode.ValueString() != searchclient.DryRunModeVerbose {
 		return nil
 	}
-	out, err := c.DescribeDryRunProgress(ctx, searchclient.DescribeDryRunProgressInput{DomainName: in.DomainName, LoadDryRunConfig: true})
-	if err != nil || out.DryRunProgressStatus == nil || out.DryRunConfig == nil {
-		// None yet, a Basic one (no planned configuration), or no answer.
+	raw, rd := p.startingRead(ctx)
+	if raw == nil {
 		return nil
+	}
+	note := p.h.takeNote(ctx, p.h.handoffName(in, raw))
+	if note == nil {
+		return nil
+	}
+	dr, why := latestDryRun(ctx, p.c, in.DomainName, note.ID, rd.ReadAt)
+	switch {
+	case why != "":
+	case !p.handable(in, dr):
+		why = "not a completed dynamic Verbose dry run"
+	case dr.after != rd.Change:
+		why = "made after a change since the read"
+	}
+	if why == "" {
+		why = "the domain changed since the read"
+		dc, err := p.c.DescribeDomainConfig(ctx, p.domain)
+		if err == nil && changeID(dc.ChangeProgressDetails) == rd.Change {
+			if running, _ := dc.RunningChange(); running == "" {
+				why = ""
+			}
+		}
+	}
+	if why != "" {
+		tflog.Debug(ctx, "The plan's handed dry run does not stand for this change", map[string]any{"domain_name": p.domain, "dry_run_id": note.ID, "reason": why})
+		return nil
+	}
+	tflog.Info(ctx, "Search domain dry run reused", map[string]any{"domain_name": p.domain, "dry_run_id": dr.id, "deployment_type": dr.deploymentType})
+	return dr
+}
+
+// latestDryRun is the domain's latest dry run (DescribeDryRunProgress
+// without an id) when it is the dry run id, made no earlier than notBefore
+// and at most reuseMaxAge ago by the service's clock; else why not.
+func latestDryRun(ctx context.Context, c *searchclient.Client, domain, id string, notBefore time.Time) (*dryRunResult, string) {
+	out, err := c.DescribeDryRunProgress(ctx, searchclient.DescribeDryRunProgressInput{DomainName: domain, LoadDryRunConfig: true})
+	if err != nil || out.DryRunProgressStatus == nil || out.DryRunConfig == nil {
+		return nil, "no answer"
 	}
 	st, planned := out.DryRunProgressStatus, out.DryRunConfig
+	if searchclient.Deref(st.DryRunId) != id {
+		return nil, "someone dry-ran the domain since"
+	}
+	created, perr := time.Parse(time.RFC3339, searchclient.Deref(st.CreationDate))
+	switch {
+	case perr != nil || !out.Clock.Known():
+		return nil, "no creation date or service clock"
+	case created.Before(notBefore):
+		return nil, "made before the read"
+	case out.Clock.At.Sub(created) > reuseMaxAge:
+		return nil, "too old"
+	}
 	dr := newDryRunResult(searchclient.DryRunModeVerbose, st, out.DryRunResults, planned.ModifyingProperties, changeID(planned.ChangeProgressDetails))
 	if d := planned.ChangeProgressDetails; d != nil {
 		dr.afterRunning = searchclient.ChangeRunning(searchclient.Deref(d.ConfigChangeStatus))
 	}
-	why := ""
-	created, perr := time.Parse(time.RFC3339, searchclient.Deref(st.CreationDate))
-	switch {
-	case dr.status != searchclient.DryRunStatusCompleted:
-		why = "not completed"
-	case dr.deploymentType != searchclient.DeploymentTypeDynamic && dr.deploymentType != searchclient.DeploymentTypeNone:
-		why = "deployment type " + dr.deploymentType
-	case !slices.Equal(sortedCopy(st.AcceptedWarnings), sortedCopy(in.AcceptedWarnings)):
-		why = "other accepted warnings"
-	case perr != nil || !out.Clock.Known():
-		why = "no creation date or service clock"
-	case created.Before(notBefore):
-		why = "made before Terraform last read the domain"
-	case out.Clock.At.Sub(created) > maxAge:
-		why = "too old"
-	case !plansExactly(in, config, prior, planned):
-		why = "another request"
-	}
-	if why != "" {
-		tflog.Debug(ctx, "The domain's latest dry run does not stand for this change", map[string]any{"domain_name": in.DomainName, "dry_run_id": dr.id, "reason": why})
-		return nil
-	}
-	return dr
-}
-
-// plansExactly reports whether planned, a dry run's DryRunConfig, is what
-// in makes of the domain: every member the configuration sets has its
-// configured value there, and every property the dry run changes is one in
-// sets, shown with its values.
-func plansExactly(in *searchclient.UpdateDomainConfigInput, config, prior tftypes.Value, planned *searchclient.DomainStatus) bool {
-	for _, p := range planned.ModifyingProperties {
-		if p.ActiveValue == nil && p.PendingValue == nil || !setsProperty(in.Sections, searchclient.Deref(p.Name)) {
-			return false
-		}
-	}
-	secs, err := shape.ReadPlanned(planned, prior)
-	if err != nil {
-		return false
-	}
-	current, err := tfvalue.WithAttributes(prior, secs)
-	if err != nil {
-		return false
-	}
-	ch := changeOf(config, current, false)
-	return ch.empty() && !ch.unknown
-}
-
-// setsProperty reports whether a request value v sets the property name,
-// a dotted wire path as ModifyingProperties name it
-// ("AdvancedOptions.indices.fielddata.cache.size"): a leaf or list of v at
-// that path or above it. An object v sets only in part does not count.
-func setsProperty(v any, name string) bool {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return true
-	}
-	for k, sub := range m {
-		if _, obj := sub.(map[string]any); name == k && !obj {
-			return true
-		}
-		if rest, ok := strings.CutPrefix(name, k+"."); ok && setsProperty(sub, rest) {
-			return true
-		}
-	}
-	return false
+	return dr, ""
 }
 
 // setsPassword reports whether in carries the master user password.
@@ -134,50 +148,18 @@ func setsPassword(in *searchclient.UpdateDomainConfigInput) bool {
 	return ok
 }
 
-func sortedCopy(s []string) []string {
-	out := append([]string{}, s...)
-	slices.Sort(out)
-	return out
-}
-
-// reuseDryRun is the plan's verdict without a dry run of its own, when the
-// domain's latest dry run stands for in (reusableDryRun) and was made on
-// the domain as Terraform last read it (rd: this plan's refresh; the
-// record of domain_read.go), which shows no change since: then it is the
-// reviewed plan's own dry run, and this the plan Terraform makes at apply.
-// prior is the state the plan compares with, sections the sections the
-// change sets. nil otherwise: with no record (creation), or after any
-// change to the domain since the read, the plan dry-runs. The caller
-// reuses only Verbose dry runs.
-func reuseDryRun(ctx context.Context, c *searchclient.Client, rd *domainRead, in *searchclient.UpdateDomainConfigInput, config, prior tftypes.Value, sections map[string]bool) *dryRunResult {
-	if rd == nil || rd.Running || rd.ReadAt.IsZero() {
-		return nil
+// reviewedAtCreate is the dry run Create may send on (sendReviewed): the
+// one the plan at apply made just before in this process and handed on
+// for exactly in, when its verdict is the one the plan showed. nil when
+// there is none; sendReviewed then dry-runs again. sendReviewed still
+// checks that the domain shows no change since it.
+func reviewedAtCreate(h handoff, ar applyRequest, in *searchclient.UpdateDomainConfigInput) (*reviewedDryRun, *dryRunResult) {
+	if ar.review.planned == nil || ar.woChanged || ar.set.DryRunMode.ValueString() != searchclient.DryRunModeVerbose {
+		return nil, nil
 	}
-	dr := reusableDryRun(ctx, c, in, config, prior, sections, rd.ReadAt, reuseMaxAge)
-	if dr == nil || dr.after != rd.Change || dr.afterRunning {
-		return nil
+	dr := takeForCreate(h.handoffName(in, nil))
+	if dr == nil || !dr.verdict().equal(*ar.review.planned) {
+		return nil, nil
 	}
-	dc, err := c.DescribeDomainConfig(ctx, in.DomainName)
-	if err != nil || changeID(dc.ChangeProgressDetails) != rd.Change {
-		return nil
-	}
-	if running, _ := dc.RunningChange(); running != "" {
-		return nil
-	}
-	tflog.Info(ctx, "Search domain dry run reused", map[string]any{"domain_name": in.DomainName, "dry_run_id": dr.id, "deployment_type": dr.deploymentType})
-	return dr
-}
-
-// reviewedAtCreate is the dry run Create may send on (sendReviewed), found
-// on the service: the one the plan at apply made just before, when it
-// stands for in (reusableDryRun) and its verdict is planned, the one the
-// plan showed. plan is the planned values, sections the sections the
-// change sets. nil when there is none; sendReviewed then dry-runs again.
-// sendReviewed still checks that the domain shows no change since it.
-func reviewedAtCreate(ctx context.Context, c *searchclient.Client, in *searchclient.UpdateDomainConfigInput, config, plan tftypes.Value, sections map[string]bool, planned verdict) *dryRunResult {
-	dr := reusableDryRun(ctx, c, in, config, plan, sections, time.Time{}, createReuseAge)
-	if dr == nil || dr.afterRunning || !dr.verdict().equal(planned) {
-		return nil
-	}
-	return dr
+	return &reviewedDryRun{ID: dr.id, Request: requestKey(in), After: dr.after}, dr
 }

@@ -64,7 +64,7 @@ func readReviewed(ctx context.Context, p privatestate.Getter) *reviewedDryRun {
 type review struct {
 	planned *verdict
 	handed  *reviewedDryRun
-	// found is the handed dry run as Create read it on the service
+	// found is the handed dry run as the plan at apply handed it to Create
 	// (reviewedAtCreate), so it is not read again; nil otherwise.
 	found *dryRunResult
 }
@@ -77,8 +77,8 @@ func (e *notSentError) Error() string { return e.detail }
 
 // sendReviewed sends in, the change apply is about to make, keeping the
 // invariant. It sends at once only when the plan's own dry run stands for
-// it (whyDryRunAgain). Otherwise (creation with no dry run found for it
-// on the service, someone else's change ran first, the request differs,
+// it (whyDryRunAgain). Otherwise (creation with no dry run handed on
+// for it, someone else's change ran first, the request differs,
 // the plan had no verdict) it dry-runs in and sends only when the new
 // verdict is the reviewed one, or, when the plan showed none, when
 // nothing in it blocks the change (dryRunAgain). Else it
@@ -117,7 +117,7 @@ func whyDryRunAgain(ctx context.Context, c *searchclient.Client, mode string, rv
 	case rv.planned == nil:
 		return "the plan showed no verdict (its dry run was deferred to apply or could not be run)", nil
 	case rv.handed == nil:
-		return "the plan's dry run was not handed to apply (Terraform hands Create none) and none on the service stands for the request", nil
+		return "the plan's dry run was not handed to apply (Terraform hands Create none) and the plan at apply handed on none for the request", nil
 	case rv.handed.Request != requestKey(in):
 		return "the request differs from the one the plan's dry run analysed (the domain changed since the plan)", nil
 	}
