@@ -9,8 +9,8 @@ import (
 // CreatedUsers are the users this provider instance created (one
 // Terraform run: an apply), each with how far the service's clock was
 // ahead of ours when it was created. A key create for one of them has no
-// interrupted create to recover (the identity package says why), so it
-// skips the look for one.
+// interrupted create to recover (internal/recovery says why), so it skips
+// the look for one.
 type CreatedUsers struct {
 	mu     sync.Mutex
 	offset map[string]time.Duration

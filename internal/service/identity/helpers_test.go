@@ -1,8 +1,6 @@
 package identity
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -10,11 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
@@ -125,38 +120,4 @@ func TestFlattenCredential(t *testing.T) {
 			}
 		})
 	}
-}
-
-// newEmulatorClients are the clients of a provider on an emulator of its
-// own, served over HTTP (through transport unless nil), with one-second
-// attempts and one retry so that create windows stay short.
-func newEmulatorClients(t *testing.T, transport http.RoundTripper) (*emulator.Emulator, *conns.Clients) {
-	t.Helper()
-	e := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
-	cfg := client.Config{Region: e.Region(), Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()}, AttemptTimeout: time.Second, MaxRetries: 1}
-	if transport != nil {
-		cfg.HTTPClient = &http.Client{Transport: transport}
-	}
-	idc, err := identityclient.New(cfg, srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e, &conns.Clients{Region: e.Region(), Config: cfg, Endpoints: conns.Endpoints{Identity: srv.URL}, Identity: idc}
-}
-
-// otherRun are the clients of another run on the same emulator as
-// clients, through transport.
-func otherRun(t *testing.T, clients *conns.Clients, transport http.RoundTripper) *conns.Clients {
-	t.Helper()
-	cfg := clients.Config
-	cfg.HTTPClient = &http.Client{Transport: transport}
-	idc, err := identityclient.New(cfg, clients.Endpoints.Identity)
-	if err != nil {
-		t.Fatal(err)
-	}
-	other := *clients
-	other.Identity = idc
-	return &other
 }

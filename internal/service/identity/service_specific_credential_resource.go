@@ -28,6 +28,7 @@ import (
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/recovery"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
@@ -310,7 +311,7 @@ func sameTriggers(a, b types.Map) bool {
 }
 
 // Create creates the key, or adopts the key an interrupted create left
-// behind (key_create.go).
+// behind (key_create.go, internal/recovery).
 func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan serviceSpecificCredentialModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -322,8 +323,8 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 		ServiceName:       plan.ServiceName.ValueString(),
 		CredentialAgeDays: int(plan.CredentialAgeDays.ValueInt64()),
 	}
-	want := wantKey{ageDays: plan.CredentialAgeDays.ValueInt64(), renewBefore: plan.RenewBeforeDays.ValueInt64(), status: plan.Status.ValueString()}
-	cred := newKeyCreate(r.clients, in, want, &resp.Diagnostics).run(ctx)
+	want := recovery.WantKey{AgeDays: plan.CredentialAgeDays.ValueInt64(), RenewBeforeDays: plan.RenewBeforeDays.ValueInt64()}
+	cred := createKey(ctx, r.clients, in, want, &resp.Diagnostics)
 	if cred == nil {
 		return
 	}
@@ -331,7 +332,7 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	plan.ServiceAPIKeyValue = types.StringValue(cred.ServiceAPIKeyValue)
 	plan.Region = types.StringValue(r.clients.Identity.Region())
 	plan.Held = types.BoolValue(true) // marked by the create (hold), or warned about
-	r.setCreatedStatus(ctx, cred, want.status, &plan, &resp.Diagnostics)
+	r.setCreatedStatus(ctx, cred, plan.Status.ValueString(), &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	r.setKeyIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
 }
@@ -452,39 +453,18 @@ func readsAsHeld(ctx context.Context, state *serviceSpecificCredentialModel, pri
 	return len(b) > 0
 }
 
-// recentKey is how recently a key must have been created for a record
-// not yet written to cover it: a record's window starts when its create
-// starts, give or take clockMargin and the error of our estimate of the
-// service's clock.
-const recentKey = time.Minute
-
 // beyondRecovery reports whether no recovery of an interrupted create can
 // ever take key, an imported key without a value (one ListUserTags, a read,
-// once per import): it is marked already, or it is older than any record
-// still to be written can cover (recentKey) and no record on its user
-// covers its creation or is taking it over. Then it needs no mark, and
-// its import plans no update. When the tags cannot be read, the answer is
-// no: the apply marks it.
+// once per import; recovery.BeyondRecovery says when). Then it needs no
+// mark, and its import plans no update. When the tags cannot be read, the
+// answer is no: the apply marks it.
 func (r *serviceSpecificCredentialResource) beyondRecovery(ctx context.Context, key *identityclient.ServiceSpecificCredential, serverTime time.Time) bool {
 	out, err := r.clients.Identity.ListUserTags(ctx, key.UserName)
 	if err != nil {
 		tflog.Debug(ctx, "Could not read the tags of an imported key's user: the apply marks the key as held", map[string]any{"user_name": key.UserName, "error": err.Error()})
 		return false
 	}
-	pending, claims := recordsOf(out.Tags, key.ServiceName)
-	c := claims[claimTagKey(key.ServiceSpecificCredentialID)]
-	if c.nonce != "" {
-		return true // marked already, such as by the create that made it
-	}
-	if len(c.takers) > 0 || serverTime.IsZero() || serverTime.Sub(key.CreateDate) < recentKey {
-		return false
-	}
-	for _, p := range pending {
-		if inCreateWindow(p, key.CreateDate) {
-			return false
-		}
-	}
-	return true
+	return recovery.BeyondRecovery(out.Tags, key, serverTime)
 }
 
 // markHeld marks an imported key as held on its user, as its create would
@@ -493,11 +473,11 @@ func (r *serviceSpecificCredentialResource) beyondRecovery(ctx context.Context, 
 // leaves held false, so the next plan plans the mark again.
 func (r *serviceSpecificCredentialResource) markHeld(ctx context.Context, state *serviceSpecificCredentialModel, diags *diag.Diagnostics) bool {
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
-	if err := r.clients.Identity.TagUser(ctx, user, []identityclient.Tag{{Key: claimTagKey(id), Value: newNonce()}}); err != nil {
+	if err := r.clients.Identity.TagUser(ctx, user, []identityclient.Tag{recovery.NewMark(id)}); err != nil {
 		diags.AddWarning("Imported Key Not Marked as Held",
 			fmt.Sprintf("Marking key %s as held on user %q (tag %s, identity:TagUser) failed, so held stays false and the next plan plans it again. "+
 				"Until it is marked, a recovery of another configuration's interrupted create of a key for this user, whose window covers this key's creation, could take it.\n\n%s",
-				id, user, claimTagKey(id), err))
+				id, user, recovery.MarkTag(id), err))
 		return false
 	}
 	return true

@@ -93,7 +93,7 @@ func (r *userResource) Configure(_ context.Context, req resource.ConfigureReques
 }
 
 // Create creates the user, or adopts the user an interrupted create of an
-// earlier run made (user_create.go).
+// earlier run made (user_create.go, internal/recovery).
 func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan userModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -101,7 +101,7 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 		return
 	}
 	in := identityclient.CreateUserInput{UserName: plan.UserName.ValueString(), Path: plan.Path.ValueString()}
-	u := newUserCreate(r.clients, in, &resp.Diagnostics).run(ctx)
+	u := createUser(ctx, r.clients, in, &resp.Diagnostics)
 	if u == nil {
 		return
 	}
