@@ -20,10 +20,10 @@ import (
 // the answer, and keys have no tags. So each create is recorded on its
 // user before it is sent (tags.go), and the next create for that user and
 // service, on any machine, waits while a recorded create may still land,
-// finds the key of an interrupted one by time among the user's unmarked
-// keys, and adopts it: a reset gives it a value the state can hold. A
-// marked key is never touched, and when the keys in a record's window are
-// more than the records account for, nothing is.
+// finds the key of an interrupted one by time among the user's keys that
+// no tag speaks for, and adopts it: a reset gives it a value the state can
+// hold. A marked key is never touched, and when the keys in a record's
+// window are more than the records account for, nothing is.
 
 // match is what the user's keys say about one record.
 type match struct {
@@ -36,9 +36,9 @@ type match struct {
 }
 
 // matchKeys finds the key of each of the records among keys. tags says
-// which keys are marked: a marked key is spoken for. A record naming a key
-// matches that key. A pending record matches an unclaimed key created
-// within its window (Started to Deadline, widened by clockMargin); records
+// which keys are marked or claimed: such a key is spoken for. A record
+// naming a key matches that key. A pending record matches a key spoken for
+// by none created within its window (Started to Deadline, widened by clockMargin); records
 // take the earliest key left in their window, in the order they started.
 // When keys are left over in some record's window, those records match
 // nothing and report the window's keys as ambiguous.
@@ -100,7 +100,7 @@ func inCreateWindow(e record, created time.Time) bool {
 
 // fits reports whether key can stand for the planned one: same lifetime,
 // and not so close to its expiry that the next plan would renew it.
-func fits(key *identityclient.ServiceSpecificCredential, want WantKey, serverNow time.Time) bool {
+func fits(key *identityclient.ServiceSpecificCredential, want WantKey, now time.Time) bool {
 	if key.ExpirationDate.IsZero() {
 		return want.AgeDays == 0
 	}
@@ -109,7 +109,7 @@ func fits(key *identityclient.ServiceSpecificCredential, want WantKey, serverNow
 		return false
 	}
 	left := time.Duration(want.RenewBeforeDays)*24*time.Hour + time.Minute
-	return key.ExpirationDate.After(serverNow.Add(left))
+	return key.ExpirationDate.After(now.Add(left))
 }
 
 // recentKey is how recently a key must have been created for a record

@@ -77,9 +77,9 @@ type KeyInterrupted struct {
 // failed, so nothing was created.
 type KeyLookFailed struct{ Err error }
 
-// KeyAmbiguous: the user's unclaimed keys created around Started (Keys)
-// are more than the interrupted creates account for, so nothing was
-// changed; Record is the interrupted create's record.
+// KeyAmbiguous: the user's keys that no tag speaks for, created around
+// Started (Keys), are more than the interrupted creates account for, so
+// nothing was changed; Record is the interrupted create's record.
 type KeyAmbiguous struct {
 	Record  string
 	Started time.Time

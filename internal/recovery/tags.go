@@ -34,10 +34,11 @@ import (
 //     (sweepStaleMarks).
 //   - tagClaim+<nonce>:<credential id> = "<record tag> <credential id>
 //     <deadline>" is the claim of one recovery taking a key over for the
-//     record; doc.go says how one run of several wins it (contest.go). Until the
-//     record goes, the takeover is in progress (until its deadline) or,
-//     past it, was interrupted and is resumed by the next create. A claim
-//     also keeps the key from being matched to another record.
+//     record; doc.go says how one run of several wins it (contest.go).
+//     Until the record goes, the takeover is in progress (until its
+//     deadline) or, past it, was interrupted and is resumed by the next
+//     create. A claim also keeps the key from being matched to another
+//     record.
 //   - tagUserRecord = "<nonce> <window seconds>" goes on CreateUser and is
 //     removed once its answer is in hand: a user that still carries it
 //     after CreateDate + window was made by an interrupted create and is

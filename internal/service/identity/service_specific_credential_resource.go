@@ -208,9 +208,10 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 		return
 	}
 	if req.State.Raw.IsNull() {
+		proposed := plan
 		plan.Region = types.StringValue(r.clients.Region)
 		r.checkCreateAllowed(ctx, &plan, &resp.Diagnostics)
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(setChanged(ctx, &resp.Plan, &proposed, &plan)...)
 		return
 	}
 	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
@@ -314,7 +315,7 @@ func sameTriggers(a, b types.Map) bool {
 // behind (key_create.go, internal/recovery).
 func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan serviceSpecificCredentialModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -333,7 +334,7 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	plan.Region = types.StringValue(r.clients.Identity.Region())
 	plan.Held = types.BoolValue(true) // marked by the create (hold), or warned about
 	r.setCreatedStatus(ctx, cred, plan.Status.ValueString(), &plan, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	r.setKeyIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
 }
 
@@ -485,8 +486,8 @@ func (r *serviceSpecificCredentialResource) markHeld(ctx context.Context, state 
 
 func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state serviceSpecificCredentialModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -509,7 +510,7 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 	if plan.ServiceAPIKeyValue.IsUnknown() {
 		plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	r.setKeyIdentity(ctx, &plan, prior, resp.Identity, &resp.Diagnostics)
 }
 
@@ -544,14 +545,14 @@ func (r *serviceSpecificCredentialResource) reset(ctx context.Context, plan, sta
 		detail = fmt.Sprintf("Key %s of user %q no longer exists. Refresh (terraform plan) to drop it from state, then apply to create a new one.\n\n%s", id, user, err)
 	}
 	plan.ResetTriggers = state.ResetTriggers
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, plan)...)
 	resp.Diagnostics.AddAttributeError(path.Root("reset_triggers"), "Unable to Reset Identity Service Specific Credential", detail)
 	return false
 }
 
 func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state serviceSpecificCredentialModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
