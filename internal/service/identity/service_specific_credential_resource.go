@@ -325,6 +325,7 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 		CredentialAgeDays: int(plan.CredentialAgeDays.ValueInt64()),
 	}
 	want := recovery.WantKey{AgeDays: plan.CredentialAgeDays.ValueInt64(), RenewBeforeDays: plan.RenewBeforeDays.ValueInt64()}
+	status := plan.Status.ValueString() // flattenCredential sets the key's
 	cred := createKey(ctx, r.clients, in, want, &resp.Diagnostics)
 	if cred == nil {
 		return
@@ -333,7 +334,7 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	plan.ServiceAPIKeyValue = types.StringValue(cred.ServiceAPIKeyValue)
 	plan.Region = types.StringValue(r.clients.Identity.Region())
 	plan.Held = types.BoolValue(true) // marked by the create (hold), or warned about
-	r.setCreatedStatus(ctx, cred, plan.Status.ValueString(), &plan, &resp.Diagnostics)
+	r.setCreatedStatus(ctx, cred, status, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	r.setKeyIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
 }
