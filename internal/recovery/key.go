@@ -99,7 +99,7 @@ func (c *keyCreate) run(ctx context.Context) KeyEnd {
 func (c *keyCreate) recoverFirst(ctx context.Context) (end KeyEnd, record bool) {
 	if c.Made != nil {
 		if offset, ok := c.Made.Created(c.user); ok {
-			c.clock = Clock{offset: offset}
+			c.clock = ClockAhead(offset)
 			return nil, true
 		}
 	}

@@ -87,7 +87,7 @@ func (c *userCreate) settle(ctx context.Context, u *identityclient.User) {
 	if c.Made != nil {
 		var clock Clock
 		clock.Read(u.CreateDate)
-		c.Made.Add(u.UserName, clock.offset)
+		c.Made.Add(u.UserName, clock.Offset())
 	}
 	c.clearRecord(ctx, u)
 }

@@ -223,7 +223,8 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 	if plan.ResetTriggers.IsUnknown() || !sameTriggers(plan.ResetTriggers, state.ResetTriggers) {
 		plan.ServiceAPIKeyValue = types.StringUnknown()
 	}
-	planRenewal(time.Now().Add(clockOffset(ctx, req.Private)), &plan, &state, resp)
+	clock := serviceClock(ctx, req.Private)
+	planRenewal(clock.Now(), &plan, &state, resp)
 	if !state.Held.ValueBool() && (!state.Held.IsNull() || !readsAsHeld(ctx, &state, req.Private)) {
 		// An imported key: the apply marks it (Update), never the plan.
 		plan.Held = types.BoolValue(true)
@@ -284,18 +285,18 @@ type privateState interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
 }
 
-// clockOffset is how far the service's clock was ahead of ours at the last
-// refresh (0 when unknown).
-func clockOffset(ctx context.Context, p privateState) time.Duration {
+// serviceClock is the service's clock as the last refresh learned it
+// (ours when unknown).
+func serviceClock(ctx context.Context, p privateState) recovery.Clock {
 	b, _ := p.GetKey(ctx, privateClockOffset)
 	if len(b) == 0 {
-		return 0
+		return recovery.Clock{}
 	}
 	var secs float64
 	if err := json.Unmarshal(b, &secs); err != nil {
-		return 0
+		return recovery.Clock{}
 	}
-	return time.Duration(secs * float64(time.Second))
+	return recovery.ClockAhead(time.Duration(secs * float64(time.Second)))
 }
 
 func sameTriggers(a, b types.Map) bool {
@@ -424,20 +425,23 @@ type privateSetter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-// recordClockOffset keeps how far the service's clock (serverTime) is
-// ahead of ours, for renew_before_days. The offset matters at the scale
-// of days: it is recorded only when it moved by more than a minute, so
-// that the Date header's one-second rounding does not change the private
-// state on every refresh (plan -refresh-only -detailed-exitcode would
-// report it).
+// recordClockOffset keeps the service's clock (serverTime, the service's
+// time now) as its offset from ours, for renew_before_days. The offset
+// matters at the scale of days: it is recorded only when it moved by more
+// than a minute, so that the Date header's one-second rounding does not
+// change the private state on every refresh (plan -refresh-only
+// -detailed-exitcode would report it).
 func recordClockOffset(ctx context.Context, serverTime time.Time, prior privateState, next privateSetter) diag.Diagnostics {
 	if serverTime.IsZero() {
 		return nil
 	}
-	if moved := time.Until(serverTime) - clockOffset(ctx, prior); moved <= time.Minute && moved >= -time.Minute {
+	var clock recovery.Clock
+	clock.Read(serverTime)
+	was := serviceClock(ctx, prior)
+	if moved := clock.Offset() - was.Offset(); moved <= time.Minute && moved >= -time.Minute {
 		return nil
 	}
-	offset, _ := json.Marshal(math.Round(time.Until(serverTime).Seconds()))
+	offset, _ := json.Marshal(math.Round(clock.Offset().Seconds()))
 	return next.SetKey(ctx, privateClockOffset, offset)
 }
 
