@@ -6,15 +6,17 @@ import (
 )
 
 // ServiceClock is a service's clock as this machine sees it: one reading
-// of it (At, such as an answer's Date header) and this machine's clock at
-// the same moment. Services stamp what they do (a dry run's creation, a
+// of it (At, such as an answer's Date header or a resource's creation
+// time) and this machine's clock at the same moment. Services stamp what they do (a dry run's creation, a
 // change's stages) by their own clock, which may run ahead of or behind
 // this machine's; the reading maps one onto the other. The zero value is
 // a clock never read (an answer without a Date).
 type ServiceClock struct {
 	// At is the service's time at the reading; zero when not read.
 	At time.Time
-	// local is this machine's time at the reading.
+	// local is this machine's time at the reading; read by time.Now, it
+	// carries the monotonic clock, so Now is not moved by a step of this
+	// machine's wall clock.
 	local time.Time
 }
 
@@ -24,6 +26,17 @@ func ClockAt(service, local time.Time) ServiceClock {
 	return ServiceClock{At: service, local: local}
 }
 
+// ClockRead is the reading of a service's clock at service, taken now.
+func ClockRead(service time.Time) ServiceClock { return ClockAt(service, time.Now()) }
+
+// ClockAhead is a service's clock running offset ahead of this machine's
+// (negative: behind), as a reading taken now: for a clock kept between
+// runs as its Offset.
+func ClockAhead(offset time.Duration) ServiceClock {
+	now := time.Now()
+	return ClockAt(now.Add(offset).Round(0), now)
+}
+
 // ClockOf is the service's clock as an answer's header (its Date) tells
 // it, read as the answer arrives (now); zero when the answer has no Date.
 func ClockOf(h http.Header) ServiceClock {
@@ -31,7 +44,7 @@ func ClockOf(h http.Header) ServiceClock {
 	if err != nil {
 		return ServiceClock{}
 	}
-	return ClockAt(at, time.Now())
+	return ClockRead(at)
 }
 
 // Known reports whether the clock was read.
@@ -46,6 +59,13 @@ func (c ServiceClock) Offset() time.Duration {
 	return c.At.Sub(c.local)
 }
 
-// Now is the service's time now, as well as the reading tells it: this
-// machine's time when the clock was not read.
-func (c ServiceClock) Now() time.Time { return time.Now().Add(c.Offset()) }
+// Now is the service's time now, as well as the reading tells it: the
+// reading plus the time passed since on this machine (monotonic when the
+// reading was taken by time.Now); this machine's time when the clock was
+// not read.
+func (c ServiceClock) Now() time.Time {
+	if !c.Known() {
+		return time.Now()
+	}
+	return c.At.Add(time.Since(c.local))
+}

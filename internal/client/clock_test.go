@@ -44,3 +44,25 @@ func TestClockOf(t *testing.T) {
 		}
 	}
 }
+
+// A clock read now runs on from its reading by the time passed here
+// (ClockRead); one kept as its offset comes back with that offset
+// (ClockAhead).
+func TestClockReadAndAhead(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	c := ClockRead(at)
+	if now := c.Now(); now.Before(at) || now.After(at.Add(time.Minute)) {
+		t.Errorf("Now of a clock read at %s is %s", at, now)
+	}
+	earlier := ClockAt(at, time.Now().Add(-time.Hour))
+	if d := earlier.Now().Sub(at); d < time.Hour || d > time.Hour+time.Minute {
+		t.Errorf("a reading an hour old is %s behind Now, want an hour", d)
+	}
+	if got := ClockAhead(-90 * time.Second).Offset(); got != -90*time.Second {
+		t.Errorf("ClockAhead(-90s).Offset() = %s", got)
+	}
+	if d := time.Until(ClockAhead(time.Hour).Now()); d < 59*time.Minute || d > time.Hour {
+		t.Errorf("Now of ClockAhead(1h) is %s ahead", d)
+	}
+}

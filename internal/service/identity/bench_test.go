@@ -42,3 +42,24 @@ func BenchmarkKeyModifyPlan(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKeyStateRoundTripFramework is BenchmarkKeyStateRoundTrip
+// through the framework's own Get and Set of the struct: the cost the
+// model helpers (model.go) save on every whole-model read and write.
+func BenchmarkKeyStateRoundTripFramework(b *testing.B) {
+	ctx := context.Background()
+	state := emptyState(b, NewServiceSpecificCredentialResource())
+	key := benchKey()
+	if diags := state.Set(ctx, &key); diags.HasError() {
+		b.Fatal(diags)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		var m serviceSpecificCredentialModel
+		diags := state.Get(ctx, &m)
+		diags.Append(state.Set(ctx, &m)...)
+		if diags.HasError() {
+			b.Fatal(diags)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package identity
 
 import (
-	"net/http"
 	"testing"
 	"time"
 
@@ -9,11 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
@@ -124,37 +120,4 @@ func TestFlattenCredential(t *testing.T) {
 			}
 		})
 	}
-}
-
-// newEmulatorClients are the clients of a provider on an emulator of its
-// own, served over HTTP (through transport unless nil), with one-second
-// attempts and one retry so that create windows stay short.
-func newEmulatorClients(t *testing.T, transport http.RoundTripper) (*emulator.Emulator, *conns.Clients) {
-	t.Helper()
-	e := emulatortest.New(t)
-	cfg := e.ClientConfig()
-	cfg.AttemptTimeout, cfg.MaxRetries = time.Second, 1
-	if transport != nil {
-		cfg.HTTPClient = &http.Client{Transport: transport}
-	}
-	idc, err := identityclient.New(cfg, e.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e.Emulator, &conns.Clients{Region: e.Region(), Config: cfg, Endpoints: conns.Endpoints{Identity: e.URL}, Identity: idc}
-}
-
-// otherRun are the clients of another run on the same emulator as
-// clients, through transport.
-func otherRun(t *testing.T, clients *conns.Clients, transport http.RoundTripper) *conns.Clients {
-	t.Helper()
-	cfg := clients.Config
-	cfg.HTTPClient = &http.Client{Transport: transport}
-	idc, err := identityclient.New(cfg, clients.Endpoints.Identity)
-	if err != nil {
-		t.Fatal(err)
-	}
-	other := *clients
-	other.Identity = idc
-	return &other
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/privatestate"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/recovery"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
@@ -208,9 +209,10 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 		return
 	}
 	if req.State.Raw.IsNull() {
+		proposed := plan
 		plan.Region = types.StringValue(r.clients.Region)
 		r.checkCreateAllowed(ctx, &plan, &resp.Diagnostics)
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(setChanged(ctx, &resp.Plan, &proposed, &plan)...)
 		return
 	}
 	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
@@ -222,7 +224,8 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 	if plan.ResetTriggers.IsUnknown() || !sameTriggers(plan.ResetTriggers, state.ResetTriggers) {
 		plan.ServiceAPIKeyValue = types.StringUnknown()
 	}
-	planRenewal(time.Now().Add(clockOffset(ctx, req.Private)), &plan, &state, resp)
+	clock := serviceClock(ctx, req.Private)
+	planRenewal(clock.Now(), &plan, &state, resp)
 	if !state.Held.ValueBool() && (!state.Held.IsNull() || !readsAsHeld(ctx, &state, req.Private)) {
 		// An imported key: the apply marks it (Update), never the plan.
 		plan.Held = types.BoolValue(true)
@@ -278,18 +281,18 @@ func planRenewal(now time.Time, plan, state *serviceSpecificCredentialModel, res
 			keyAddress(state), when, plan.RenewBeforeDays.ValueInt64()))
 }
 
-// clockOffset is how far the service's clock was ahead of ours at the last
-// refresh (0 when unknown).
-func clockOffset(ctx context.Context, p privatestate.Getter) time.Duration {
+// serviceClock is the service's clock as the last refresh learned it
+// (ours when unknown).
+func serviceClock(ctx context.Context, p privatestate.Getter) client.ServiceClock {
 	b, _ := p.GetKey(ctx, privateClockOffset)
 	if len(b) == 0 {
-		return 0
+		return client.ServiceClock{}
 	}
 	var secs float64
 	if err := json.Unmarshal(b, &secs); err != nil {
-		return 0
+		return client.ServiceClock{}
 	}
-	return time.Duration(secs * float64(time.Second))
+	return client.ClockAhead(time.Duration(secs * float64(time.Second)))
 }
 
 func sameTriggers(a, b types.Map) bool {
@@ -306,10 +309,10 @@ func sameTriggers(a, b types.Map) bool {
 }
 
 // Create creates the key, or adopts the key an interrupted create left
-// behind (key_create.go).
+// behind (key_create.go, internal/recovery).
 func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan serviceSpecificCredentialModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -318,8 +321,9 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 		ServiceName:       plan.ServiceName.ValueString(),
 		CredentialAgeDays: int(plan.CredentialAgeDays.ValueInt64()),
 	}
-	want := wantKey{ageDays: plan.CredentialAgeDays.ValueInt64(), renewBefore: plan.RenewBeforeDays.ValueInt64(), status: plan.Status.ValueString()}
-	cred := newKeyCreate(r.clients, in, want, &resp.Diagnostics).run(ctx)
+	want := recovery.WantKey{AgeDays: plan.CredentialAgeDays.ValueInt64(), RenewBeforeDays: plan.RenewBeforeDays.ValueInt64()}
+	status := plan.Status.ValueString() // flattenCredential sets the key's
+	cred := createKey(ctx, r.clients, in, want, &resp.Diagnostics)
 	if cred == nil {
 		return
 	}
@@ -327,8 +331,8 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	plan.ServiceAPIKeyValue = types.StringValue(cred.ServiceAPIKeyValue)
 	plan.Region = types.StringValue(r.clients.Identity.Region())
 	plan.Held = types.BoolValue(true) // marked by the create (hold), or warned about
-	r.setCreatedStatus(ctx, cred, want.status, &plan, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.setCreatedStatus(ctx, cred, status, &plan, &resp.Diagnostics)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	r.setKeyIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
 }
 
@@ -411,20 +415,22 @@ func (r *serviceSpecificCredentialResource) findCredential(ctx context.Context, 
 	return nil, out.ServerTime, "Key is gone, removing it from state", nil
 }
 
-// recordClockOffset keeps how far the service's clock (serverTime) is
-// ahead of ours, for renew_before_days. The offset matters at the scale
-// of days: it is recorded only when it moved by more than a minute, so
-// that the Date header's one-second rounding does not change the private
-// state on every refresh (plan -refresh-only -detailed-exitcode would
-// report it).
+// recordClockOffset keeps the service's clock (serverTime, the service's
+// time now) as its offset from ours, for renew_before_days. The offset
+// matters at the scale of days: it is recorded only when it moved by more
+// than a minute, so that the Date header's one-second rounding does not
+// change the private state on every refresh (plan -refresh-only
+// -detailed-exitcode would report it).
 func recordClockOffset(ctx context.Context, serverTime time.Time, prior privatestate.Getter, next privatestate.Setter) diag.Diagnostics {
 	if serverTime.IsZero() {
 		return nil
 	}
-	if moved := time.Until(serverTime) - clockOffset(ctx, prior); moved <= time.Minute && moved >= -time.Minute {
+	clock := client.ClockRead(serverTime)
+	was := serviceClock(ctx, prior)
+	if moved := clock.Offset() - was.Offset(); moved <= time.Minute && moved >= -time.Minute {
 		return nil
 	}
-	offset, _ := json.Marshal(math.Round(time.Until(serverTime).Seconds()))
+	offset, _ := json.Marshal(math.Round(clock.Offset().Seconds()))
 	return next.SetKey(ctx, privateClockOffset, offset)
 }
 
@@ -442,39 +448,18 @@ func readsAsHeld(ctx context.Context, state *serviceSpecificCredentialModel, pri
 	return len(b) > 0
 }
 
-// recentKey is how recently a key must have been created for a record
-// not yet written to cover it: a record's window starts when its create
-// starts, give or take clockMargin and the error of our estimate of the
-// service's clock.
-const recentKey = time.Minute
-
 // beyondRecovery reports whether no recovery of an interrupted create can
 // ever take key, an imported key without a value (one ListUserTags, a read,
-// once per import): it is marked already, or it is older than any record
-// still to be written can cover (recentKey) and no record on its user
-// covers its creation or is taking it over. Then it needs no mark, and
-// its import plans no update. When the tags cannot be read, the answer is
-// no: the apply marks it.
+// once per import; recovery.BeyondRecovery says when). Then it needs no
+// mark, and its import plans no update. When the tags cannot be read, the
+// answer is no: the apply marks it.
 func (r *serviceSpecificCredentialResource) beyondRecovery(ctx context.Context, key *identityclient.ServiceSpecificCredential, serverTime time.Time) bool {
 	out, err := r.clients.Identity.ListUserTags(ctx, key.UserName)
 	if err != nil {
 		tflog.Debug(ctx, "Could not read the tags of an imported key's user: the apply marks the key as held", map[string]any{"user_name": key.UserName, "error": err.Error()})
 		return false
 	}
-	pending, claims := recordsOf(out.Tags, key.ServiceName)
-	c := claims[claimTagKey(key.ServiceSpecificCredentialID)]
-	if c.nonce != "" {
-		return true // marked already, such as by the create that made it
-	}
-	if len(c.takers) > 0 || serverTime.IsZero() || serverTime.Sub(key.CreateDate) < recentKey {
-		return false
-	}
-	for _, p := range pending {
-		if inCreateWindow(p, key.CreateDate) {
-			return false
-		}
-	}
-	return true
+	return recovery.BeyondRecovery(out.Tags, key, serverTime)
 }
 
 // markHeld marks an imported key as held on its user, as its create would
@@ -483,11 +468,11 @@ func (r *serviceSpecificCredentialResource) beyondRecovery(ctx context.Context, 
 // leaves held false, so the next plan plans the mark again.
 func (r *serviceSpecificCredentialResource) markHeld(ctx context.Context, state *serviceSpecificCredentialModel, diags *diag.Diagnostics) bool {
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
-	if err := r.clients.Identity.TagUser(ctx, user, []identityclient.Tag{{Key: claimTagKey(id), Value: newNonce()}}); err != nil {
+	if err := r.clients.Identity.TagUser(ctx, user, []identityclient.Tag{recovery.NewMark(id)}); err != nil {
 		diags.AddWarning("Imported Key Not Marked as Held",
 			fmt.Sprintf("Marking key %s as held on user %q (tag %s, identity:TagUser) failed, so held stays false and the next plan plans it again. "+
 				"Until it is marked, a recovery of another configuration's interrupted create of a key for this user, whose window covers this key's creation, could take it.\n\n%s",
-				id, user, claimTagKey(id), err))
+				id, user, recovery.MarkTag(id), err))
 		return false
 	}
 	return true
@@ -495,8 +480,8 @@ func (r *serviceSpecificCredentialResource) markHeld(ctx context.Context, state 
 
 func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state serviceSpecificCredentialModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -519,7 +504,7 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 	if plan.ServiceAPIKeyValue.IsUnknown() {
 		plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	r.setKeyIdentity(ctx, &plan, prior, resp.Identity, &resp.Diagnostics)
 }
 
@@ -554,14 +539,14 @@ func (r *serviceSpecificCredentialResource) reset(ctx context.Context, plan, sta
 		detail = fmt.Sprintf("Key %s of user %q no longer exists. Refresh (terraform plan) to drop it from state, then apply to create a new one.\n\n%s", id, user, err)
 	}
 	plan.ResetTriggers = state.ResetTriggers
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, plan)...)
 	resp.Diagnostics.AddAttributeError(path.Root("reset_triggers"), "Unable to Reset Identity Service Specific Credential", detail)
 	return false
 }
 
 func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state serviceSpecificCredentialModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

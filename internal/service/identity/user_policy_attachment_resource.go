@@ -82,7 +82,7 @@ func (r *userPolicyAttachmentResource) Configure(_ context.Context, req resource
 
 func (r *userPolicyAttachmentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan userPolicyAttachmentModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -102,7 +102,7 @@ func (r *userPolicyAttachmentResource) Create(ctx context.Context, req resource.
 		return
 	}
 	plan.ID = types.StringValue(user + "/" + arn)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	r.setAttachmentIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
 }
 
@@ -177,13 +177,13 @@ func findUserPolicyAttachment(ctx context.Context, c *conns.Clients, user, arn s
 // Update is never called: every argument replaces the attachment.
 func (r *userPolicyAttachmentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan userPolicyAttachmentModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 }
 
 func (r *userPolicyAttachmentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state userPolicyAttachmentModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

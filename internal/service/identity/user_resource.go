@@ -93,20 +93,20 @@ func (r *userResource) Configure(_ context.Context, req resource.ConfigureReques
 }
 
 // Create creates the user, or adopts the user an interrupted create of an
-// earlier run made (user_create.go).
+// earlier run made (user_create.go, internal/recovery).
 func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan userModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	in := identityclient.CreateUserInput{UserName: plan.UserName.ValueString(), Path: plan.Path.ValueString()}
-	u := newUserCreate(r.clients, in, &resp.Diagnostics).run(ctx)
+	u := createUser(ctx, r.clients, in, &resp.Diagnostics)
 	if u == nil {
 		return
 	}
 	flattenUser(u, &plan)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, userIdentity(u))...)
 }
 
@@ -144,15 +144,15 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 // other argument replaces the user.
 func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state userModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	if checkPriorAccount(ctx, r.clients, req.Identity, fmt.Sprintf("user %q", state.UserName.ValueString()), &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, identityValues{
 		"user_name": state.UserName.ValueString(), identityAccountID: conns.ARNAccount(state.Arn.ValueString()),
 	})...)
@@ -160,7 +160,7 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 
 func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state userModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -1,24 +1,18 @@
-package identity
+package recovery
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
 	"maps"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
@@ -65,7 +59,7 @@ func TestMatchKeys(t *testing.T) {
 	day := 24 * time.Hour
 	tests := []struct {
 		name    string
-		claimed []string // ids of keys with a claim tag
+		marked  []string // ids of keys with a mark
 		stale   []record
 		keys    []identityclient.ServiceSpecificCredential
 		want    map[string]result
@@ -111,9 +105,9 @@ func TestMatchKeys(t *testing.T) {
 			want:  map[string]result{"p": {Key: "NEW"}},
 		},
 		{
-			name:    "a claimed key is not taken (held by a configuration)",
-			claimed: []string{"MINE", "OTHERS"},
-			stale:   []record{pending("p", t0, window)},
+			name:   "a marked key is not taken (held by a configuration)",
+			marked: []string{"MINE", "OTHERS"},
+			stale:  []record{pending("p", t0, window)},
 			keys: []identityclient.ServiceSpecificCredential{
 				key("MINE", t0.Add(-time.Second)), key("OTHERS", t0.Add(time.Second)), key("NEW", t0.Add(2*time.Second)),
 			},
@@ -161,11 +155,11 @@ func TestMatchKeys(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			claims := map[string]claim{}
-			for _, id := range tt.claimed {
-				claims[claimTagKey(id)] = claim{nonce: "nonce"}
+			tags := map[string]keyTags{}
+			for _, id := range tt.marked {
+				tags[MarkTag(id)] = keyTags{mark: "nonce"}
 			}
-			got := results(matchKeys(claims, tt.stale, tt.keys))
+			got := results(matchKeys(tags, tt.stale, tt.keys))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("matches (-want +got):\n%s%s", diff, tt.comment)
 			}
@@ -187,17 +181,17 @@ func TestFits(t *testing.T) {
 	tests := []struct {
 		name string
 		key  *identityclient.ServiceSpecificCredential
-		want wantKey
+		want WantKey
 		fits bool
 	}{
-		{"same age", k(30, time.Minute), wantKey{ageDays: 30}, true},
-		{"another age", k(30, time.Minute), wantKey{ageDays: 90}, false},
-		{"never expires, as planned", k(0, time.Minute), wantKey{}, true},
-		{"never expires, but an age is planned", k(0, time.Minute), wantKey{ageDays: 30}, false},
-		{"expiring, but none planned", k(30, time.Minute), wantKey{}, false},
-		{"expired", k(1, 25*time.Hour), wantKey{ageDays: 1}, false},
-		{"inside renew_before_days", k(7, 5*24*time.Hour), wantKey{ageDays: 7, renewBefore: 3}, false},
-		{"outside renew_before_days", k(7, 24*time.Hour), wantKey{ageDays: 7, renewBefore: 3}, true},
+		{"same age", k(30, time.Minute), WantKey{AgeDays: 30}, true},
+		{"another age", k(30, time.Minute), WantKey{AgeDays: 90}, false},
+		{"never expires, as planned", k(0, time.Minute), WantKey{}, true},
+		{"never expires, but an age is planned", k(0, time.Minute), WantKey{AgeDays: 30}, false},
+		{"expiring, but none planned", k(30, time.Minute), WantKey{}, false},
+		{"expired", k(1, 25*time.Hour), WantKey{AgeDays: 1}, false},
+		{"inside renew_before_days", k(7, 5*24*time.Hour), WantKey{AgeDays: 7, RenewBeforeDays: 3}, false},
+		{"outside renew_before_days", k(7, 24*time.Hour), WantKey{AgeDays: 7, RenewBeforeDays: 3}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -211,18 +205,18 @@ func TestFits(t *testing.T) {
 
 func TestCreateWindow(t *testing.T) {
 	t.Parallel()
-	c := &conns.Clients{Config: client.Config{MaxRetries: 3, AttemptTimeout: 2 * time.Second}}
+	cfg := client.Config{MaxRetries: 3, AttemptTimeout: 2 * time.Second}.WithDefaults()
 	// Four attempts and one more timeout for a late landing, plus the
 	// backoff before each retry (100, 200, 400ms at most).
-	if got, want := createWindow(c), 10*time.Second+700*time.Millisecond; got != want {
-		t.Errorf("createWindow = %s, want %s", got, want)
+	if got, want := CreateWindow(cfg), 10*time.Second+700*time.Millisecond; got != want {
+		t.Errorf("CreateWindow = %s, want %s", got, want)
 	}
-	c.Config.MaxRetries = 0
-	if got, want := createWindow(c), 4*time.Second; got != want {
-		t.Errorf("createWindow without retries = %s, want %s", got, want)
+	cfg.MaxRetries = 0
+	if got, want := CreateWindow(cfg), 4*time.Second; got != want {
+		t.Errorf("CreateWindow without retries = %s, want %s", got, want)
 	}
-	if got, want := createWindow(nil), 5*client.DefaultAttemptTimeout+700*time.Millisecond; got != want {
-		t.Errorf("createWindow with defaults = %s, want %s", got, want)
+	if got, want := CreateWindow(client.Config{MaxRetries: client.DefaultMaxRetries}.WithDefaults()), 5*client.DefaultAttemptTimeout+700*time.Millisecond; got != want {
+		t.Errorf("CreateWindow with defaults = %s, want %s", got, want)
 	}
 }
 
@@ -259,106 +253,14 @@ func TestUntilSeen(t *testing.T) {
 	}
 }
 
-// answered is a transport that calls then as soon as the answer of op is
-// in hand (cancelling the run there is Ctrl-C right after the answer).
-type answered struct {
-	op   string
-	then func()
-}
-
-func (t *answered) RoundTrip(r *http.Request) (*http.Response, error) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		return nil, err
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	resp, err := http.DefaultTransport.RoundTrip(r)
-	if err != nil || !strings.Contains(string(body), "Action="+t.op+"&") {
-		return resp, err
-	}
-	answer, err := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(answer))
-	t.then()
-	return resp, err
-}
-
-// keyHarness is a key resource on an emulator of its own, with user "kim".
-type keyHarness struct {
-	emu *emulator.Emulator
-	idc *identityclient.Client
-	r   *serviceSpecificCredentialResource
-}
-
-// gated is a transport that calls before with each request's Action before
-// sending it.
-type gated struct{ before func(action string) }
-
-func (g *gated) RoundTrip(r *http.Request) (*http.Response, error) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		return nil, err
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	form, _ := url.ParseQuery(string(body))
-	g.before(form.Get("Action"))
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-// await waits for ch to be closed, for at most limit.
-func await(ch <-chan struct{}, limit time.Duration) {
-	select {
-	case <-ch:
-	case <-time.After(limit):
-	}
-}
-
-// twoRuns are the transports of two runs A and B recovering at once, in
-// the order that defeats a claim that is written and read back: A claims
-// and, about to act (first), waits until B's run is over (bDone) or 1.5s
-// passed (B may rightly wait for A); B sends its first TagUser (its claim)
-// only once A is about to act.
-func twoRuns(first string) (a, b http.RoundTripper, bDone func()) {
-	aActing, done := make(chan struct{}), make(chan struct{})
-	var aOnce, bOnce sync.Once
-	a = &gated{before: func(action string) {
-		if action == first {
-			aOnce.Do(func() { close(aActing); await(done, 1500*time.Millisecond) })
-		}
-	}}
-	b = &gated{before: func(action string) {
-		if action == "TagUser" {
-			bOnce.Do(func() { await(aActing, 15*time.Second) })
-		}
-	}}
-	return a, b, func() { close(done) }
-}
-
-// run is another run's resource on the same emulator, through transport.
-func (h *keyHarness) run(t *testing.T, transport http.RoundTripper) *serviceSpecificCredentialResource {
+// newKeyRun is a run on an emulator of its own, with user "kim".
+func newKeyRun(t *testing.T, transport http.RoundTripper) *testRun {
 	t.Helper()
-	return &serviceSpecificCredentialResource{clients: otherRun(t, h.r.clients, transport)}
-}
-
-func newKeyHarness(t *testing.T, transport http.RoundTripper) *keyHarness {
-	t.Helper()
-	e, clients := newEmulatorClients(t, transport)
-	if _, err := clients.Identity.CreateUser(context.Background(), identityclient.CreateUserInput{UserName: "kim"}); err != nil {
+	r := newRun(t, transport)
+	if _, err := r.idc.CreateUser(context.Background(), identityclient.CreateUserInput{UserName: "kim"}); err != nil {
 		t.Fatal(err)
 	}
-	return &keyHarness{emu: e, idc: clients.Identity, r: &serviceSpecificCredentialResource{clients: clients}}
-}
-
-// create runs the resource's create of a 30-day key for kim.
-func (h *keyHarness) create(ctx context.Context) (*identityclient.ServiceSpecificCredential, diag.Diagnostics) {
-	return createKey(ctx, h.r)
-}
-
-func createKey(ctx context.Context, r *serviceSpecificCredentialResource) (*identityclient.ServiceSpecificCredential, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	c := newKeyCreate(r.clients, identityclient.CreateServiceSpecificCredentialInput{UserName: "kim", ServiceName: DefaultServiceName, CredentialAgeDays: 30},
-		wantKey{ageDays: 30, status: "Active"}, &diags)
-	return c.run(ctx), diags
+	return r
 }
 
 // Ctrl-C right after the create's answer arrived: the key is marked held
@@ -367,52 +269,39 @@ func TestKeyCreateInterruptedAfterTheAnswer(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	h := newKeyHarness(t, &answered{op: "CreateServiceSpecificCredential", then: cancel})
-	cred, diags := h.create(ctx)
-	if cred == nil || len(diags) != 0 {
-		t.Fatalf("key %v, diagnostics %s: %s; want the key, no diagnostics", cred, summaries(diags), details(diags))
-	}
+	r := newKeyRun(t, &answered{op: "CreateServiceSpecificCredential", then: cancel})
+	cred := createdQuietly(t, r.createKey(ctx))
 	if ctx.Err() == nil {
 		t.Fatal("the run was not interrupted: the test tests nothing")
 	}
-	tags := h.emu.Identity.UserTags("kim")
-	if marks := heldMarks(tags); len(tags) != 1 || !marks[claimTagKey(cred.ServiceSpecificCredentialID)] {
+	tags := r.emu.Identity.UserTags("kim")
+	if marks := heldMarks(tags); len(tags) != 1 || !marks[MarkTag(cred.ServiceSpecificCredentialID)] {
 		t.Fatalf("tags %v, want only the mark of key %s", tags, cred.ServiceSpecificCredentialID)
 	}
 }
 
-// heldMarks are the keys (by claimTagKey) the tags mark as held, in
-// either form of the mark.
-func heldMarks(tags map[string]string) map[string]bool {
-	out := map[string]bool{}
-	for k, v := range tags {
-		if m, ok := markedKey(identityclient.Tag{Key: k, Value: v}); ok {
-			out[m] = true
-		}
-	}
-	return out
-}
-
 // The mark cannot be set after the answer: the record goes all the same
 // (past its deadline it would have a later recovery take the key), and the
-// warning says what is left to do.
-func TestKeyCreateNotClaimedStillClearsItsRecord(t *testing.T) {
+// note says the record is gone and which mark to set (the resource's
+// warning, TestKeyDiagnostics, tells it).
+func TestKeyCreateNotMarkedStillClearsItsRecord(t *testing.T) {
 	t.Parallel()
-	var h *keyHarness
-	h = newKeyHarness(t, &answered{op: "CreateServiceSpecificCredential", then: func() {
-		if err := h.emu.InjectFault(emulator.Fault{Service: "identity", Operation: "TagUser", Kind: emulator.FaultError, Status: 403, Code: "AccessDenied", Times: -1}); err != nil {
+	var r *testRun
+	r = newKeyRun(t, &answered{op: "CreateServiceSpecificCredential", then: func() {
+		if err := r.emu.InjectFault(emulator.Fault{Service: "identity", Operation: "TagUser", Kind: emulator.FaultError, Status: 403, Code: "AccessDenied", Times: -1}); err != nil {
 			t.Error(err)
 		}
 	}})
-	cred, diags := h.create(context.Background())
-	if cred == nil || diags.HasError() {
-		t.Fatalf("key %v, diagnostics %s: %s", cred, summaries(diags), details(diags))
+	out := r.createKey(context.Background())
+	created, ok := out.End.(KeyCreated)
+	if !ok || len(out.Notes) != 1 {
+		t.Fatalf("%s; want the key and one note", show(out.End, out.Notes))
 	}
-	mark := claimTagKey(cred.ServiceSpecificCredentialID)
-	if got, d := summaries(diags), details(diags); got != "Warning: Key Not Claimed" || !strings.Contains(d, "the record of its create was removed") || !strings.Contains(d, "set the tag "+mark) {
-		t.Fatalf("diagnostics %s: %s; want one warning saying the record is gone and how to set %s", got, d, mark)
+	n, ok := out.Notes[0].(KeyNotMarked)
+	if mark := MarkTag(created.Key.ServiceSpecificCredentialID); !ok || n.MarkErr == nil || n.UnrecordErr != nil || n.MarkTag != mark || n.KeyID != created.Key.ServiceSpecificCredentialID {
+		t.Fatalf("note %+v; want the mark %s not set and the record removed", out.Notes[0], mark)
 	}
-	if tags := h.emu.Identity.UserTags("kim"); len(tags) != 0 {
+	if tags := r.emu.Identity.UserTags("kim"); len(tags) != 0 {
 		t.Fatalf("tags %v, want the record removed", tags)
 	}
 }
@@ -435,32 +324,32 @@ func TestKeyRecoveryTwoRunsAtOnce(t *testing.T) {
 }
 
 func twoRecoveries(t *testing.T, ta, tb http.RoundTripper, bDone func()) {
-	h := newKeyHarness(t, nil)
+	r := newKeyRun(t, nil)
 	ctx := context.Background()
-	orphanID, _, err := h.emu.Identity.CreateCredentialBehindTheBack("kim", DefaultServiceName, 30, h.emu.Region())
+	orphanID, _, err := r.emu.Identity.CreateCredentialBehindTheBack("kim", service, 30, r.emu.Region())
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys, err := h.idc.ListServiceSpecificCredentials(ctx, "kim", DefaultServiceName)
+	keys, err := r.idc.ListServiceSpecificCredentials(ctx, "kim", service)
 	if err != nil || len(keys.Credentials) != 1 {
 		t.Fatalf("keys %v, %v", keys, err)
 	}
 	started := keys.Credentials[0].CreateDate.Add(-time.Second)
-	if err := h.idc.TagUser(ctx, "kim", []identityclient.Tag{pendingTag("interrupted", DefaultServiceName, started, started.Add(5*time.Second))}); err != nil {
+	if err := r.idc.TagUser(ctx, "kim", []identityclient.Tag{recordTag("interrupted", service, started, started.Add(5*time.Second))}); err != nil {
 		t.Fatal(err)
 	}
-	h.emu.Clock().Advance(time.Minute)
+	r.emu.Clock().Advance(time.Minute)
 
-	a, b := h.run(t, ta), h.run(t, tb)
+	a, b := r.other(t, ta), r.other(t, tb)
 	var wg sync.WaitGroup
-	var credA, credB *identityclient.ServiceSpecificCredential
-	var diagsA, diagsB diag.Diagnostics
+	var outA, outB KeyOutcome
 	wg.Add(2)
-	go func() { defer wg.Done(); credA, diagsA = createKey(ctx, a) }()
-	go func() { defer wg.Done(); defer bDone(); credB, diagsB = createKey(ctx, b) }()
+	go func() { defer wg.Done(); outA = a.createKey(ctx) }()
+	go func() { defer wg.Done(); defer bDone(); outB = b.createKey(ctx) }()
 	wg.Wait()
-	if credA == nil || credB == nil || diagsA.HasError() || diagsB.HasError() {
-		t.Fatalf("A: %v %s: %s\nB: %v %s: %s", credA, summaries(diagsA), details(diagsA), credB, summaries(diagsB), details(diagsB))
+	credA, credB := outA.Key(), outB.Key()
+	if credA == nil || credB == nil {
+		t.Fatalf("A: %s\nB: %s", show(outA.End, outA.Notes), show(outB.End, outB.Notes))
 	}
 	if credA.ServiceSpecificCredentialID == credB.ServiceSpecificCredentialID {
 		t.Fatalf("both runs took key %s", credA.ServiceSpecificCredentialID)
@@ -469,12 +358,12 @@ func twoRecoveries(t *testing.T, ta, tb http.RoundTripper, bDone func()) {
 		t.Errorf("neither run adopted the orphan %s (A %s, B %s)", orphanID, credA.ServiceSpecificCredentialID, credB.ServiceSpecificCredentialID)
 	}
 	for run, c := range map[string]*identityclient.ServiceSpecificCredential{"A": credA, "B": credB} {
-		if _, ok := h.emu.Identity.LookupServiceAPIKey(c.ServiceAPIKeyValue); !ok {
+		if _, ok := r.emu.Identity.LookupServiceAPIKey(c.ServiceAPIKeyValue); !ok {
 			t.Errorf("run %s's value of key %s is refused", run, c.ServiceSpecificCredentialID)
 		}
 	}
-	tags := h.emu.Identity.UserTags("kim")
-	want := map[string]bool{claimTagKey(credA.ServiceSpecificCredentialID): true, claimTagKey(credB.ServiceSpecificCredentialID): true}
+	tags := r.emu.Identity.UserTags("kim")
+	want := map[string]bool{MarkTag(credA.ServiceSpecificCredentialID): true, MarkTag(credB.ServiceSpecificCredentialID): true}
 	if marks := heldMarks(tags); len(tags) != 2 || !maps.Equal(marks, want) {
 		t.Errorf("tags %v left on the user; want only the marks of %s and %s", tags, credA.ServiceSpecificCredentialID, credB.ServiceSpecificCredentialID)
 	}
