@@ -18,6 +18,8 @@
 // Each word below means one thing in this package, and nothing else.
 //
 //   - run: one provider instance at work (one terraform apply).
+//   - nonce: a random name a create draws when it starts; its record,
+//     mark and claim carry it, so runs tell their tags apart.
 //   - create: one CreateServiceSpecificCredential or CreateUser of a run,
 //     named by its nonce.
 //   - service clock: the identity service's clock, a client.ServiceClock

@@ -24,6 +24,23 @@ func (e *Emulator) CallsTo(op string) []emulator.Call {
 // CallCount is len(CallsTo(op)).
 func (e *Emulator) CallCount(op string) int { return len(e.CallsTo(op)) }
 
+// Updates and DryRuns count the UpdateDomainConfig calls the emulator
+// logged, answered or refused: the real changes and the dry runs.
+func (e *Emulator) Updates() int { return e.updateCalls(false) }
+
+// DryRuns: see Updates.
+func (e *Emulator) DryRuns() int { return e.updateCalls(true) }
+
+func (e *Emulator) updateCalls(dryRun bool) int {
+	n := 0
+	for _, c := range e.CallsTo("UpdateDomainConfig") {
+		if c.DryRun == dryRun {
+			n++
+		}
+	}
+	return n
+}
+
 // ExpectCalls fails t unless the emulator logged want calls of op ("" for
 // any), answered or refused; the failure says why that many (why, when
 // not empty) and names each call with its status, so a refused call is

@@ -99,6 +99,8 @@ func keyDiagnostics(in identityclient.CreateServiceSpecificCredentialInput, out 
 	case recovery.KeyResetFailed:
 		diags.AddError(createSummary, fmt.Sprintf("%s The provider adopts it rather than create a second key, but resetting it to obtain a value failed. "+
 			"Nothing else was created; the next apply adopts the same key.\n\n%s", orphanKeyWhy(e.KeyID, user, e.Started), e.Err))
+	default:
+		diags.AddError(createSummary, fmt.Sprintf("The create of a key for user %q ended in a way the provider does not handle (%T); this is a bug in the provider.", user, e))
 	}
 }
 

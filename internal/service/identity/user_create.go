@@ -83,5 +83,7 @@ func userDiagnostics(in identityclient.CreateUserInput, out recovery.UserOutcome
 		failed(fmt.Sprintf("The create of user %q was interrupted before its answer arrived. "+
 			"If the service created the user, the user carries the record of this create (tag %s), and the next apply, on this machine or any other, adopts it once %s have passed since its creation.\n\n%s",
 			name, e.Record, e.Window.Round(time.Second), e.Err))
+	default:
+		failed(fmt.Sprintf("The create of user %q ended in a way the provider does not handle (%T); this is a bug in the provider.", name, e))
 	}
 }

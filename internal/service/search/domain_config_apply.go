@@ -26,8 +26,9 @@ import (
 // Apply: what Create and Update share. applyChange reads top to bottom:
 // follow a change found running, send what still differs (once more after
 // following a change that started since the plan), wait for the change,
-// write the state. A step that fails reports it and returns false, and
-// apply stops there.
+// write the state. A step that fails reports it and returns false (send
+// returns the error, which notSent reports when it is not the one case
+// that follows a new change and sends once more), and apply stops there.
 
 // applyRequest is what Create and Update hand to apply.
 type applyRequest struct {
@@ -168,7 +169,7 @@ func (a *applying) send(ctx context.Context) error {
 	if a.ar.creating() && rv.handed == nil {
 		// Terraform hands Create no private state: the plan at apply
 		// hands its dry run on in memory.
-		rv.handed, rv.found = reviewedAtCreate(handoffOf(a.clients), a.ar, in)
+		rv.handed, rv.found = reviewedAtCreate(handoffOf(a.clients), rv.planned, a.ar.woChanged, a.ar.set, in)
 	}
 	a.submitted = time.Now()
 	out, used, err := sendReviewed(ctx, a.clients.Search, a.ar.set, rv, in)

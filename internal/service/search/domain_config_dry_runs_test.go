@@ -31,8 +31,8 @@ func dryRunWorkspace(t *testing.T, emu *acctest.Emulator) (context.Context, *tfr
 }
 
 // dryRuns counts the dry runs (UpdateDomainConfig with DryRun) the emulator
-// answered.
-func dryRuns(emu *acctest.Emulator) int { return emu.CountCalls("UpdateDomainConfig", true) }
+// logged, refused ones too.
+func dryRuns(emu *acctest.Emulator) int { return emu.DryRuns() }
 
 // colleagueDryRun dry-runs a change of the demo domain as someone else's
 // plan would.

@@ -155,7 +155,7 @@ func (p *planning) compare(ctx context.Context) {
 // foundAtImport reports whether the state's latest change is the one the
 // import found on the domain (someone else's).
 func (p *planning) foundAtImport(ctx context.Context) bool {
-	return !p.creating() && foundAtImport(ctx, p.req.Private, p.changeID.ValueString())
+	return !p.creating() && importFound(ctx, p.req.Private, p.changeID.ValueString())
 }
 
 // planNoChange plans nothing to send: the last applied change's dry run

@@ -41,9 +41,9 @@ func recordImportedChange(ctx context.Context, p privatestate.GetSetter, live *d
 	return privatestate.Set(ctx, p, privateImported, importedDomain{Read: true, Change: live.latestChange})
 }
 
-// foundAtImport reports whether changeID is the change an import found on
+// importFound reports whether changeID is the change an import found on
 // the domain: someone else's, not one this provider started.
-func foundAtImport(ctx context.Context, p privatestate.Getter, changeID string) bool {
+func importFound(ctx context.Context, p privatestate.Getter, changeID string) bool {
 	note := readImported(ctx, p)
 	return note != nil && note.Read && changeID != "" && note.Change == changeID
 }

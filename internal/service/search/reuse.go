@@ -153,12 +153,12 @@ func setsPassword(in *searchclient.UpdateDomainConfigInput) bool {
 // for exactly in, when its verdict is the one the plan showed. nil when
 // there is none; sendReviewed then dry-runs again. sendReviewed still
 // checks that the domain shows no change since it.
-func reviewedAtCreate(h handoff, ar applyRequest, in *searchclient.UpdateDomainConfigInput) (*reviewedDryRun, *dryRunResult) {
-	if ar.review.planned == nil || ar.woChanged || ar.set.DryRunMode.ValueString() != searchclient.DryRunModeVerbose {
+func reviewedAtCreate(h handoff, planned *verdict, woChanged bool, set settings, in *searchclient.UpdateDomainConfigInput) (*reviewedDryRun, *dryRunResult) {
+	if planned == nil || woChanged || set.DryRunMode.ValueString() != searchclient.DryRunModeVerbose {
 		return nil, nil
 	}
 	dr := takeForCreate(h.handoffName(in, nil))
-	if dr == nil || !dr.verdict().equal(*ar.review.planned) {
+	if dr == nil || !dr.verdict().equal(*planned) {
 		return nil, nil
 	}
 	return &reviewedDryRun{ID: dr.id, Request: requestKey(in), After: dr.after}, dr
