@@ -20,6 +20,9 @@ type Remedy struct {
 	Match func(error) bool
 	// Summary titles the diagnostic where the kind decides it.
 	Summary string
+	// Attribute is the argument the diagnostic is about ("" for the
+	// resource as a whole): AddIdentityError puts it there.
+	Attribute string
 	// Text is the advice; For fills its {name} placeholders.
 	Text string
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 )
 
 // checkCreateAllowed asks the identity service, at plan, whether the
@@ -144,8 +145,8 @@ func (q *createQuestion) refused(res identityclient.EvaluationResult, diags *dia
 	diags.AddAttributeError(attr, createSummary,
 		fmt.Sprintf("A policy of %s refuses a key for user %q with credential_age_days = %d for %s (identity:CreateServiceSpecificCredential): %s. "+
 			"The identity service's policy simulation says so at plan, before anything is created. "+
-			"Ask for a key the policy allows (for example a shorter credential_age_days), or have an administrator change the policy.%s",
-			who, q.user, q.days, q.service, why, hint))
+			"%s%s",
+			who, q.user, q.days, q.service, why, diagnostics.KeyPolicyAdvice, hint))
 }
 
 // allowed reports whether every result allows the request.

@@ -4,15 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/recovery"
 )
 
@@ -137,28 +138,10 @@ func notMarkedWarning(user string, n recovery.KeyNotMarked, diags *diag.Diagnost
 // keyCreateError explains a CreateServiceSpecificCredential the service
 // refused.
 func keyCreateError(diags *diag.Diagnostics, in identityclient.CreateServiceSpecificCredentialInput, err error) {
-	const summary = createSummary
-	switch {
-	case errors.Is(err, client.ErrAccessDenied):
-		age := "no credential_age_days (a key that never expires)"
-		if in.CredentialAgeDays > 0 {
-			age = fmt.Sprintf("credential_age_days = %d", in.CredentialAgeDays)
-		}
-		diags.AddAttributeError(path.Root("credential_age_days"), summary,
-			fmt.Sprintf("A policy of the principal Terraform runs as refuses a key for user %q with %s for %s. "+
-				"Ask for a key the policy allows (for example a shorter credential_age_days), or have an administrator change the policy.\n\n%s", in.UserName, age, in.ServiceName, err))
-	case errors.Is(err, client.ErrLimitExceeded):
-		diags.AddAttributeError(path.Root("user_name"), summary,
-			fmt.Sprintf("User %q already holds the most keys the service allows for %s (2 per user per service). "+
-				"Delete a key the user no longer needs, or bring it under Terraform with terraform import, before creating another. "+
-				"A key left by a create that was interrupted without being recorded on the user (see the resource's documentation on permissions) counts too.\n\n%s", in.UserName, in.ServiceName, err))
-	case errors.Is(err, client.ErrNotFound):
-		diags.AddAttributeError(path.Root("user_name"), summary,
-			fmt.Sprintf("User %q does not exist. Create it first (for example reference cloud_identity_user.<name>.user_name so Terraform orders the two).\n\n%s", in.UserName, err))
-	case errors.Is(err, client.ErrInvalidInput):
-		diags.AddAttributeError(path.Root("service_name"), summary,
-			fmt.Sprintf("The service refused the request; its message names the field at fault.\n\n%s", err))
-	default:
-		diags.AddError(summary, fmt.Sprintf("Creating a key for user %q failed: %s", in.UserName, err))
+	age := "no credential_age_days (a key that never expires)"
+	if in.CredentialAgeDays > 0 {
+		age = fmt.Sprintf("credential_age_days = %d", in.CredentialAgeDays)
 	}
+	diagnostics.AddIdentityError(diags, createSummary, diagnostics.KeyCreate, err,
+		"user", strconv.Quote(in.UserName), "service", in.ServiceName, "age", age)
 }

@@ -432,7 +432,7 @@ func TestAccUserPolicyAttachment_identityAccountFilledLater(t *testing.T) {
 	addr := "cloud_identity_user_policy_attachment.test"
 	// Without the check at Configure, the account is learnt when the
 	// identity is written.
-	cfg := strings.Replace(emu.ProviderConfig(), "provider \"cloud\" {", "provider \"cloud\" {\n  skip_credentials_validation = true", 1) + fmt.Sprintf(`
+	cfg := emu.ProviderConfig(emulatortest.ProviderArguments("  skip_credentials_validation = true\n")) + fmt.Sprintf(`
 resource "cloud_identity_user" "test" {
   user_name = "idlater"
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
@@ -88,17 +90,8 @@ func (r *userPolicyAttachmentResource) Create(ctx context.Context, req resource.
 	}
 	user, arn := plan.UserName.ValueString(), plan.PolicyArn.ValueString()
 	if err := r.clients.Identity.AttachUserPolicy(ctx, user, arn); err != nil {
-		summary := "Unable to Attach Identity User Policy"
-		switch {
-		case errors.Is(err, client.ErrNotFound):
-			resp.Diagnostics.AddError(summary, fmt.Sprintf("The user %q or the policy %q does not exist. Check both names (create the user first, for example by referencing cloud_identity_user.<name>.user_name).\n\n%s", user, arn, err))
-		case errors.Is(err, client.ErrInvalidInput):
-			resp.Diagnostics.AddAttributeError(path.Root("policy_arn"), summary, fmt.Sprintf("The service refused the policy ARN %q.\n\n%s", arn, err))
-		case errors.Is(err, client.ErrLimitExceeded):
-			resp.Diagnostics.AddAttributeError(path.Root("user_name"), summary, fmt.Sprintf("User %q already has as many policies attached as the service allows. Detach one first.\n\n%s", user, err))
-		default:
-			resp.Diagnostics.AddError(summary, fmt.Sprintf("Attaching %q to user %q failed: %s", arn, user, err))
-		}
+		diagnostics.AddIdentityError(&resp.Diagnostics, "Unable to Attach Identity User Policy", diagnostics.PolicyAttach, err,
+			"user", strconv.Quote(user), "arn", strconv.Quote(arn))
 		return
 	}
 	plan.ID = types.StringValue(user + "/" + arn)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -20,6 +21,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
@@ -176,13 +178,8 @@ func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 		}
 	}
 	err := r.clients.Identity.DeleteUser(ctx, name)
-	switch {
-	case err == nil, errors.Is(err, client.ErrNotFound):
-	case errors.Is(err, client.ErrDeleteConflict):
-		resp.Diagnostics.AddError("Unable to Delete Identity User",
-			fmt.Sprintf("User %q still has attached policies or service-specific credentials (API keys), so the service refuses to delete it. Remove them first (destroy the resources that manage them), or set force_destroy = true and apply before destroying.\n\n%s", name, err))
-	default:
-		resp.Diagnostics.AddError("Unable to Delete Identity User", fmt.Sprintf("Deleting user %q failed: %s", name, err))
+	if err != nil && !errors.Is(err, client.ErrNotFound) {
+		diagnostics.AddIdentityError(&resp.Diagnostics, "Unable to Delete Identity User", diagnostics.UserDelete, err, "user", strconv.Quote(name))
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -13,9 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
@@ -27,12 +25,11 @@ import (
 // the one user message's one text block. Every disagreement is printed.
 func TestConverseRulesAgree(t *testing.T) {
 	t.Parallel()
-	// The emulator itself: acctest would import this package (a cycle).
-	emu := emulator.New(emulator.Options{})
-	srv := httptest.NewServer(emu)
-	t.Cleanup(srv.Close)
+	// The harness's emulator without the provider (acctest imports this
+	// package: a cycle).
+	emu := emulatortest.New(t)
 	ctx := context.Background()
-	ic, err := identityclient.New(client.Config{Region: emu.Region(), Credentials: client.Credentials{AccessKeyID: emu.AccessKeyID(), SecretAccessKey: emu.SecretAccessKey()}}, srv.URL)
+	ic, err := identityclient.New(emu.ClientConfig(), emu.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +49,7 @@ func TestConverseRulesAgree(t *testing.T) {
 	}
 	call := func(model, prompt string) (int, string) {
 		body, _ := json.Marshal(map[string]any{"messages": []any{map[string]any{"role": "user", "content": []any{map[string]any{"text": prompt}}}}})
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/model/"+url.PathEscape(model)+"/converse", strings.NewReader(string(body)))
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, emu.URL+"/model/"+url.PathEscape(model)+"/converse", strings.NewReader(string(body)))
 		req.Header.Set("Authorization", "Bearer "+key)
 		req.Header.Set("Content-Type", "application/json")
 		resp, err := http.DefaultClient.Do(req)
