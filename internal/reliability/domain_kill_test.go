@@ -109,7 +109,7 @@ func TestKill_domainChangeWait(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the apply after the kill: %v\n%s", err, out)
 			}
-			if n := e.Updates(); n != sent+1 {
+			if n := e.CountCalls("UpdateDomainConfig", false); n != sent+1 {
 				t.Fatalf("real UpdateDomainConfig calls = %d, want %d: the change was sent again", n, sent+1)
 			}
 			st := w.state()["cloud_search_domain_config.d"]

@@ -97,7 +97,7 @@ func TestInterrupt_blueGreenWait(t *testing.T) {
 	if st["change_id"] != changeID || st["config_change_status"] != "Completed" {
 		t.Fatalf("after the next apply: change_id %v status %v, want %s Completed", st["change_id"], st["config_change_status"], changeID)
 	}
-	if n := e.Updates(); n != 1 {
+	if n := e.CountCalls("UpdateDomainConfig", false); n != 1 {
 		t.Fatalf("real UpdateDomainConfig calls = %d, want 1: the change was sent again", n)
 	}
 	if d, _ := e.Search.Domain("demo"); *d.ClusterConfig.InstanceType != "r6g.xlarge.search" {

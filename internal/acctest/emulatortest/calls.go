@@ -24,17 +24,14 @@ func (e *Emulator) CallsTo(op string) []emulator.Call {
 // CallCount is len(CallsTo(op)).
 func (e *Emulator) CallCount(op string) int { return len(e.CallsTo(op)) }
 
-// Updates and DryRuns count the UpdateDomainConfig calls the emulator
-// logged, answered or refused: the real changes and the dry runs.
-func (e *Emulator) Updates() int { return e.updateCalls(false) }
-
-// DryRuns: see Updates.
-func (e *Emulator) DryRuns() int { return e.updateCalls(true) }
-
-func (e *Emulator) updateCalls(dryRun bool) int {
+// DryRuns counts the dry runs (UpdateDomainConfig with DryRun) the
+// emulator logged, answered or refused. (The real changes a service
+// accepted are the emulator's CountCalls("UpdateDomainConfig", false): a
+// change refused while another runs is sent again.)
+func (e *Emulator) DryRuns() int {
 	n := 0
 	for _, c := range e.CallsTo("UpdateDomainConfig") {
-		if c.DryRun == dryRun {
+		if c.DryRun {
 			n++
 		}
 	}

@@ -94,8 +94,10 @@ resource "cloud_search_domain_config" "test" {
 
 func dryRunValue(path string) tfjsonpath.Path { return tfjsonpath.New("dry_run").AtMapKey(path) }
 
-// updates counts real (not dry-run) UpdateDomainConfig calls, refused ones too.
-func updates(emu *acctest.Emulator) int { return emu.Updates() }
+// updates counts the real (not dry-run) UpdateDomainConfig calls the
+// service accepted: a change refused because another one is running is
+// sent again, and only the accepted ones change the domain.
+func updates(emu *acctest.Emulator) int { return emu.CountCalls("UpdateDomainConfig", false) }
 
 // planHook runs a function between plan and apply.
 type planHook func()
