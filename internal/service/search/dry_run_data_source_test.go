@@ -97,9 +97,14 @@ func TestAccDryRunDataSource_waitForCompletion(t *testing.T) {
 	setPace(t, emu, emusearch.Pace{DryRun: time.Hour, BlueGreenStage: time.Hour, Dynamic: time.Hour})
 	emu.ClockToOffPeak()
 	id := startDryRun(t, emu, searchclient.DryRunModeVerbose)
-	before := emu.CountCalls("DescribeDryRunProgress", false)
-	emu.WhenCalled(t, "DescribeDryRunProgress", 2*time.Minute, func() { emu.Clock().Advance(2 * time.Hour) })
+	var before int
 	parallelTest(t, []resource.TestStep{{
+		// Armed once the test has its parallel slot, so that the wait for
+		// one neither runs the watch's deadline nor lets the clock move.
+		PreConfig: func() {
+			before = emu.CountCalls("DescribeDryRunProgress", false)
+			emu.WhenCalled(t, "DescribeDryRunProgress", 2*time.Minute, func() { emu.Clock().Advance(2 * time.Hour) })
+		},
 		Config: dryRunConfig(emu, "demo", id, `wait_for_completion = true
   timeouts {
     read = "5m"
