@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -17,15 +18,29 @@ import (
 // same change from the same starting point, whoever made it and whatever a
 // local file says of it.
 
+// plannedInOwnShape are the sections a DryRunConfig shows in a shape of
+// its own, not the configuration's (the spec: AutoTuneOptions is its
+// state there, not its settings), so its planned values cannot be
+// compared; what the dry run changes in them shows in its
+// ModifyingProperties.
+var plannedInOwnShape = map[string]bool{"AutoTuneOptions": true}
+
 // notAnalysed says why the dry run whose record is planned and accepted
 // did not analyse in on the domain as it is now (live); "" when it did:
 // each section in sets is, in planned, the domain's with in's members laid
 // over (the service keeps what a request leaves out, member by member),
-// every other section is the domain's, and it accepted the same warnings.
-// prior supplies what the service never returns, to both sides alike.
+// every other section is the domain's, every property it would modify is
+// in a section in sets, and it accepted the same warnings. prior supplies
+// what the service never returns, to both sides alike.
 func notAnalysed(planned *searchclient.DomainStatus, accepted []string, live *domainState, in *searchclient.UpdateDomainConfigInput, prior tftypes.Value) string {
 	if !slices.Equal(sortedCopy(accepted), sortedCopy(in.AcceptedWarnings)) {
 		return "it accepted other warnings"
+	}
+	for _, mp := range planned.ModifyingProperties {
+		name := searchclient.Deref(mp.Name)
+		if _, ok := in.Sections[strings.SplitN(name, ".", 2)[0]]; !ok {
+			return "it modifies " + name + ", which this request does not set"
+		}
 	}
 	secs, err := shape.ReadPlanned(planned, prior)
 	if err != nil {
@@ -33,14 +48,20 @@ func notAnalysed(planned *searchclient.DomainStatus, accepted []string, live *do
 	}
 	now, then := shape.Shown(live.sections), shape.Shown(secs)
 	for i, cur := range now {
-		want, got := shownValue(cur), shownValue(then[i])
-		if cur.Err != nil || then[i].Err != nil {
+		req, sets := in.Sections[cur.Wire]
+		switch {
+		case plannedInOwnShape[cur.Wire] && sets:
+			return "its record does not show what it plans for " + cur.Wire
+		case plannedInOwnShape[cur.Wire]:
+			continue
+		case cur.Err != nil || then[i].Err != nil:
 			return cur.Wire + " could not be compared"
 		}
-		if req, ok := in.Sections[cur.Wire]; ok {
+		want := shownValue(cur)
+		if sets {
 			want = layOver(want, shape.Normalise(req))
 		}
-		if !sameWire(want, got) {
+		if !sameWire(want, shownValue(then[i])) {
 			return "it plans " + cur.Wire + " otherwise than this request on the domain as it is"
 		}
 	}

@@ -93,7 +93,7 @@ func (h handoff) notesDir(create bool) (dir, unsafe string) {
 	}
 	dir = filepath.Join(h.dir, handoffDir)
 	if create {
-		_ = os.Mkdir(dir, 0o700)
+		_ = os.MkdirAll(dir, 0o700)
 	}
 	info, err := os.Lstat(dir)
 	if err != nil {
