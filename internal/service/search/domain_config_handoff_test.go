@@ -143,7 +143,9 @@ func savedPlanRead(t *testing.T, path string) []byte {
 // provider's own notes is removed, a big note is not read, and a
 // directory others may write is not used, with one warning.
 func TestAccDomainConfig_notesDirectoryHazards(t *testing.T) {
-	hour := func(h int) string { return fmt.Sprintf("  snapshot_options = { automated_snapshot_start_hour = %d }", h) }
+	hour := func(h int) string {
+		return fmt.Sprintf("  snapshot_options = { automated_snapshot_start_hour = %d }", h)
+	}
 	// planned is a workspace whose domain was adopted, with a saved plan
 	// of a change: its dry run, and the note naming it.
 	planned := func(t *testing.T) (*acctest.Emulator, context.Context, *tfrun.Workspace, string) {
