@@ -170,11 +170,9 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 		write(t, ws, emu, hour("8"))
 		run(ctx, t, ws, "plan")
 		run(ctx, t, ws, "plan")
-		// Nothing changed between them, so the second plan's refresh reads
-		// what the first's did and finds its note; the service's record
-		// proves the first plan's dry run analysed exactly this request on
-		// the domain as it is, so the second takes it.
-		wantDryRuns(t, emu, before, 1, "two plans")
+		// The second plan's refresh comes after the first plan's dry run:
+		// a plan reuses only a dry run made since its own refresh.
+		wantDryRuns(t, emu, before, 2, "two plans")
 	})
 	t.Run("saved plan applied after an hour", func(t *testing.T) {
 		t.Parallel()

@@ -43,12 +43,17 @@ import (
 // then dry-runs.
 
 // handoff is where this provider's plans leave notes (dir, the Terraform
-// data directory; "" leaves none) and which service they are of.
-type handoff struct{ dir, endpoint, region string }
+// data directory; "" leaves none) and which service they are of;
+// refreshed are the domains a refresh read in this walk: a plan of one
+// of them is a fresh plan, which runs its own dry run.
+type handoff struct {
+	dir, endpoint, region string
+	refreshed             *conns.Refreshed
+}
 
 // handoffOf is the hand-off of the provider configured as c.
 func handoffOf(c *conns.Clients) handoff {
-	return handoff{dir: c.DataDir, endpoint: c.Endpoints.Search, region: c.Region}
+	return handoff{dir: c.DataDir, endpoint: c.Endpoints.Search, region: c.Region, refreshed: c.Refreshed}
 }
 
 // handoffNote is the note a plan leaves of its dry run: never the request

@@ -76,7 +76,9 @@ func (p *planning) handOn(ctx context.Context, in *searchclient.UpdateDomainConf
 // Terraform makes at apply. nil otherwise, and the plan dry-runs: a note
 // is only a saving, never evidence.
 func (p *planning) reuseDryRun(ctx context.Context, in *searchclient.UpdateDomainConfigInput) *dryRunResult {
-	if p.creating() || p.set.DryRunMode.ValueString() != searchclient.DryRunModeVerbose {
+	if p.creating() || p.set.DryRunMode.ValueString() != searchclient.DryRunModeVerbose || p.h.refreshed.Has(p.domain) {
+		// A fresh plan (its refresh read the domain in this walk) runs its
+		// own dry run.
 		return nil
 	}
 	raw, rd := p.startingRead(ctx)
