@@ -124,6 +124,7 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	resp.Diagnostics.Append(recordRead(ctx, resp.Private, live)...)
+	r.clients.Refreshed.Add(domain.ValueString())
 	resp.Diagnostics.Append(recordImportedChange(ctx, resp.Private, live)...)
 	if live.running != "" {
 		tflog.Info(ctx, "Search domain change running", map[string]any{"domain_name": domain.ValueString(), "change_id": live.running, "config_change_status": live.latestStatus})

@@ -2,9 +2,7 @@ package search
 
 import (
 	"context"
-	"crypto/rand"
 	"sort"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -27,17 +25,15 @@ import (
 // changed since the plan stops with our error").
 
 // domainRead is the domain as Terraform last read it: its latest change,
-// whether that change was running, a digest of each section as the
-// service showed it (a running change's pending values laid over), and
-// when the service answered, by its own clock (zero when not known).
+// whether that change was running, and a digest of each section as the
+// service showed it (a running change's pending values laid over). It
+// holds only what the domain is, never when or by whom it was read, so a
+// read that finds the domain as it was writes the same bytes and a
+// refresh with nothing changed changes nothing.
 type domainRead struct {
 	Change   string            `json:"change"`
 	Running  bool              `json:"running"`
 	Sections map[string]string `json:"sections"`
-	ReadAt   time.Time         `json:"read_at,omitzero"`
-	// Nonce tells this read from any other with the same answer: a plan's
-	// dry run is handed on to plans that start from this read (handoff.go).
-	Nonce string `json:"nonce,omitempty"`
 }
 
 // privateDomainRead is the private state's key for domainRead.
@@ -48,7 +44,7 @@ func recordRead(ctx context.Context, p privatestate.Setter, live *domainState) d
 	if live == nil {
 		return privatestate.Forget(ctx, p, privateDomainRead)
 	}
-	return privatestate.Set(ctx, p, privateDomainRead, domainRead{Change: live.latestChange, Running: live.running != "", Sections: sectionDigests(live.sections), ReadAt: live.clock.At, Nonce: rand.Text()})
+	return privatestate.Set(ctx, p, privateDomainRead, domainRead{Change: live.latestChange, Running: live.running != "", Sections: sectionDigests(live.sections)})
 }
 
 func readDomainRead(ctx context.Context, p privatestate.Getter) *domainRead {

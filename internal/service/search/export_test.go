@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
 // DedicatedMastersRefused reports whether the plan refuses, before any
@@ -58,4 +60,14 @@ func ValidateAttribute(ctx context.Context, name string, v attr.Value) (diag.Dia
 		return nil, fmt.Errorf("no string or set attribute %s", name)
 	}
 	return diags, nil
+}
+
+// NotesDir is the notes' directory inside the Terraform data directory.
+const NotesDir = handoffDir
+
+// NoteName is the name of the note a plan of the search endpoint and
+// region leaves for in, made from the read record read (the private
+// state's domain_read, raw).
+func NoteName(endpoint, region string, in *searchclient.UpdateDomainConfigInput, read []byte) string {
+	return handoff{endpoint: endpoint, region: region}.handoffName(in, read)
 }

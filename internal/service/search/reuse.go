@@ -42,10 +42,10 @@ func (p *planning) handable(in *searchclient.UpdateDomainConfigInput, dr *dryRun
 
 // startingRead is the read record this plan starts from (the private
 // state's, domain_read.go), raw, when a dry run may be handed on from it:
-// a completed read with the service's clock.
+// a read that found no change running.
 func (p *planning) startingRead(ctx context.Context) ([]byte, *domainRead) {
 	rd := readDomainRead(ctx, p.req.Private)
-	if rd == nil || rd.Running || rd.ReadAt.IsZero() {
+	if rd == nil || rd.Running {
 		return nil, nil
 	}
 	raw, _ := p.req.Private.GetKey(ctx, privateDomainRead)
@@ -64,59 +64,49 @@ func (p *planning) handOn(ctx context.Context, in *searchclient.UpdateDomainConf
 		return
 	}
 	if raw, _ := p.startingRead(ctx); raw != nil {
-		p.h.leaveNote(ctx, p.h.handoffName(in, raw), handoffNote{ID: dr.id, Mode: dr.mode, Created: time.Now()})
+		p.warnUnsafe(p.h.leaveNote(ctx, p.h.handoffName(in, raw), handoffNote{ID: dr.id, Mode: dr.mode, Created: time.Now()}))
 	}
 }
 
-// reuseDryRun is the plan's verdict without a dry run of its own: the dry
-// run a plan that started from the same read handed on for exactly in,
-// when it is still the domain's latest dry run (nobody dry-ran since),
-// made since that read and at most reuseMaxAge ago, and the domain shows
-// no change since the read. Then it is the reviewed plan's own dry run,
-// and this the plan Terraform makes at apply. nil otherwise, and the plan
-// dry-runs.
+// reuseDryRun is the plan's verdict without a dry run of its own: the
+// domain's latest dry run, when a note names it for exactly in and the
+// service's record of it proves it analysed in on the domain as it is now
+// (provenDryRun). Then it is the reviewed plan's own dry run, or one of
+// the same change from the same starting point, and this the plan
+// Terraform makes at apply. nil otherwise, and the plan dry-runs: a note
+// is only a saving, never evidence.
 func (p *planning) reuseDryRun(ctx context.Context, in *searchclient.UpdateDomainConfigInput) *dryRunResult {
-	if p.creating() || p.set.DryRunMode.ValueString() != searchclient.DryRunModeVerbose {
+	if p.creating() || p.set.DryRunMode.ValueString() != searchclient.DryRunModeVerbose || p.h.refreshed.Has(p.domain) {
+		// A fresh plan (its refresh read the domain in this walk) runs its
+		// own dry run.
 		return nil
 	}
 	raw, rd := p.startingRead(ctx)
 	if raw == nil {
 		return nil
 	}
-	note := p.h.takeNote(ctx, p.h.handoffName(in, raw))
+	note, unsafe := p.h.takeNote(ctx, p.h.handoffName(in, raw))
+	p.warnUnsafe(unsafe)
 	if note == nil {
 		return nil
 	}
-	dr, why := latestDryRun(ctx, p.c, in.DomainName, note.ID, rd.ReadAt)
-	switch {
-	case why != "":
-	case !p.handable(in, dr):
-		why = "not a completed dynamic Verbose dry run"
-	case dr.after != rd.Change:
-		why = "made after a change since the read"
-	}
-	if why == "" {
-		why = "the domain changed since the read"
-		dc, err := p.c.DescribeDomainConfig(ctx, p.domain)
-		if err == nil && changeID(dc.ChangeProgressDetails) == rd.Change {
-			if running, _ := dc.RunningChange(); running == "" {
-				why = ""
-			}
-		}
-	}
+	dr, why := p.provenDryRun(ctx, in, note.ID, rd)
 	if why != "" {
-		tflog.Debug(ctx, "The plan's handed dry run does not stand for this change", map[string]any{"domain_name": p.domain, "dry_run_id": note.ID, "reason": why})
+		tflog.Debug(ctx, "The dry run a note names does not stand for this change", map[string]any{"domain_name": p.domain, "dry_run_id": note.ID, "reason": why})
 		return nil
 	}
 	tflog.Info(ctx, "Search domain dry run reused", map[string]any{"domain_name": p.domain, "dry_run_id": dr.id, "deployment_type": dr.deploymentType})
 	return dr
 }
 
-// latestDryRun is the domain's latest dry run (DescribeDryRunProgress
-// without an id) when it is the dry run id, made no earlier than notBefore
-// and at most reuseMaxAge ago by the service's clock; else why not.
-func latestDryRun(ctx context.Context, c *searchclient.Client, domain, id string, notBefore time.Time) (*dryRunResult, string) {
-	out, err := c.DescribeDryRunProgress(ctx, searchclient.DescribeDryRunProgressInput{DomainName: domain, LoadDryRunConfig: true})
+// provenDryRun is the dry run id when the service proves it stands for in:
+// it is the domain's latest dry run (nobody dry-ran since), a completed
+// dynamic Verbose one made at most reuseMaxAge ago by the service's clock
+// from the change the read record rd names; the domain's latest change is
+// still that one, none is running; and its DryRunConfig is the domain as
+// it is now with in laid over (notAnalysed). Else why not.
+func (p *planning) provenDryRun(ctx context.Context, in *searchclient.UpdateDomainConfigInput, id string, rd *domainRead) (*dryRunResult, string) {
+	out, err := p.c.DescribeDryRunProgress(ctx, searchclient.DescribeDryRunProgressInput{DomainName: in.DomainName, LoadDryRunConfig: true})
 	if err != nil || out.DryRunProgressStatus == nil || out.DryRunConfig == nil {
 		return nil, "no answer"
 	}
@@ -128,14 +118,28 @@ func latestDryRun(ctx context.Context, c *searchclient.Client, domain, id string
 	switch {
 	case perr != nil || !out.Clock.Known():
 		return nil, "no creation date or service clock"
-	case created.Before(notBefore):
-		return nil, "made before the read"
 	case out.Clock.At.Sub(created) > reuseMaxAge:
 		return nil, "too old"
 	}
 	dr := newDryRunResult(searchclient.DryRunModeVerbose, st, out.DryRunResults, planned.ModifyingProperties, changeID(planned.ChangeProgressDetails))
 	if d := planned.ChangeProgressDetails; d != nil {
 		dr.afterRunning = searchclient.ChangeRunning(searchclient.Deref(d.ConfigChangeStatus))
+	}
+	switch {
+	case !p.handable(in, dr):
+		return nil, "not a completed dynamic Verbose dry run"
+	case dr.after != rd.Change:
+		return nil, "made from another change than the one last read"
+	}
+	live, err := findDomainConfig(ctx, p.c, p.domain, p.req.State.Raw)
+	switch {
+	case err != nil:
+		return nil, "the domain could not be read: " + err.Error()
+	case live.latestChange != rd.Change || live.running != "":
+		return nil, "the domain changed since the read"
+	}
+	if why := notAnalysed(planned, st.AcceptedWarnings, live, in, p.req.State.Raw); why != "" {
+		return nil, why
 	}
 	return dr, ""
 }
