@@ -73,20 +73,19 @@ func (l *serviceSpecificCredentialList) List(ctx context.Context, req list.ListR
 			push(listError("Unable to List Identity Service Specific Credentials", fmt.Sprintf("The identity of the listed keys names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
 			return
 		}
-		eachListedUser(ctx, l.clients, cfg.UserName.ValueString(), "Unable to List Identity Service Specific Credentials", push, func(user string) (bool, error) {
-			out, err := l.clients.Identity.ListServiceSpecificCredentials(ctx, user, service)
-			if err != nil {
-				return false, err
-			}
+		listKeys := func(ctx context.Context, user string) (*identityclient.ListServiceSpecificCredentialsOutput, error) {
+			return l.clients.Identity.ListServiceSpecificCredentials(ctx, user, service)
+		}
+		eachListedUser(ctx, l.clients, cfg.UserName.ValueString(), "Unable to List Identity Service Specific Credentials", push, listKeys, func(_ string, out *identityclient.ListServiceSpecificCredentialsOutput) bool {
 			for i := range out.Credentials {
 				if status != "" && out.Credentials[i].Status != status {
 					continue
 				}
 				if !push(l.keyResult(ctx, req, &out.Credentials[i], account)) {
-					return false, nil
+					return false
 				}
 			}
-			return true, nil
+			return true
 		})
 	})
 }

@@ -54,17 +54,13 @@ func (l *userPolicyAttachmentList) List(ctx context.Context, req list.ListReques
 			push(listError("Unable to List Identity User Policy Attachments", fmt.Sprintf("The identity of the listed policy attachments names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
 			return
 		}
-		eachListedUser(ctx, l.clients, cfg.UserName.ValueString(), "Unable to List Identity User Policy Attachments", push, func(user string) (bool, error) {
-			policies, err := l.clients.Identity.ListAttachedUserPolicies(ctx, user)
-			if err != nil {
-				return false, err
-			}
+		eachListedUser(ctx, l.clients, cfg.UserName.ValueString(), "Unable to List Identity User Policy Attachments", push, l.clients.Identity.ListAttachedUserPolicies, func(user string, policies []identityclient.AttachedPolicy) bool {
 			for _, p := range policies {
 				if !push(attachmentResult(ctx, req, user, p, account)) {
-					return false, nil
+					return false
 				}
 			}
-			return true, nil
+			return true
 		})
 	})
 }
