@@ -39,7 +39,10 @@ type serviceSpecificCredentialListModel struct {
 func (l *serviceSpecificCredentialList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: "Lists long-term API keys (service-specific credentials): one user's, or every user's. " +
-			"The results never carry a key's value, which the service returns only when the key is created or reset.",
+			"The results never carry a key's value, which the service returns only when the key is created or reset. " +
+			"Calls: one `GetCallerIdentity` for the account the identities name (once per provider), one `ListUsers` per page of up to 1,000 users (none with `user_name`), " +
+			"then one `ListServiceSpecificCredentials` per user, up to the provider's `list_concurrency` (10 unless set) at once; the results keep the users' name order. " +
+			"Once `limit` keys are found no more users are asked: at most `list_concurrency` - 1 listings beyond the last one needed were already under way, and their answers are dropped.",
 		Attributes: map[string]listschema.Attribute{
 			"user_name": listschema.StringAttribute{
 				Optional:            true,

@@ -36,7 +36,7 @@ func (l *domainConfigList) Metadata(_ context.Context, req resource.MetadataRequ
 
 func (l *domainConfigList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = listschema.Schema{
-		MarkdownDescription: "Every search domain of the provider's region (ListDomainNames), each with its identity and, with `include_resource = true`, its whole configuration as `cloud_search_domain_config` reads it (DescribeDomainConfig, one call per domain). `terraform query -generate-config-out` writes a resource block with every section and an `import` block by identity, which plans as an import with no change (no dry run, no `UpdateDomainConfig`), also for a domain in the middle of someone else's change. Values the service never returns (the master user's name and password, SAML's master user and backend role) are null, and so left out of the generated configuration.",
+		MarkdownDescription: "Every search domain of the provider's region (ListDomainNames), each with its identity and, with `include_resource = true`, its whole configuration as `cloud_search_domain_config` reads it (DescribeDomainConfig, one call per domain, up to the provider's `list_concurrency` (10 unless set) at once, the results in ListDomainNames' order). `terraform query -generate-config-out` writes a resource block with every section and an `import` block by identity, which plans as an import with no change (no dry run, no `UpdateDomainConfig`), also for a domain in the middle of someone else's change. Values the service never returns (the master user's name and password, SAML's master user and backend role) are null, and so left out of the generated configuration.",
 	}
 }
 
