@@ -30,7 +30,7 @@ func seedFanUsers(t *testing.T, emu *acctest.Emulator) []string {
 		if _, err := c.CreateUser(t.Context(), identityclient.CreateUserInput{UserName: user}); err != nil {
 			t.Fatal(err)
 		}
-		key, err := c.CreateServiceSpecificCredential(t.Context(), identityclient.CreateServiceSpecificCredentialInput{UserName: user, ServiceName: "models.cloud.example"})
+		key, err := c.CreateServiceSpecificCredential(t.Context(), identityclient.CreateServiceSpecificCredentialInput{UserName: user, ServiceName: "models.cloud.example", CredentialAgeDays: 90})
 		if err != nil {
 			t.Fatal(err)
 		}
