@@ -165,7 +165,7 @@ list "cloud_search_domain_config" "estate" {
 // that has terraform query, 1.14 or later).
 func (b *bench) estate(ctx context.Context, cli string, users int, delay time.Duration) error {
 	e := newEstate(users)
-	fmt.Printf("\nEstate: %d users under %s, %d keys (every third Inactive, every fifth expired), %d policy attachments, %d search domains, made outside Terraform; list_concurrency 10, %s.\n\n",
+	fmt.Printf("\nEstate: %d users under %s, %d keys (every third Inactive, every fifth expired), %d policy attachments, %d search domains (and the emulator's demo domain), made outside Terraform; list_concurrency 10, %s.\n\n",
 		e.users, estatePath, e.keys, e.attachments, estateDomains, cli)
 	fmt.Println("| Measure | Calls made (ours) | Fewest calls needed | Ours: wall; provider CPU; peak memory | Target |")
 	fmt.Println("|---|---|---|---|---|")
@@ -207,6 +207,9 @@ func (b *bench) estate(ctx context.Context, cli string, users int, delay time.Du
 		if err := noWrites(calls, "terraform query"); err != nil {
 			return err
 		}
+		if err := allFound(ws.Dir, e.users+e.keys+e.attachments+len(b.emu.Search.DomainNames())); err != nil {
+			return err
+		}
 		needed := queryCalls(e, b.emu)
 		target := ""
 		if d == 0 {
@@ -229,8 +232,9 @@ func (b *bench) estate(ctx context.Context, cli string, users int, delay time.Du
 		if err := noWrites(calls, "the import plan"); err != nil {
 			return err
 		}
+		domains := len(b.emu.Search.DomainNames())
 		fmt.Printf("| terraform plan of the generated configuration (%d imports), %s | %s | %s | %s | |\n",
-			e.users+e.keys+e.attachments+estateDomains, on, callSummary(calls), countSummary(importCalls(e)), p.latencyCell())
+			e.users+e.keys+e.attachments+domains, on, callSummary(calls), countSummary(importCalls(e, domains)), p.latencyCell())
 	}
 	return nil
 }
@@ -238,13 +242,15 @@ func (b *bench) estate(ctx context.Context, cli string, users int, delay time.Du
 // queryCalls are the fewest calls the query needs: a ListUsers page (of
 // up to 1,000) for each list block that walks users, one listing of keys
 // and of attachments per user of the account, the domains' names and
-// each domain's configuration, and the caller's account once.
+// each domain's configuration, and the caller's account once. The users
+// and domains are the account's: the estate's and any the emulator starts
+// with (its demo domain).
 func queryCalls(e estateShape, emu *emulator.Emulator) map[string]int {
-	all := len(emu.Identity.State().Users) // the estate and any user the emulator starts with
-	pages := (all + 999) / 1000
+	users := len(emu.Identity.State().Users)
+	pages := (users + 999) / 1000
 	return map[string]int{
-		"ListUsers": 2*pages + (e.users+999)/1000, "ListServiceSpecificCredentials": all, "ListAttachedUserPolicies": all,
-		"ListDomainNames": 1, "DescribeDomainConfig": estateDomains, "GetCallerIdentity": 1,
+		"ListUsers": 2*pages + (e.users+999)/1000, "ListServiceSpecificCredentials": users, "ListAttachedUserPolicies": users,
+		"ListDomainNames": 1, "DescribeDomainConfig": len(emu.Search.DomainNames()), "GetCallerIdentity": 1,
 	}
 }
 
@@ -252,10 +258,10 @@ func queryCalls(e estateShape, emu *emulator.Emulator) map[string]int {
 // once (GetUser), its keys listed and its tags read once (not once per
 // key), each attachment's user's policies listed, each domain's
 // configuration read, and the caller's account once.
-func importCalls(e estateShape) map[string]int {
+func importCalls(e estateShape, domains int) map[string]int {
 	return map[string]int{
 		"GetUser": e.users, "ListServiceSpecificCredentials": e.users, "ListUserTags": e.users,
-		"ListAttachedUserPolicies": e.attachments, "DescribeDomainConfig": estateDomains, "GetCallerIdentity": 1,
+		"ListAttachedUserPolicies": e.attachments, "DescribeDomainConfig": domains, "GetCallerIdentity": 1,
 	}
 }
 
@@ -279,6 +285,19 @@ var writeOperations = []string{
 	"CreateUser", "DeleteUser", "TagUser", "UntagUser", "AttachUserPolicy", "DetachUserPolicy",
 	"CreateServiceSpecificCredential", "UpdateServiceSpecificCredential", "ResetServiceSpecificCredential", "DeleteServiceSpecificCredential",
 	"UpdateDomainConfig",
+}
+
+// allFound checks that the configuration the query generated in dir
+// imports want resources: all the estate, none cut off by a limit.
+func allFound(dir string, want int) error {
+	gen, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		return err
+	}
+	if n := strings.Count(string(gen), "\nimport {"); n != want {
+		return fmt.Errorf("the query generated %d import blocks, want %d", n, want)
+	}
+	return nil
 }
 
 func noWrites(calls []emulator.Call, what string) error {
