@@ -49,6 +49,8 @@ func main() {
 	refreshSizes := flag.String("refresh-bundles", "100,300", "key bundle counts of the rows without delay (apply, plan, refresh next to the floors); empty for none")
 	pars := flag.String("parallelism", "10,50", "terraform -parallelism values of the rows without delay")
 	bundlesOnly := flag.Bool("bundles-only", false, "measure only the key bundles' rows (no waits, dry runs or start-up)")
+	estateUsers := flag.Int("estate", 0, "users of the estate whose terraform query and import plan are measured (two keys each); 0 for none")
+	estateCLI := flag.String("estate-cli", "", "the Terraform CLI of the estate rows, 1.14 or later (terraform query); default -cli")
 	flag.Parse()
 	if *cli == "" {
 		fail(errors.New("set -cli or TF_CLI to the Terraform CLI"))
@@ -111,6 +113,9 @@ func main() {
 	}
 	if b.peakKB > 0 {
 		fmt.Printf("\nProvider peak memory (VmHWM) with the delay: %.1f MiB, %s.\n", float64(b.peakKB)/1024, b.peakWhat)
+	}
+	if *estateUsers > 0 {
+		check(b.estate(ctx, cmp.Or(*estateCLI, *cli), *estateUsers, *delay))
 	}
 	fmt.Printf("\nTotal bench time %s.\n", time.Since(began).Round(time.Second))
 }

@@ -7,6 +7,15 @@ provider "cloud" {
   region = "us-east-1"
 }
 
+# terraform query reads what each user holds (and each search domain's
+# configuration) this many calls at once: more for a large account on a
+# distant region; 10 unless set.
+provider "cloud" {
+  alias            = "adopt"
+  region           = "us-east-1"
+  list_concurrency = 20
+}
+
 # A profile of the shared files, then a role assumed with its credentials.
 provider "cloud" {
   alias   = "deploy"

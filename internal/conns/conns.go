@@ -39,6 +39,9 @@ type Clients struct {
 	// Terraform runs in, where a plan leaves notes for the plan Terraform
 	// makes at apply (the search domain's dry run).
 	DataDir string
+	// ListConcurrency is how many calls a list resource makes at once
+	// (list_concurrency).
+	ListConcurrency int
 
 	Identity *identity.Client
 	Search   *searchclient.Client

@@ -202,6 +202,7 @@ func (e *Emulator) serviceFor(r *http.Request) core.Service {
 // any fault injected for the operation, then lets svc answer. Every
 // request whose body was read is logged with the status it got.
 func (e *Emulator) serveService(w http.ResponseWriter, r *http.Request, svc core.Service) {
+	started := time.Now()
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil || len(body) > maxBody {
 		core.WriteError(w, svc.Protocol(), http.StatusRequestEntityTooLarge, "RequestEntityTooLarge", "The request body is too large or could not be read.")
@@ -209,10 +210,11 @@ func (e *Emulator) serveService(w http.ResponseWriter, r *http.Request, svc core
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	op := svc.Classify(r, body)
-	call := Call{Time: e.clock.Now(), Service: svc.Name(), Operation: op.Name, DryRun: op.DryRun}
+	call := Call{Time: e.clock.Now(), Service: svc.Name(), Operation: op.Name, DryRun: op.DryRun, Started: started}
 	rw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 	var caller *core.Caller
 	defer func() {
+		call.Ended = time.Now()
 		call.Status = rw.status
 		if caller != nil {
 			call.Actions = caller.Authorized

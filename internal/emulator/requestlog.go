@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"slices"
 	"sync"
 	"time"
 )
@@ -22,6 +23,40 @@ type Call struct {
 	// request (identity:GetUser, search:UpdateDomainConfig, ...), allowed or
 	// refused; none for a call no policy governs (sts:GetCallerIdentity).
 	Actions []string `json:"actions,omitempty"`
+	// Started and Ended are when the emulator began reading the request
+	// and finished answering it, by the machine's clock (not the service's,
+	// which a test may hold): how many calls overlapped, not what time
+	// the service saw.
+	Started time.Time `json:"started"`
+	Ended   time.Time `json:"ended"`
+}
+
+// MostInFlight is the most calls of operation (every operation: "") that
+// were being answered at the same time, among calls.
+func MostInFlight(calls []Call, operation string) int {
+	type edge struct {
+		at    time.Time
+		delta int
+	}
+	var edges []edge
+	for _, c := range calls {
+		if operation == "" || c.Operation == operation {
+			edges = append(edges, edge{c.Started, 1}, edge{c.Ended, -1})
+		}
+	}
+	// An end and a start at the same instant do not overlap.
+	slices.SortFunc(edges, func(a, b edge) int {
+		if d := a.at.Compare(b.at); d != 0 {
+			return d
+		}
+		return a.delta - b.delta
+	})
+	most, now := 0, 0
+	for _, e := range edges {
+		now += e.delta
+		most = max(most, now)
+	}
+	return most
 }
 
 // DefaultMaxLoggedCalls bounds the request log of an emulator whose Options

@@ -18,6 +18,7 @@ import (
 	modelsclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/models"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/fanout"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
@@ -59,9 +60,13 @@ func (p *cloudProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		return
 	}
 	clients.ApplyPrincipal = applyPrincipal
+	clients.ListConcurrency = fanout.DefaultWidth
+	if !cfg.ListConcurrency.IsNull() && !cfg.ListConcurrency.IsUnknown() {
+		clients.ListConcurrency = int(cfg.ListConcurrency.ValueInt64())
+	}
 	clients.DataDir = p.dataDir
 	tflog.Debug(ctx, "Provider configured", map[string]any{
-		"region": region, "credentials": creds.source, "sts_endpoint": eps.STS, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": ccfg.MaxRetries, "http_timeout": ccfg.AttemptTimeout.String(),
+		"region": region, "credentials": creds.source, "sts_endpoint": eps.STS, "identity_endpoint": eps.Identity, "search_endpoint": eps.Search, "models_endpoint": eps.Models, "max_retries": ccfg.MaxRetries, "http_timeout": ccfg.AttemptTimeout.String(), "list_concurrency": clients.ListConcurrency,
 	})
 	resp.DataSourceData = clients
 	resp.ResourceData = clients

@@ -22,6 +22,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/fanout"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/models"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search"
@@ -90,6 +91,10 @@ func NewInDir(version, dataDir string) func() provider.Provider {
 	}
 }
 
+// maxListConcurrency bounds list_concurrency: more calls at once than this
+// would mostly be throttled by the service.
+const maxListConcurrency = 100
+
 type cloudProvider struct {
 	version string
 	dataDir string
@@ -104,6 +109,8 @@ type providerModel struct {
 	Endpoints    *endpoints        `tfsdk:"endpoints"`
 	MaxRetries   customtypes.Int64 `tfsdk:"max_retries"`
 	HTTPTimeout  types.String      `tfsdk:"http_timeout"`
+	// ListConcurrency is list_concurrency.
+	ListConcurrency types.Int64 `tfsdk:"list_concurrency"`
 	// ApplyPrincipal is apply_principal_arn.
 	ApplyPrincipal types.String `tfsdk:"apply_principal_arn"`
 
@@ -169,6 +176,12 @@ func (p *cloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Optional:            true,
 				MarkdownDescription: fmt.Sprintf("How long one attempt of a request may take (connect, send, answer), as a duration such as `30s` or `2m`, between 1ms and 1h. Defaults to `%s`. An attempt that runs out is retried like a dropped connection, within `max_retries`.", client.DefaultAttemptTimeout),
 				Validators:          []validator.String{httpTimeout},
+			},
+			"list_concurrency": schema.Int64Attribute{
+				Optional: true,
+				MarkdownDescription: fmt.Sprintf("How many calls one list resource of `terraform query` makes at once when it reads what each user holds (or each search domain's configuration): its per-user or per-domain calls run side by side, this many at a time, "+
+					"and their results still come in the order of the users (or domains). Defaults to %d, Terraform's own parallelism. A throttled call is retried as `max_retries` says. Between 1 and %d.", fanout.DefaultWidth, maxListConcurrency),
+				Validators: []validator.Int64{int64validator.Between(1, maxListConcurrency)},
 			},
 			"apply_principal_arn": schema.StringAttribute{
 				Optional: true,

@@ -31,6 +31,8 @@ func TestAccProvider_badConfiguration(t *testing.T) {
 		{"endpoint not a URL", `region = "us-east-1"` + "\n" + creds + "\n" + `endpoints = { search = "127.0.0.1:8080" }`, nil, `Invalid Endpoint.*must start with http:// or https://`},
 		{"endpoint from env not a URL", `region = "us-east-1"` + "\n" + creds, map[string]string{"CLOUD_ENDPOINT_URL": "ftp://x"}, `\(from CLOUD_ENDPOINT_URL\) must start with http://`},
 		{"max_retries out of range", `region = "us-east-1"` + "\n" + creds + "\n  max_retries = 99", nil, `Attribute max_retries value must be between 0 and 25`},
+		{"list_concurrency zero", `region = "us-east-1"` + "\n" + creds + "\n  list_concurrency = 0", nil, `Attribute list_concurrency value must be between 1 and 100`},
+		{"list_concurrency too high", `region = "us-east-1"` + "\n" + creds + "\n  list_concurrency = 500", nil, `Attribute list_concurrency value must be between 1 and 100`},
 		{"http_timeout not a duration", `region = "us-east-1"` + "\n" + creds + "\n  http_timeout = \"soon\"", nil, `Invalid HTTP Timeout.*"soon" is not a duration`},
 		{"http_timeout too long", `region = "us-east-1"` + "\n" + creds + "\n  http_timeout = \"2h\"", nil, `Invalid HTTP Timeout.*must be between 1ms and 1h`},
 		{"apply_principal_arn not a principal", `region = "us-east-1"` + "\n" + creds + "\n  apply_principal_arn = \"arn:cloud:sts::123456789012:assumed-role/apply/ci\"", nil, `Attribute apply_principal_arn must be the ARN of an identity-service user or role`},

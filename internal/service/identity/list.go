@@ -13,6 +13,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/fanout"
 )
 
 // limited stops results once limit of them have been pushed: the list
@@ -34,33 +35,40 @@ func limited(limit int64, results iter.Seq[list.ListResult]) iter.Seq[list.ListR
 	}
 }
 
-// eachListedUser calls fn with each user a list of what users hold
-// covers: userName, or without it every user of the account, in name order,
-// until fn returns false. A user gone while listing (fn's ErrNotFound) has
-// nothing, and a userName that names no user is a warning; any other error of fn or of ListUsers is pushed as the list's
-// error, under summary, and ends it.
-func eachListedUser(ctx context.Context, c *conns.Clients, userName, summary string, push func(list.ListResult) bool, fn func(user string) (bool, error)) {
-	each := func(user string) bool {
-		more, err := fn(user)
+// eachListedUser reads what each user a list covers holds (fetch):
+// userName, or without it every user of the account. The reads run side
+// by side, at most the provider's list_concurrency at once, and emit gets
+// their answers in name order, the order of a walk one user after another,
+// until it returns false. A user gone while listing (fetch's ErrNotFound)
+// has nothing, and a userName that names no user is a warning; any other
+// error of fetch or of ListUsers is pushed as the list's error, under
+// summary, and ends it.
+func eachListedUser[R any](ctx context.Context, c *conns.Clients, userName, summary string, push func(list.ListResult) bool, fetch func(ctx context.Context, user string) (R, error), emit func(user string, held R) bool) {
+	users := func(ctx context.Context, yield func(string) bool) error {
+		if userName != "" {
+			yield(userName)
+			return nil
+		}
+		return eachUser(ctx, c, "", 0, func(u *identityclient.User) bool { return yield(u.UserName) })
+	}
+	for a := range fanout.Ordered(ctx, c.ListConcurrency, users, fetch) {
 		switch {
-		case errors.Is(err, client.ErrNotFound) && user == userName:
+		case a.WalkErr != nil:
+			push(listError(summary, fmt.Sprintf("ListUsers failed: %s", a.WalkErr)))
+			return
+		case errors.Is(a.Err, client.ErrNotFound) && a.Item == userName:
 			push(listWarning(path.Root("user_name"), "Identity User Not Found",
 				fmt.Sprintf("No user named %q exists in the account, so this list has nothing for it. Check user_name (user names are unique regardless of case).", userName)))
-			return false
-		case errors.Is(err, client.ErrNotFound):
-			return true // the user went away while listing
-		case err != nil:
-			push(listError(summary, fmt.Sprintf("Listing what user %q holds failed: %s", user, err)))
-			return false
+			return
+		case errors.Is(a.Err, client.ErrNotFound):
+			continue // the user went away while listing
+		case a.Err != nil:
+			push(listError(summary, fmt.Sprintf("Listing what user %q holds failed: %s", a.Item, a.Err)))
+			return
 		}
-		return more
-	}
-	if userName != "" {
-		each(userName)
-		return
-	}
-	if err := eachUser(ctx, c, "", 0, func(u *identityclient.User) bool { return each(u.UserName) }); err != nil {
-		push(listError(summary, fmt.Sprintf("ListUsers failed: %s", err)))
+		if !emit(a.Item, a.Value) {
+			return
+		}
 	}
 }
 

@@ -91,6 +91,13 @@ func queryWorkspace(t *testing.T, emu *acctest.Emulator, query string) (context.
 	return cliWorkspace(t, emu.ProviderConfig(), map[string]string{"adopt.tfquery.hcl": query})
 }
 
+// oneListingAtATime is a provider block for emu whose list resources make
+// one call at a time, so that a test counts exactly the calls a limit
+// leaves out (side by side, up to list_concurrency-1 more are made).
+func oneListingAtATime(emu *acctest.Emulator) string {
+	return emu.ProviderConfig(emulatortest.ProviderArguments("  list_concurrency = 1\n"))
+}
+
 // queryAndPlan runs `terraform query -generate-config-out` on the list
 // blocks of query, then `terraform plan` of the generated configuration,
 // as a user adopting what exists would.
@@ -156,13 +163,19 @@ func (a adoption) checkPureImport(t *testing.T, typ string, want int, secrets ..
 // on one without (tests that set up much call skipUnlessQuery first).
 func queryTest(t *testing.T, emu *acctest.Emulator, steps ...resource.TestStep) {
 	t.Helper()
+	queryTestWith(t, emu.ProviderConfig(), steps...)
+}
+
+// queryTestWith is queryTest with the provider block providerConfig.
+func queryTestWith(t *testing.T, providerConfig string, steps ...resource.TestStep) {
+	t.Helper()
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
 			acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery)
 		},
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    append([]resource.TestStep{{Config: emu.ProviderConfig()}}, steps...),
+		Steps:                    append([]resource.TestStep{{Config: providerConfig}}, steps...),
 	})
 }
 

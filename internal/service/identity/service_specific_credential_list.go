@@ -39,7 +39,10 @@ type serviceSpecificCredentialListModel struct {
 func (l *serviceSpecificCredentialList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: "Lists long-term API keys (service-specific credentials): one user's, or every user's. " +
-			"The results never carry a key's value, which the service returns only when the key is created or reset.",
+			"The results never carry a key's value, which the service returns only when the key is created or reset. " +
+			"Calls: one `GetCallerIdentity` for the account the identities name (once per provider), one `ListUsers` per page of up to 1,000 users (none with `user_name`), " +
+			"then one `ListServiceSpecificCredentials` per user, up to the provider's `list_concurrency` (10 unless set) at once; the results keep the users' name order. " +
+			"Once `limit` keys are found no more users are asked: at most `list_concurrency` - 1 listings beyond the last one needed were already under way, and their answers are dropped.",
 		Attributes: map[string]listschema.Attribute{
 			"user_name": listschema.StringAttribute{
 				Optional:            true,
@@ -73,20 +76,19 @@ func (l *serviceSpecificCredentialList) List(ctx context.Context, req list.ListR
 			push(listError("Unable to List Identity Service Specific Credentials", fmt.Sprintf("The identity of the listed keys names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
 			return
 		}
-		eachListedUser(ctx, l.clients, cfg.UserName.ValueString(), "Unable to List Identity Service Specific Credentials", push, func(user string) (bool, error) {
-			out, err := l.clients.Identity.ListServiceSpecificCredentials(ctx, user, service)
-			if err != nil {
-				return false, err
-			}
+		listKeys := func(ctx context.Context, user string) (*identityclient.ListServiceSpecificCredentialsOutput, error) {
+			return l.clients.Identity.ListServiceSpecificCredentials(ctx, user, service)
+		}
+		eachListedUser(ctx, l.clients, cfg.UserName.ValueString(), "Unable to List Identity Service Specific Credentials", push, listKeys, func(_ string, out *identityclient.ListServiceSpecificCredentialsOutput) bool {
 			for i := range out.Credentials {
 				if status != "" && out.Credentials[i].Status != status {
 					continue
 				}
 				if !push(l.keyResult(ctx, req, &out.Credentials[i], account)) {
-					return false, nil
+					return false
 				}
 			}
-			return true, nil
+			return true
 		})
 	})
 }

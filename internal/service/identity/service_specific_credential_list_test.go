@@ -137,12 +137,14 @@ list "cloud_identity_service_specific_credential" "all" {
 }
 
 // A list block's limit counts keys, not users: the query stops at it,
-// asking no more users' keys than it needs, and a limit of 0 asks nothing.
+// asking no more users' keys than it needs (one listing at a time here;
+// side by side see TestAccIdentityList_sideBySideLimit), and a limit of 0
+// asks nothing.
 func TestAccServiceSpecificCredentialList_limit(t *testing.T) {
 	skipUnlessQuery(t)
 	emu := acctest.NewEmulator(t)
 	seedKeys(t, emu)
-	queryTest(t, emu, resource.TestStep{
+	queryTestWith(t, oneListingAtATime(emu), resource.TestStep{
 		Query: true,
 		Config: `
 list "cloud_identity_service_specific_credential" "two" {

@@ -41,7 +41,8 @@ type userListModel struct {
 
 func (l *userList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = listschema.Schema{
-		MarkdownDescription: "Lists the account's identity-service users, in name order, following ListUsers' pages.",
+		MarkdownDescription: "Lists the account's identity-service users, in name order, following ListUsers' pages. " +
+			"Calls: one `ListUsers` per page of up to 1,000 users, one after another (a `limit` below 1,000 asks for no more than it keeps), and nothing per user: the pages hold all a result shows.",
 		Attributes: map[string]listschema.Attribute{
 			"path_prefix": listschema.StringAttribute{
 				Optional:            true,

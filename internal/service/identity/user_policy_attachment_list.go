@@ -31,7 +31,10 @@ type userPolicyAttachmentListModel struct {
 
 func (l *userPolicyAttachmentList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = listschema.Schema{
-		MarkdownDescription: "Lists the managed policies attached to users: to one user, or to every user of the account.",
+		MarkdownDescription: "Lists the managed policies attached to users: to one user, or to every user of the account. " +
+			"Calls: one `GetCallerIdentity` for the account the identities name (once per provider), one `ListUsers` per page of up to 1,000 users (none with `user_name`), " +
+			"then one `ListAttachedUserPolicies` per user (more for a user with over 100 attachments), up to the provider's `list_concurrency` (10 unless set) users at once; the results keep the users' name order. " +
+			"Once `limit` attachments are found no more users are asked: at most `list_concurrency` - 1 listings beyond the last one needed were already under way, and their answers are dropped.",
 		Attributes: map[string]listschema.Attribute{
 			"user_name": listschema.StringAttribute{
 				Optional:            true,
@@ -54,17 +57,13 @@ func (l *userPolicyAttachmentList) List(ctx context.Context, req list.ListReques
 			push(listError("Unable to List Identity User Policy Attachments", fmt.Sprintf("The identity of the listed policy attachments names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
 			return
 		}
-		eachListedUser(ctx, l.clients, cfg.UserName.ValueString(), "Unable to List Identity User Policy Attachments", push, func(user string) (bool, error) {
-			policies, err := l.clients.Identity.ListAttachedUserPolicies(ctx, user)
-			if err != nil {
-				return false, err
-			}
+		eachListedUser(ctx, l.clients, cfg.UserName.ValueString(), "Unable to List Identity User Policy Attachments", push, l.clients.Identity.ListAttachedUserPolicies, func(user string, policies []identityclient.AttachedPolicy) bool {
 			for _, p := range policies {
 				if !push(attachmentResult(ctx, req, user, p, account)) {
-					return false, nil
+					return false
 				}
 			}
-			return true, nil
+			return true
 		})
 	})
 }

@@ -83,13 +83,14 @@ list "cloud_identity_user_policy_attachment" "all" {
 }
 
 // A list block's limit counts attachments, not users: the query stops at
-// it, asking no more users' policies than it needs, and a limit of 0 asks
-// nothing.
+// it, asking no more users' policies than it needs (one listing at a time
+// here; side by side see TestAccIdentityList_sideBySideLimit), and a limit
+// of 0 asks nothing.
 func TestAccUserPolicyAttachmentList_limit(t *testing.T) {
 	skipUnlessQuery(t)
 	emu := acctest.NewEmulator(t)
 	seedAttachments(t, emu)
-	queryTest(t, emu, resource.TestStep{
+	queryTestWith(t, oneListingAtATime(emu), resource.TestStep{
 		Query: true,
 		Config: `
 list "cloud_identity_user_policy_attachment" "two" {

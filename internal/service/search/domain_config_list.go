@@ -14,7 +14,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/fanout"
 )
 
 var _ list.ListResourceWithConfigure = (*domainConfigList)(nil)
@@ -34,7 +36,7 @@ func (l *domainConfigList) Metadata(_ context.Context, req resource.MetadataRequ
 
 func (l *domainConfigList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = listschema.Schema{
-		MarkdownDescription: "Every search domain of the provider's region (ListDomainNames), each with its identity and, with `include_resource = true`, its whole configuration as `cloud_search_domain_config` reads it (DescribeDomainConfig, one call per domain). `terraform query -generate-config-out` writes a resource block with every section and an `import` block by identity, which plans as an import with no change (no dry run, no `UpdateDomainConfig`), also for a domain in the middle of someone else's change. Values the service never returns (the master user's name and password, SAML's master user and backend role) are null, and so left out of the generated configuration.",
+		MarkdownDescription: "Every search domain of the provider's region (ListDomainNames), each with its identity and, with `include_resource = true`, its whole configuration as `cloud_search_domain_config` reads it (DescribeDomainConfig, one call per domain, up to the provider's `list_concurrency` (10 unless set) at once, the results in ListDomainNames' order). `terraform query -generate-config-out` writes a resource block with every section and an `import` block by identity, which plans as an import with no change (no dry run, no `UpdateDomainConfig`), also for a domain in the middle of someone else's change. Values the service never returns (the master user's name and password, SAML's master user and backend role) are null, and so left out of the generated configuration.",
 	}
 }
 
@@ -66,24 +68,46 @@ func (l *domainConfigList) List(ctx context.Context, req list.ListRequest, strea
 		fail(fmt.Sprintf("Listing the domains of region %s (ListDomainNames) failed: %s", l.clients.Region, err))
 		return
 	}
-	stream.Results = func(push func(list.ListResult) bool) {
-		pushed := int64(0)
+	// Each domain is read (DescribeDomainConfig) beside the others, at most
+	// list_concurrency at once; the results keep ListDomainNames' order.
+	names := func(_ context.Context, yield func(searchclient.DomainInfo) bool) error {
 		for _, d := range domains {
-			// Terraform keeps no more than its limit (100 by default), so
-			// the domains past it are not read.
-			if req.Limit > 0 && pushed >= req.Limit {
-				return
+			if !yield(d) {
+				break
 			}
-			res, ok := l.result(ctx, req, account, d.DomainName, d.EngineType)
-			if !ok {
+		}
+		return nil
+	}
+	read := func(ctx context.Context, d searchclient.DomainInfo) (domainResult, error) {
+		res, ok := l.result(ctx, req, account, d.DomainName, d.EngineType)
+		return domainResult{res, ok}, nil
+	}
+	stream.Results = func(push func(list.ListResult) bool) {
+		// Terraform keeps no more than its limit (100 by default), so the
+		// domains past it are not read.
+		if req.Limit <= 0 {
+			return
+		}
+		pushed := int64(0)
+		for a := range fanout.Ordered(ctx, l.clients.ListConcurrency, names, read) {
+			if !a.Value.ok {
 				continue
 			}
-			if !push(res) {
+			if !push(a.Value.ListResult) {
 				return
 			}
-			pushed++
+			if pushed++; pushed >= req.Limit {
+				return
+			}
 		}
 	}
+}
+
+// domainResult is one domain's result; ok is false for a domain deleted
+// since ListDomainNames.
+type domainResult struct {
+	list.ListResult
+	ok bool
 }
 
 // result is one domain of account: its identity, its display name, and when asked

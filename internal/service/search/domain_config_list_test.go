@@ -89,7 +89,7 @@ func TestAccDomainConfigList_domainDeletedWhileListing(t *testing.T) {
 		PreCheck:                 func() { acctest.PreCheck(t); acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: emu.ProviderConfig()},
+			{Config: oneReadAtATime(emu)}, // so that demo's read is the first
 			{
 				PreConfig: func() {
 					// The first read, demo's, answers as for a deleted domain.
@@ -110,7 +110,8 @@ func TestAccDomainConfigList_domainDeletedWhileListing(t *testing.T) {
 }
 
 // TestAccDomainConfigList_limit: a query's limit bounds the results, and
-// the domains past it are not read.
+// the domains past it are not read (one read at a time here; side by side,
+// TestAccDomainConfigList_sideBySide bounds the reads past it).
 func TestAccDomainConfigList_limit(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	addDomains(t, emu, emusearch.DomainSpec{DomainName: "logs"}, emusearch.DomainSpec{DomainName: "metrics"})
@@ -118,7 +119,7 @@ func TestAccDomainConfigList_limit(t *testing.T) {
 		PreCheck:                 func() { acctest.PreCheck(t); acctest.SkipUnlessCLISupports(t, acctest.FeatureQuery) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: emu.ProviderConfig()},
+			{Config: oneReadAtATime(emu)},
 			{
 				PreConfig: emu.ClearCalls,
 				Query:     true,
@@ -135,7 +136,7 @@ func TestAccDomainConfigList_limit(t *testing.T) {
 						t.Errorf("the query with limit 2 read %d domains, want 2", n)
 					}
 				},
-				Config: emu.ProviderConfig(),
+				Config: oneReadAtATime(emu),
 			},
 		},
 	})
@@ -405,7 +406,8 @@ func TestAccDomainConfigList_readFailures(t *testing.T) {
 		},
 		"DescribeDomainConfig of the second domain": {
 			faults: []emulator.Fault{
-				// demo's read goes through; logs' is refused.
+				// demo's read goes through; logs' is refused (one read at a
+				// time, so demo's is the first).
 				{Service: "search", Operation: "DescribeDomainConfig", Kind: emulator.FaultDelay, Delay: time.Millisecond},
 				{Service: "search", Operation: "DescribeDomainConfig", Kind: emulator.FaultError, Status: http.StatusForbidden, Code: "AccessDeniedException", Times: -1},
 			},
@@ -418,7 +420,7 @@ func TestAccDomainConfigList_readFailures(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			ws := acctest.NewWorkspace(ctx, t)
-			if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig()); err != nil {
+			if err := ws.Write(emulatortest.RequiredProvidersBlock + oneReadAtATime(emu)); err != nil {
 				t.Fatal(err)
 			}
 			query := "list \"cloud_search_domain_config\" \"all\" {\n  provider = cloud\n  include_resource = true\n}\n"
