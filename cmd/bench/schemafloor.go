@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -33,7 +34,12 @@ type schemaFloor struct {
 // and writes its workspace of n key bundles.
 func (b *bench) newSchemaFloor(n int, delay time.Duration) (*schemaFloor, error) {
 	f := &schemaFloor{emu: emulator.New(emulator.Options{})}
-	f.srv = httptest.NewServer(f.emu)
+	// Its requests count with the bench's, as the rows without delay read
+	// them.
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b.requests.Add(1)
+		f.emu.ServeHTTP(w, r)
+	}))
 	if err := delayAll(f.emu, delay); err != nil {
 		f.close()
 		return nil, err
@@ -80,14 +86,15 @@ func (b *bench) runSchemaFloor(ctx context.Context, f *schemaFloor, s latencySte
 }
 
 // schemaFloorCommands applies and plans n key bundles of the floor with
-// our schemas, without delay, as the refresh rows do ours.
+// our schemas, without delay, as the refresh rows do ours (its plans with
+// -detailed-exitcode; its plan -refresh-only not, as ours).
 func (b *bench) schemaFloorCommands(ctx context.Context, n, p int) (commandSet, error) {
 	f, err := b.newSchemaFloor(n, 0)
 	if err != nil {
 		return commandSet{}, err
 	}
 	defer f.close()
-	return b.commands(ctx, f.ws, p, true)
+	return b.commands(ctx, f.ws, p, false)
 }
 
 // printSchemaFloor prints ours' plan (refresh) next to the floor with our
