@@ -379,8 +379,13 @@ func (b *bench) bundles(ctx context.Context, n, p int) error {
 	if err != nil {
 		return err
 	}
+	schemas, err := b.schemaFloorCommands(ctx, n, p)
+	if err != nil {
+		return err
+	}
 	printBundles(n, p, o, r, noop)
 	printCallFloor(n, p, o, calls)
+	printSchemaFloor(n, p, o, schemas)
 	return nil
 }
 

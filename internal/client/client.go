@@ -285,10 +285,13 @@ func (c *Client) httpRequest(ctx context.Context, req *Request) (*http.Request, 
 	if len(req.Query) > 0 {
 		u.RawQuery = req.Query.Encode()
 	}
-	hr, err := http.NewRequestWithContext(ctx, req.Method, u.String(), bytes.NewReader(req.Body))
+	// The URL is built already: handing it over, rather than its string
+	// for NewRequest to parse back, saves a parse on every attempt.
+	hr, err := http.NewRequestWithContext(ctx, req.Method, "", bytes.NewReader(req.Body))
 	if err != nil {
 		return nil, err
 	}
+	hr.URL, hr.Host = u, u.Host
 	for k, vs := range req.Header {
 		for _, v := range vs {
 			hr.Header.Add(k, v)
@@ -335,7 +338,7 @@ func (c *Client) send(ctx context.Context, req *Request, hr *http.Request, n int
 		return nil, !notSent(err), err
 	}
 	defer hresp.Body.Close()
-	body, err := io.ReadAll(hresp.Body)
+	body, err := readBody(hresp)
 	if err != nil {
 		c.log.transportError(lctx, c.service, req.Operation, err, time.Since(start))
 		return nil, true, fmt.Errorf("reading answer: %w", err)
@@ -351,6 +354,29 @@ func (c *Client) send(ctx context.Context, req *Request, hr *http.Request, n int
 	resp := &Response{StatusCode: hresp.StatusCode, Header: hresp.Header, Body: body}
 	c.log.response(lctx, c.service, req, resp, time.Since(start))
 	return resp, true, nil
+}
+
+// readBody reads an answer whole, into one buffer of the size its
+// Content-Length gives when it gives one, instead of growing one from 512
+// bytes as io.ReadAll does.
+func readBody(r *http.Response) ([]byte, error) {
+	const maxPresized = 1 << 20 // a larger length is not trusted with memory before it arrives
+	if r.ContentLength <= 0 || r.ContentLength > maxPresized {
+		return io.ReadAll(r.Body)
+	}
+	// One byte more than the length: the read that finds the end fits.
+	b := make([]byte, r.ContentLength+1)
+	n, err := io.ReadFull(r.Body, b)
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) && int64(n) == r.ContentLength: // the end, where the length said
+		return b[:n], nil
+	case err == nil: // longer than its length said
+		rest, err := io.ReadAll(r.Body)
+		return append(b, rest...), err
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, fmt.Errorf("the answer ended after %d of the %d bytes its length gives: %w", n, r.ContentLength, io.ErrUnexpectedEOF)
+	}
+	return nil, err
 }
 
 // backoff is full-jitter exponential backoff.

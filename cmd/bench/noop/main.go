@@ -5,7 +5,9 @@
 // next to terraform_data, which Terraform serves itself; with `call`, the
 // floor of a provider whose refresh makes the same API calls as ours and
 // nothing else; with `kind`, the floor of a provider whose create, refresh
-// and destroy make only the calls each operation needs.
+// and destroy make only the calls each operation needs; and with our
+// resources' schemas (ours.go), the floor of those calls in resources
+// with our attributes.
 package main
 
 import (
@@ -85,7 +87,7 @@ func (noop) Configure(ctx context.Context, req provider.ConfigureRequest, resp *
 }
 
 func (noop) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource { return &thing{} }}
+	return append([]func() resource.Resource{func() resource.Resource { return &thing{} }}, ourSchemaResources()...)
 }
 
 func (noop) DataSources(context.Context) []func() datasource.DataSource { return nil }

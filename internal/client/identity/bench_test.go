@@ -14,7 +14,7 @@ import (
 type answer []byte
 
 func (a answer) RoundTrip(r *http.Request) (*http.Response, error) {
-	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"text/xml"}}, Body: io.NopCloser(bytes.NewReader(a)), Request: r}, nil
+	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"text/xml"}, "Date": {"Sat, 28 Nov 2026 12:00:00 GMT"}}, Body: io.NopCloser(bytes.NewReader(a)), ContentLength: int64(len(a)), Request: r}, nil
 }
 
 const listAnswer = `<ListServiceSpecificCredentialsResponse xmlns="https://identity.cloud.example/doc/2010-05-08/">

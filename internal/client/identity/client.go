@@ -77,18 +77,12 @@ func (c *Client) call(ctx context.Context, a action, params url.Values, out any)
 // callAt is call that also returns the service's clock at the answer (its
 // Date header), zero when the answer has none.
 func (c *Client) callAt(ctx context.Context, a action, params url.Values, out any) (time.Time, error) {
-	form := url.Values{}
-	for k, v := range params {
-		form[k] = v
-	}
-	form.Set("Action", a.name)
-	form.Set("Version", apiVersion)
 	resp, err := c.c.Do(ctx, &client.Request{
 		Operation:  a.name,
 		Method:     http.MethodPost,
 		Path:       "/",
-		Header:     http.Header{"Content-Type": {"application/x-www-form-urlencoded; charset=utf-8"}},
-		Body:       []byte(form.Encode()),
+		Header:     formHeader,
+		Body:       formBody(a, params),
 		Idempotent: a.idempotent,
 		Sensitive:  a.sensitive,
 	})
@@ -103,6 +97,23 @@ func (c *Client) callAt(ctx context.Context, a action, params url.Values, out an
 		return at, nil
 	}
 	return at, decodeResult(a.name, resp.Body, out)
+}
+
+// formHeader is every request's header; Do copies it, never changes it.
+var formHeader = http.Header{"Content-Type": {"application/x-www-form-urlencoded; charset=utf-8"}}
+
+// formBody is the form of action a with params: Action and Version first,
+// then params in the order of their names (url.Values.Encode), written
+// once into a buffer of its size instead of copying params into a new
+// map to encode.
+func formBody(a action, params url.Values) []byte {
+	rest := params.Encode()
+	b := make([]byte, 0, len("Action=&Version=&")+len(a.name)+len(apiVersion)+len(rest))
+	b = append(append(append(b, "Action="...), a.name...), "&Version="+apiVersion...)
+	if rest != "" {
+		b = append(append(b, '&'), rest...)
+	}
+	return b
 }
 
 // decodeResult decodes the <ActionResult> child of an answer
