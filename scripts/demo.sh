@@ -19,7 +19,7 @@ step "Starting the emulator on loopback"
 # The emulated clock starts at the next 02:00 UTC, inside the demo domain's
 # off-peak window (00:00-10:00 UTC), so the plan shows the same dry run at
 # any time of day.
-"$root/bin/emulator" -listen 127.0.0.1:0 -url-file "$work/url" -time-of-day 02:00 > "$work/emulator.log" 2>&1 &
+"$root/bin/cloud-emulator" -listen 127.0.0.1:0 -url-file "$work/url" -time-of-day 02:00 > "$work/emulator.log" 2>&1 &
 emu_pid=$!
 for _ in $(seq 1 100); do [[ -s "$work/url" ]] && break; sleep 0.1; done
 [[ -s "$work/url" ]] || { cat "$work/emulator.log"; echo "the emulator did not start" >&2; exit 1; }

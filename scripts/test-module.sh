@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make test-module: runs `terraform test` of every module under
-# examples/modules against the emulator. Starts bin/emulator on a free
+# examples/modules against the emulator. Starts bin/cloud-emulator on a free
 # loopback port, points the CLI at the provider in bin/ through dev_overrides
 # and the provider at the emulator through CLOUD_* variables, and stops the
 # emulator at the end. Usage: test-module.sh [MODULE_DIR...]
@@ -16,9 +16,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-[[ -x "$root/bin/emulator" && -x "$root/bin/terraform-provider-cloud" ]] || { echo "run make build first" >&2; exit 1; }
+[[ -x "$root/bin/cloud-emulator" && -x "$root/bin/terraform-provider-cloud" ]] || { echo "run make build first" >&2; exit 1; }
 
-"$root/bin/emulator" -listen 127.0.0.1:0 -url-file "$work/url" > "$work/emulator.log" 2>&1 &
+"$root/bin/cloud-emulator" -listen 127.0.0.1:0 -url-file "$work/url" > "$work/emulator.log" 2>&1 &
 emu_pid=$!
 for _ in $(seq 1 100); do [[ -s "$work/url" ]] && break; sleep 0.1; done
 [[ -s "$work/url" ]] || { cat "$work/emulator.log"; echo "the emulator did not start" >&2; exit 1; }

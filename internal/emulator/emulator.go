@@ -45,6 +45,13 @@ type Options struct {
 	Log io.Writer
 	// MaxLoggedCalls bounds the request log (DefaultMaxLoggedCalls when 0).
 	MaxLoggedCalls int
+	// AnyHost answers requests whatever host they name. Off, only loopback
+	// names are answered (see ServeHTTP); an emulator listening beyond
+	// loopback on purpose (-allow-non-loopback) is reached by other names.
+	AnyHost bool
+	// AfterReset, when set, runs at the end of every Reset: it puts back
+	// what the emulator was started with (a seed file, a clock, faults).
+	AfterReset func(*Emulator)
 }
 
 // Emulator is the local cloud. It is an http.Handler.
@@ -155,6 +162,9 @@ func (e *Emulator) Reset() {
 	e.log.clear()
 	e.faults.clear()
 	e.clock.Reset()
+	if e.opts.AfterReset != nil {
+		e.opts.AfterReset(e)
+	}
 }
 
 // ServeHTTP routes a request to the admin API or to a service. It answers
@@ -162,7 +172,7 @@ func (e *Emulator) Reset() {
 // emulator listens on loopback only, and a page of another site that a
 // browser resolved to 127.0.0.1 (DNS rebinding) names that site instead.
 func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !loopbackHost(r.Host) {
+	if !e.opts.AnyHost && !loopbackHost(r.Host) {
 		core.WriteJSONError(w, http.StatusForbidden, "ForbiddenHost", fmt.Sprintf("The emulator answers requests to a loopback name (localhost, 127.0.0.1, [::1]) only, not to %q.", r.Host))
 		return
 	}
@@ -232,7 +242,11 @@ func (e *Emulator) serveService(w http.ResponseWriter, r *http.Request, svc core
 		r = r.WithContext(core.WithCaller(r.Context(), caller))
 	}
 
-	if f := e.faults.take(svc.Name(), op.Name, op.DryRun); f != nil {
+	if o, kind := e.faults.overrides(svc.Name(), op); o != nil {
+		call.Fault = kind
+		r = r.WithContext(core.WithDryRunOverride(r.Context(), o))
+	}
+	if f := e.faults.take(svc.Name(), op); f != nil {
 		call.Fault = f.Kind
 		if !e.applyFault(rw, r, body, svc, f) {
 			return

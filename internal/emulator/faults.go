@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 )
 
 // FaultKind is what an injected fault does to a matching request.
@@ -34,6 +36,13 @@ const (
 	// quotes part of a secret the request carried (Field, Chars, Offset,
 	// Where), as a careless service might in a message or a request id.
 	FaultEcho FaultKind = "echo"
+	// FaultVerdict makes a search domain's dry runs (Domain; empty for
+	// any) report DeploymentType, the findings following it, as a module's
+	// or a policy's test of a blue/green verdict needs.
+	FaultVerdict FaultKind = "verdict"
+	// FaultValidationFailure adds a validation failure (Code, Severity,
+	// Message) to a search domain's Verbose dry runs.
+	FaultValidationFailure FaultKind = "validation_failure"
 )
 
 // The secrets an echo fault can quote; any other Field names a member of
@@ -92,6 +101,13 @@ type Fault struct {
 	Chars  int    `json:"chars,omitempty"`
 	Offset int    `json:"offset,omitempty"`
 	Where  string `json:"where,omitempty"`
+	// Domain, for a verdict or validation_failure fault, is the search
+	// domain whose dry runs it hits (empty: any); DeploymentType is a
+	// verdict's; Severity and Message (with Code) a validation failure's.
+	Domain         string `json:"domain,omitempty"`
+	DeploymentType string `json:"deployment_type,omitempty"`
+	Severity       string `json:"severity,omitempty"`
+	Message        string `json:"message,omitempty"`
 	// Quoted is what a validation_failure echo fault quoted last.
 	Quoted string `json:"quoted,omitempty"`
 	// Hits counts the requests hit so far.
@@ -103,6 +119,8 @@ type Fault struct {
 func (f *Fault) validate() error {
 	switch f.Kind {
 	case FaultError, FaultThrottle, FaultDrop, FaultLostResponse:
+	case FaultVerdict, FaultValidationFailure:
+		return f.validateDryRunFault()
 	case FaultEcho:
 		if err := f.validateEcho(); err != nil {
 			return err
@@ -119,10 +137,13 @@ func (f *Fault) validate() error {
 			return fmt.Errorf("a delay fault needs a positive delay")
 		}
 	default:
-		return fmt.Errorf("unknown fault kind %q (error, throttle, drop, delay, lost_response, echo)", f.Kind)
+		return fmt.Errorf("unknown fault kind %q (error, throttle, drop, delay, lost_response, echo, verdict, validation_failure)", f.Kind)
 	}
 	if f.Kind != FaultEcho && (f.Field != "" || f.Chars != 0 || f.Offset != 0 || f.Where != "") {
 		return fmt.Errorf("field, chars, offset and where steer an echo fault only")
+	}
+	if f.Domain != "" || f.DeploymentType != "" || f.Severity != "" || f.Message != "" {
+		return fmt.Errorf("domain, deployment_type, severity and message belong to a verdict or validation_failure fault")
 	}
 	switch {
 	case f.Code != "" && f.Kind != FaultError && f.Kind != FaultEcho:
@@ -248,25 +269,67 @@ func (fs *faults) add(f Fault) error {
 }
 
 // take returns the first fault matching the request and counts the hit.
-func (fs *faults) take(service, op string, dryRun bool) *Fault {
+// Faults that shape a dry run's answer (verdict, validation_failure) are
+// not taken here: they combine, and overrides takes them.
+func (fs *faults) take(service string, op core.Operation) *Fault {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	for i, f := range fs.list {
-		if (f.Service != "" && f.Service != service) || (f.Operation != "" && f.Operation != op) {
-			continue
+	for _, f := range fs.list {
+		if f.dryRunOverride() == nil && f.matches(service, op) {
+			return fs.hitLocked(f)
 		}
-		if (f.DryRun == "only" && !dryRun) || (f.DryRun == "exclude" && dryRun) {
-			continue
-		}
-		f.Hits++
-		hit := *f
-		hit.stored = f
-		if f.Times > 0 && f.Hits >= f.Times {
-			fs.list = append(fs.list[:i], fs.list[i+1:]...)
-		}
-		return &hit
 	}
 	return nil
+}
+
+// overrides takes every verdict and validation_failure fault matching the
+// request and returns what they impose together (the first verdict, every
+// finding) and the kind of the first, or nil.
+func (fs *faults) overrides(service string, op core.Operation) (*core.DryRunOverride, FaultKind) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	var out *core.DryRunOverride
+	var first FaultKind
+	for _, f := range slices.Clone(fs.list) {
+		o := f.dryRunOverride()
+		if o == nil || !f.matches(service, op) {
+			continue
+		}
+		fs.hitLocked(f)
+		if out == nil {
+			out, first = &core.DryRunOverride{}, f.Kind
+		}
+		if out.DeploymentType == "" {
+			out.DeploymentType = o.DeploymentType
+		}
+		out.Findings = append(out.Findings, o.Findings...)
+	}
+	return out, first
+}
+
+// matches reports whether the fault hits a request of op to service.
+func (f *Fault) matches(service string, op core.Operation) bool {
+	switch {
+	case f.Service != "" && f.Service != service, f.Operation != "" && f.Operation != op.Name:
+		return false
+	case f.Domain != "" && f.Domain != op.Resource:
+		return false
+	case f.DryRun == "only" && !op.DryRun, f.DryRun == "exclude" && op.DryRun:
+		return false
+	}
+	return true
+}
+
+// hitLocked counts a hit of f, drops f once its times are used, and
+// returns the hit (a copy that remembers f).
+func (fs *faults) hitLocked(f *Fault) *Fault {
+	f.Hits++
+	hit := *f
+	hit.stored = f
+	if f.Times > 0 && f.Hits >= f.Times {
+		fs.list = slices.DeleteFunc(fs.list, func(g *Fault) bool { return g == f })
+	}
+	return &hit
 }
 
 func (fs *faults) snapshot() []Fault {

@@ -120,6 +120,13 @@ func (c *Clock) SetSpeed(speed float64) {
 	}
 }
 
+// Set moves the clock to t (forward or back), held or running as it was.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offset += t.Sub(c.nowLocked(time.Now()))
+}
+
 // Reset puts the clock back to real time.
 func (c *Clock) Reset() {
 	c.mu.Lock()
@@ -163,6 +170,9 @@ type Operation struct {
 	// Unsigned operations authenticate otherwise (a web identity token),
 	// so the emulator does not ask for a signature.
 	Unsigned bool
+	// Resource is what the request acts on where a fault may name it (the
+	// search domain's name), else "".
+	Resource string
 }
 
 // Protocol is how a service writes errors.

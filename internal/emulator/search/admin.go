@@ -53,7 +53,7 @@ func (s *Service) AddDomain(spec DomainSpec) error {
 
 func (s *Service) addDomainLocked(spec DomainSpec) error {
 	if err := validDomainName(spec.DomainName); err != nil {
-		return err
+		return &SpecError{"name", err.Error()}
 	}
 	spec, err := withSpecDefaults(spec)
 	if err != nil {
@@ -64,11 +64,11 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	}
 	key := domainKey{region: spec.Region, name: spec.DomainName}
 	if _, ok := s.domains[key]; ok {
-		return fmt.Errorf("domain %s already exists in %s", spec.DomainName, spec.Region)
+		return &SpecError{"name", fmt.Sprintf("domain %s already exists in %s", spec.DomainName, spec.Region)}
 	}
 	req, aerr := parseRequest(spec.Config)
 	if aerr != nil {
-		return errors.New(aerr.message)
+		return &SpecError{"config", aerr.message}
 	}
 	cfg := req.sections
 	cfg["EngineMode"], cfg["EngineVersion"], cfg["IPAddressType"] = spec.EngineMode, spec.EngineVersion, spec.IPAddressType
@@ -85,6 +85,13 @@ func (s *Service) addDomainLocked(spec DomainSpec) error {
 	return nil
 }
 
+// SpecError is a refused domain spec: Field names the spec's member at
+// fault (name, region, engine_mode, ip_address_type, config), Message
+// what is wrong (for config, starting with the section's path).
+type SpecError struct{ Field, Message string }
+
+func (e *SpecError) Error() string { return e.Message }
+
 // withSpecDefaults fills in a spec's engine mode, engine version and IP
 // address type, and checks the mode and the address type.
 func withSpecDefaults(spec DomainSpec) (DomainSpec, error) {
@@ -98,10 +105,14 @@ func withSpecDefaults(spec DomainSpec) (DomainSpec, error) {
 		spec.IPAddressType = ipv4
 	}
 	if spec.Region != "" && !rules.Region.MatchString(spec.Region) {
-		return spec, fmt.Errorf("the region %q is not a region name such as us-east-1", spec.Region)
+		return spec, &SpecError{"region", fmt.Sprintf("the region %q is not a region name such as us-east-1", spec.Region)}
 	}
-	if !slices.Contains(engineModes, spec.EngineMode) || !slices.Contains(ipAddressTypes, spec.IPAddressType) {
-		return spec, fmt.Errorf("EngineMode must be one of %v and IPAddressType one of %v", engineModes, ipAddressTypes)
+	msg := fmt.Sprintf("EngineMode must be one of %v and IPAddressType one of %v", engineModes, ipAddressTypes)
+	if !slices.Contains(engineModes, spec.EngineMode) {
+		return spec, &SpecError{"engine_mode", msg}
+	}
+	if !slices.Contains(ipAddressTypes, spec.IPAddressType) {
+		return spec, &SpecError{"ip_address_type", msg}
 	}
 	return spec, nil
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
@@ -33,11 +34,18 @@ type dryRun struct {
 
 // startDryRun analyses applying u to its base without applying it. The
 // base is the domain's configuration, or the one the running change
-// (u.after) will leave.
-func (s *Service) startDryRun(d *domain, u *update, now time.Time) any {
+// (u.after) will leave. An injected override o (nil for none) sets the
+// verdict, which the findings then follow (a blue/green verdict outside
+// the off-peak window is advised against), and adds its findings.
+func (s *Service) startDryRun(d *domain, u *update, now time.Time, o *core.DryRunOverride) any {
+	message := deploymentMessage(u.kind, u.props)
+	if o != nil && o.DeploymentType != "" {
+		u.kind = o.DeploymentType
+		message = "Injected verdict: this change requires a " + o.DeploymentType + " deployment."
+	}
 	dr := &dryRun{
 		id: core.UUID(), mode: u.req.mode, created: now, accepted: slices.Clone(u.req.typed.AcceptedWarnings),
-		kind: u.kind, message: deploymentMessage(u.kind, u.props), props: u.props, planned: u.next,
+		kind: u.kind, message: message, props: u.props, planned: u.next,
 		after: d.mostRecentChange(),
 	}
 	if u.after != nil {
@@ -45,7 +53,7 @@ func (s *Service) startDryRun(d *domain, u *update, now time.Time) any {
 	}
 	if dr.mode == dryRunModeVerbose {
 		dr.duration = s.pace.DryRun
-		dr.findings = analyse(u.base, u.next, u.req, u.kind, now)
+		dr.findings = withInjected(analyse(u.base, u.next, u.req, u.kind, now), o)
 	}
 	d.dryRuns = append(d.dryRuns, dr)
 	if n := len(d.dryRuns) - maxDryRuns; n > 0 {
@@ -151,4 +159,17 @@ func flag(q url.Values, name string) (bool, *apiError) {
 		return false, nil
 	}
 	return false, validationError("%s must be true or false, not %q.", name, q.Get(name))
+}
+
+// withInjected is fs with an override's findings added, sorted by code as
+// the service sorts its own.
+func withInjected(fs []finding, o *core.DryRunOverride) []finding {
+	if o == nil || len(o.Findings) == 0 {
+		return fs
+	}
+	for _, f := range o.Findings {
+		fs = append(fs, finding{Code: f.Code, Message: f.Message, Severity: f.Severity})
+	}
+	slices.SortStableFunc(fs, func(a, b finding) int { return strings.Compare(a.Code, b.Code) })
+	return fs
 }

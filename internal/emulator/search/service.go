@@ -104,15 +104,15 @@ func route(r *http.Request) (name, op string) {
 // Classify names the operation; an UpdateDomainConfig is a dry run when its
 // body says DryRun true.
 func (s *Service) Classify(r *http.Request, body []byte) core.Operation {
-	_, op := route(r)
+	name, op := route(r)
 	if op != "UpdateDomainConfig" {
-		return core.Operation{Name: op}
+		return core.Operation{Name: op, Resource: name}
 	}
 	var b struct {
 		DryRun bool `json:"DryRun"`
 	}
 	_ = json.Unmarshal(body, &b)
-	return core.Operation{Name: op, DryRun: b.DryRun}
+	return core.Operation{Name: op, DryRun: b.DryRun, Resource: name}
 }
 
 // apiError is an error answer in the spec's terms.
@@ -247,7 +247,7 @@ func (s *Service) operate(op string, d *domain, r *http.Request, body []byte, no
 		if c := core.CallerFrom(r.Context()); c != nil {
 			who = c.AccessKeyID
 		}
-		return s.updateDomainConfig(d, who, body, now)
+		return s.updateDomainConfig(d, who, body, now, core.DryRunOverrideFrom(r.Context()))
 	case "DescribeDomainConfig":
 		return map[string]any{"DomainConfig": s.renderDomainConfig(d, now)}, nil
 	case "DescribeDryRunProgress":

@@ -2,6 +2,8 @@ package search
 
 import (
 	"crypto/sha256"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/core"
 	"sort"
 	"time"
 )
@@ -9,8 +11,9 @@ import (
 // updateDomainConfig is UpdateDomainConfig: a dry run is analysed and
 // recorded (rule 1: nothing changes); a real change is refused while any
 // Critical failure or unaccepted Advisory warning stands (rules 2 and 3),
-// else it starts.
-func (s *Service) updateDomainConfig(d *domain, who string, body []byte, now time.Time) (any, *apiError) {
+// else it starts. An injected fault's override o (nil for none) imposes
+// a dry run's verdict or adds to its findings; a real change ignores it.
+func (s *Service) updateDomainConfig(d *domain, who string, body []byte, now time.Time, o *core.DryRunOverride) (any, *apiError) {
 	req, aerr := parseRequest(body)
 	if aerr != nil {
 		return nil, aerr
@@ -24,7 +27,7 @@ func (s *Service) updateDomainConfig(d *domain, who string, body []byte, now tim
 		return nil, validationError("AutomatedSnapshotPauseOptions may suspend snapshots for at most 3 days, not %s.", fmtDuration(dur))
 	}
 	if req.dryRun {
-		out := s.startDryRun(d, u, now)
+		out := s.startDryRun(d, u, now, o)
 		s.record(d, who, u, d.dryRuns[len(d.dryRuns)-1].findings, "")
 		return out, nil
 	}
