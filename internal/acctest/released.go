@@ -33,7 +33,7 @@ func RepoRoot(t testing.TB) string {
 func BuildReleasedEmulator(t testing.TB, dir, version string) string {
 	t.Helper()
 	out := filepath.Join(dir, "cloud-emulator")
-	runBuild(t, exec.Command(filepath.Join(RepoRoot(t), "scripts", "build-emulator.sh"), out, version)) //nolint:gosec // G204: the repository's own script
+	runBuild(t, exec.CommandContext(context.Background(), filepath.Join(RepoRoot(t), "scripts", "build-emulator.sh"), out, version)) //nolint:gosec // G204: the repository's own script
 	return out
 }
 
@@ -50,7 +50,7 @@ func ProviderMirror(t testing.TB, dir, version string) string {
 	for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
 		bin := filepath.Join(mirror, host, "cloudlabs", "cloud", version, platform, "terraform-provider-cloud_v"+version)
 		if first == "" {
-			build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X main.version="+version, "-o", bin, ".") //nolint:gosec // G204: fixed arguments
+			build := exec.CommandContext(context.Background(), "go", "build", "-trimpath", "-ldflags", "-s -w -X main.version="+version, "-o", bin, ".") //nolint:gosec // G204: fixed arguments
 			build.Env = append(os.Environ(), "CGO_ENABLED=0")
 			runBuild(t, build)
 			first = bin
@@ -85,7 +85,7 @@ func runBuild(t testing.TB, cmd *exec.Cmd) {
 // emulator exits with status 0.
 func StartEmulatorBinary(t testing.TB, path string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(path, append([]string{"-quiet"}, args...)...) //nolint:gosec // G204: the binary the test built
+	cmd := exec.CommandContext(context.Background(), path, append([]string{"-quiet"}, args...)...) //nolint:gosec // G204: the binary the test built
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
