@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
@@ -33,6 +34,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.showVersion, "version", false, "print the provider version the emulator was built with, and exit")
 	err := fs.Parse(args)
 	if err == nil && fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected arguments %q; every setting is a flag\n", name, fs.Args())
 		fs.Usage()
 		err = errUnexpectedArgs
 	}

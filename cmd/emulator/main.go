@@ -72,7 +72,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(fmt.Errorf("listen: %w", err))
 	}
-	url := "http://" + ln.Addr().String()
+	url := listenURL(cfg.listen, ln.Addr())
 	if cfg.urlFile != "" {
 		if err := writeFileAtomic(cfg.urlFile, url+"\n"); err != nil {
 			_ = ln.Close()
@@ -168,6 +168,18 @@ func checkListen(addr string, allowNonLoopback bool) error {
 		return nil
 	}
 	return fmt.Errorf("-listen %q: not a loopback address; the emulator's admin API is unauthenticated, so it listens on loopback only unless started with -allow-non-loopback", addr)
+}
+
+// listenURL is the URL of a listener on addr (as -listen gave it) at the
+// address it got: the host as given (0.0.0.0 stays so, not Go's dual-stack
+// [::]), the port it got (port 0 picks one).
+func listenURL(addr string, got net.Addr) string {
+	host, _, _ := net.SplitHostPort(addr)
+	gotHost, port, _ := net.SplitHostPort(got.String())
+	if host == "" {
+		host = gotHost
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 // writeFileAtomic writes content to path through a temporary file renamed

@@ -162,6 +162,15 @@ resource "cloud_identity_user" "app" {
 		}
 		emu.ExpectCalls(t, "CreateUser", 0, "a plan writes nothing")
 	})
+
+	t.Run("the emulator's archive is verified, unzipped, and serves a plan from a seed", func(t *testing.T) {
+		exe := installEmulator(t, rel, sums, filepath.Join(work, "downloads"))
+		testReleasedEmulator(ctx, t, exe, rel.Version, func(config string) *workspace {
+			tf := newWorkspace(t, cli, cliConfig, config)
+			writeFile(t, filepath.Join(tf.dir, ".terraform.lock.hcl"), lock(zh))
+			return tf
+		})
+	})
 }
 
 // snapshot is a release built into dist.

@@ -23,11 +23,11 @@ type policyIn struct {
 
 // userIn is a user with its tags, attached policies and keys.
 type userIn struct {
-	Name     string            `json:"name"`
-	Path     string            `json:"path"`
-	Tags     map[string]string `json:"tags"`
-	Policies []string          `json:"policies"`
-	Keys     []json.RawMessage `json:"keys"`
+	Name     string                     `json:"name"`
+	Path     string                     `json:"path"`
+	Tags     map[string]json.RawMessage `json:"tags"`
+	Policies []string                   `json:"policies"`
+	Keys     []json.RawMessage          `json:"keys"`
 }
 
 // keyIn is a long-term API key: its age (age_days or created) and its
@@ -137,7 +137,16 @@ func applyUser(e *emulator.Emulator, raw json.RawMessage, at string) error {
 	if err := decode(raw, at, &u); err != nil {
 		return err
 	}
-	if err := e.Identity.SeedUser(u.Name, u.Path, u.Tags, slices.Sorted(maps.Keys(u.Tags)), u.Policies); err != nil {
+	keys := slices.Sorted(maps.Keys(u.Tags))
+	tags := make(map[string]string, len(keys))
+	for _, k := range keys {
+		var v string
+		if err := decode(u.Tags[k], join(at, "tags."+k), &v); err != nil {
+			return err
+		}
+		tags[k] = v
+	}
+	if err := e.Identity.SeedUser(u.Name, u.Path, tags, keys, u.Policies); err != nil {
 		return fieldError(at, err)
 	}
 	for j, kraw := range u.Keys {

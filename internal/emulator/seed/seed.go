@@ -51,7 +51,7 @@ func (e *Error) Error() string {
 // Load reads and decodes the seed file at path; Apply checks each item
 // against the services' rules.
 func Load(path string) (*File, error) {
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(path) //nolint:gosec // G304: the file the user named with -seed
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +106,8 @@ func decodeError(at string, v any, err error) error {
 		return &Error{Path: join(at, te.Field), Message: fmt.Sprintf("expected %s, not %s", jsonType(te.Type.String()), te.Value)}
 	case errors.As(err, &se):
 		return &Error{Path: at, Message: fmt.Sprintf("not valid JSON (at byte %d): %v", se.Offset, err)}
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return &Error{Path: at, Message: "not valid JSON: it ends before the value does"}
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		name = strings.Trim(name, `"`)
