@@ -1,10 +1,16 @@
 package guidetest_test
 
 import (
+	"archive/zip"
 	"bufio"
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,8 +28,9 @@ import (
 const offlineGuide = "testing-modules-offline"
 
 // The guide's shell blocks, run in order in one shell as a reader pastes
-// them, with the released emulator (built as the release builds it) put
-// where the download block puts it: the seeded emulator starts, the module's
+// them, the download block from a copy of the release (the emulator built
+// as the release builds it, zipped and summed as goreleaser does) on
+// loopback: the emulator is fetched and checked, the seeded emulator starts, the module's
 // run blocks pass, opa refuses the plan of the blue/green verdict with the
 // message the guide shows, and the emulator stops cleanly.
 func TestAccGuideOffline_shell(t *testing.T) {
@@ -31,17 +38,20 @@ func TestAccGuideOffline_shell(t *testing.T) {
 	blocks := guideBlocks(t, offlineGuide)
 	download := only(t, blocks, "shell", "Download the emulator of the provider version the module uses")
 	version := regexp.MustCompile(`(?m)^version=(\S+)$`).FindStringSubmatch(download.text)
-	if version == nil || !strings.Contains(download.text, `-d "$HOME/.local/bin"`) {
-		t.Fatalf("the download block sets no version= or does not unzip into $HOME/.local/bin:\n%s", download.text)
+	if version == nil {
+		t.Fatalf("the download block sets no version=:\n%s", download.text)
 	}
 	s := newOfflineSandbox(t, blocks, version[1])
 
-	// The download block, replaced by the binary it would fetch.
+	// Every block runs; the download block's from a copy of the release
+	// on loopback.
 	var script strings.Builder
-	fmt.Fprintf(&script, "mkdir -p \"$HOME/.local/bin\" && cp %q \"$HOME/.local/bin/cloud-emulator\"\n", s.emulator)
 	var shells []block
 	for _, b := range blocks {
-		if b.lang == "shell" && b.name() != download.name() {
+		if b.lang == "shell" {
+			if b.name() == download.name() {
+				b.text = s.fromLocalRelease(t, b.text)
+			}
 			shells = append(shells, b)
 		}
 	}
@@ -70,6 +80,9 @@ func TestAccGuideOffline_shell(t *testing.T) {
 		t.Fatalf("the guide has no shell block %q", name)
 		return 0, ""
 	}
+	if code, out := result(download.name()); code != 0 || !strings.Contains(out, ": OK") {
+		t.Fatalf("the download block: status %d, want 0 and the zip's checksum OK:\n%s", code, out)
+	}
 	if code, out := result("Start the emulator, seeded, with its clock held"); code != 0 {
 		t.Fatalf("starting the emulator: status %d\n%s", code, out)
 	}
@@ -92,8 +105,8 @@ func TestAccGuideOffline_shell(t *testing.T) {
 // The guide's GitHub Actions job, step by step as the runner runs it: the
 // job's environment, GITHUB_ENV and GITHUB_PATH, each run script in bash
 // -eo pipefail. The checkout is the guide's module; setup-terraform is the
-// CLI under test; the download step is replaced by the binary it fetches,
-// put where its unzip puts it.
+// CLI under test; the download step fetches from a copy of the release on
+// loopback.
 func TestAccGuideOffline_ci(t *testing.T) {
 	precheck(t)
 	blocks := guideBlocks(t, offlineGuide)
@@ -139,10 +152,7 @@ func TestAccGuideOffline_ci(t *testing.T) {
 		case step.If == "failure()":
 			continue
 		case step.Name == "Download the emulator":
-			if !strings.Contains(step.Run, `unzip -o "$zip" -d "$RUNNER_TEMP/emulator"`) || !strings.Contains(step.Run, `echo "$RUNNER_TEMP/emulator" >> "$GITHUB_PATH"`) {
-				t.Fatalf("the download step no longer unzips into $RUNNER_TEMP/emulator and adds it to GITHUB_PATH:\n%s", step.Run)
-			}
-			step.Run = fmt.Sprintf("mkdir -p \"$RUNNER_TEMP/emulator\"\ncp %q \"$RUNNER_TEMP/emulator/cloud-emulator\"\necho \"$RUNNER_TEMP/emulator\" >> \"$GITHUB_PATH\"\n", s.emulator)
+			step.Run = s.fromLocalRelease(t, step.Run)
 		}
 		env := []string{"RUNNER_TEMP=" + runnerTemp, "GITHUB_ENV=" + githubEnv, "GITHUB_PATH=" + githubPath}
 		for k, v := range job.Env {
@@ -188,14 +198,14 @@ func TestAccGuideOffline_formatted(t *testing.T) {
 // provider installed by terraform init from a mirror of its release build;
 // a HOME of its own.
 type offlineSandbox struct {
-	work, module, home, path, emulator string
-	env                                []string
+	work, module, home, path, emulator, version string
+	env                                         []string
 }
 
 func newOfflineSandbox(t *testing.T, blocks []block, version string) *offlineSandbox {
 	t.Helper()
 	work := t.TempDir()
-	s := &offlineSandbox{work: work, module: filepath.Join(work, "module"), home: filepath.Join(work, "home")}
+	s := &offlineSandbox{work: work, module: filepath.Join(work, "module"), home: filepath.Join(work, "home"), version: version}
 	bin := filepath.Join(work, "bin")
 	if err := os.MkdirAll(bin, 0o750); err != nil {
 		t.Fatal(err)
@@ -226,8 +236,48 @@ func newOfflineSandbox(t *testing.T, blocks []block, version string) *offlineSan
 			s.env = append(s.env, kv)
 		}
 	}
-	s.env = append(s.env, "HOME="+s.home, "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1")
+	s.env = append(s.env, "HOME="+s.home, "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1")
 	return s
+}
+
+// guideReleases is where the guide downloads releases from.
+const guideReleases = "https://github.com/cloudlabs/terraform-provider-cloud/releases/download/"
+
+// fromLocalRelease returns script with guideReleases replaced by a server
+// on loopback that holds, for the sandbox's version, what the release
+// holds for the emulator on linux_amd64 (the guide's platform; the binary
+// is this machine's): its zip (the binary, README.md and LICENSE, as
+// goreleaser packs them) and the SHA256SUMS that lists it.
+func (s *offlineSandbox) fromLocalRelease(t *testing.T, script string) string {
+	t.Helper()
+	if !strings.Contains(script, guideReleases) {
+		t.Fatalf("the download script does not fetch from %s:\n%s", guideReleases, script)
+	}
+	dir := filepath.Join(s.work, "release", "v"+s.version)
+	zipName := "cloud-emulator_" + s.version + "_linux_amd64.zip"
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	root := acctest.RepoRoot(t)
+	for name, from := range map[string]string{"cloud-emulator": s.emulator, "README.md": filepath.Join(root, "README.md"), "LICENSE": filepath.Join(root, "LICENSE")} {
+		h := &zip.FileHeader{Name: name, Method: zip.Deflate}
+		h.SetMode(0o755)
+		w, err := zw.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(readFile(t, from))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, zipName), buf.String())
+	sum := sha256.Sum256(buf.Bytes())
+	writeFile(t, filepath.Join(dir, "terraform-provider-cloud_"+s.version+"_SHA256SUMS"), hex.EncodeToString(sum[:])+"  "+zipName+"\n")
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(s.work, "release"))))
+	t.Cleanup(srv.Close)
+	return strings.ReplaceAll(script, guideReleases, srv.URL+"/")
 }
 
 func (s *offlineSandbox) bash(t *testing.T, dir, script string) string {
