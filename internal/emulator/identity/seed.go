@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // FieldError is a refusal of a seeded value; Field names it within the
@@ -28,15 +30,17 @@ func (s *Service) SeedUser(name, path string, tags map[string]string, tagKeys, p
 		form.Set(fmt.Sprintf("Tags.member.%d.Key", i+1), k)
 		form.Set(fmt.Sprintf("Tags.member.%d.Value", i+1), tags[k])
 	}
+	// The tags first, so a refusal is put on them; then CreateUser, whose
+	// refusal is of the path when the path breaks its rule, else the name.
+	if _, aerr := parseTags(form, "Tags"); aerr != nil {
+		return &FieldError{"tags", aerr.message}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, aerr := s.createUser(nil, form); aerr != nil {
 		field := "name"
-		switch {
-		case strings.HasPrefix(aerr.message, "Path"):
+		if path != "" && rules.UserPath.CheckString(path) != nil {
 			field = "path"
-		case strings.Contains(aerr.message, "tags") || strings.Contains(aerr.message, "Tag"):
-			field = "tags"
 		}
 		return &FieldError{field, aerr.message}
 	}

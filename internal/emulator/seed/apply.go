@@ -124,7 +124,7 @@ func applyPolicy(e *emulator.Emulator, raw json.RawMessage, at string) error {
 	}
 	if err := e.Identity.AddManagedPolicy(p.Arn, doc); err != nil {
 		field := "document"
-		if p.Arn == "" || err.Error() == fmt.Sprintf("%q is not a policy ARN", p.Arn) {
+		if rules.PolicyARN.CheckString(p.Arn) != nil {
 			field = "arn"
 		}
 		return &Error{Path: join(at, field), Message: err.Error()}
