@@ -36,7 +36,7 @@ func TestAccPlanPolicy(t *testing.T) {
 	if err := emu.Search.SetPace(emusearch.Pace{DryRun: 200 * time.Millisecond, BlueGreenStage: 300 * time.Millisecond, Dynamic: 300 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
-	p := newPlanner(t, emu)
+	p := newPlanner(t, emu.ProviderConfig())
 	policy := loadPolicy(t)
 
 	t.Run("passes a dynamic change and a 30-day key", func(t *testing.T) {
@@ -147,7 +147,7 @@ type planner struct {
 	cli, rc, providerBlock string
 }
 
-func newPlanner(t *testing.T, emu *acctest.Emulator) *planner {
+func newPlanner(t *testing.T, providerBlock string) *planner {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
@@ -169,7 +169,7 @@ func newPlanner(t *testing.T, emu *acctest.Emulator) *planner {
 	if err := os.WriteFile(rc, []byte(overrides), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return &planner{cli: os.Getenv("TF_ACC_TERRAFORM_PATH"), rc: rc, providerBlock: emu.ProviderConfig()}
+	return &planner{cli: os.Getenv("TF_ACC_TERRAFORM_PATH"), rc: rc, providerBlock: providerBlock}
 }
 
 // plan returns `show -json` of a saved plan of the configuration body.
