@@ -209,7 +209,7 @@ func newClients(ccfg client.Config, eps conns.Endpoints, caller *conns.Caller, d
 		return nil, false
 	}
 	return &conns.Clients{
-		Region: ccfg.Region, Config: ccfg, Endpoints: eps, Caller: caller, PlanChecks: &conns.PlanChecks{}, CreatedUsers: &conns.CreatedUsers{},
+		Region: ccfg.Region, Config: ccfg, Endpoints: eps, Caller: caller, PlanChecks: &conns.PlanChecks{}, CreatedUsers: &conns.CreatedUsers{}, CreatedKeys: &conns.CreatedKeys{},
 		Simulations: conns.NewSimulations(idc.SimulatePrincipalPolicy),
 		Identity:    idc, Search: sc, Tokens: modelsclient.NewTokenCache(modelsclient.MaxCachedTokens),
 	}, true
