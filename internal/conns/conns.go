@@ -35,6 +35,8 @@ type Clients struct {
 	CreatedUsers *CreatedUsers
 	// Refreshed are the objects a refresh read in this provider instance.
 	Refreshed *Refreshed
+	// CreatedKeys are the keys this provider instance created or adopted.
+	CreatedKeys *CreatedKeys
 	// DataDir is the Terraform data directory of the working directory
 	// Terraform runs in, where a plan leaves notes for the plan Terraform
 	// makes at apply (the search domain's dry run).

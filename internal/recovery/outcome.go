@@ -50,8 +50,20 @@ type KeyAdopted struct {
 }
 
 // KeyRefused: the service refused the create (an error it sent); nothing
-// was made.
-type KeyRefused struct{ Err error }
+// was made. Keys are the user's keys of the service, with what its tags
+// say of each, when the refusal was for the key limit.
+type KeyRefused struct {
+	Err  error
+	Keys []KeyOnUser
+}
+
+// KeyOnUser is one of a user's keys: its id and CreateDate, and the tag
+// that marks it as held ("" when none), with when that mark was settled
+// (zero when it does not say).
+type KeyOnUser struct {
+	ID, MarkTag      string
+	Created, Settled time.Time
+}
 
 // KeyAnswerLost: the create was sent, its answer lost, and its key not
 // found. Record is the create's record ("": it was not recorded, so its
@@ -76,6 +88,10 @@ type KeyInterrupted struct {
 // KeyLookFailed: reading the user's records and keys before the create
 // failed, so nothing was created.
 type KeyLookFailed struct{ Err error }
+
+// KeyWaitedOut: creates of other runs recorded on the user may still land
+// keys later than this create waits for them, so nothing was created.
+type KeyWaitedOut struct{ InFlight RecordsInFlight }
 
 // KeyAmbiguous: the user's keys that no tag speaks for, created around
 // Started (Keys), are more than the interrupted creates account for, so
@@ -122,6 +138,12 @@ type KeyNotMarked struct {
 	MarkErr, UnrecordErr          error
 }
 
+// KeyMaybeUnsaved (note): keys of this service on the user whose marks a
+// create or adoption of another run set lately (KeyOnUser.Settled): a
+// state holds each, or, if that run was killed before Terraform saved
+// it, none does.
+type KeyMaybeUnsaved struct{ Keys []KeyOnUser }
+
 // KeyOrphanRemoved (note): the orphan KeyID, of a create interrupted at
 // Started, did not fit the plan and was deleted.
 type KeyOrphanRemoved struct {
@@ -135,6 +157,7 @@ func (KeyRefused) keyEnd()          {}
 func (KeyAnswerLost) keyEnd()       {}
 func (KeyInterrupted) keyEnd()      {}
 func (KeyLookFailed) keyEnd()       {}
+func (KeyWaitedOut) keyEnd()        {}
 func (KeyAmbiguous) keyEnd()        {}
 func (KeyOrphanNotDeleted) keyEnd() {}
 func (KeyResetFailed) keyEnd()      {}
@@ -142,6 +165,7 @@ func (KeyRecoveryDenied) keyNote()  {}
 func (KeyNotRecorded) keyNote()     {}
 func (KeyNotMarked) keyNote()       {}
 func (KeyOrphanRemoved) keyNote()   {}
+func (KeyMaybeUnsaved) keyNote()    {}
 
 // UserOutcome is how one user create went.
 type UserOutcome struct {
