@@ -293,6 +293,20 @@ func (e *Emulator) applyFault(w *statusWriter, r *http.Request, body []byte, svc
 		case <-r.Context().Done():
 		}
 		return true
+	case FaultHoldBefore:
+		e.faults.hold(f)
+		e.holdFor(r, f)
+		w.status = 0
+		hangUp(w.ResponseWriter)
+		return false
+	case FaultHoldAnswer:
+		sink := &discardWriter{header: http.Header{}}
+		svc.ServeHTTP(sink, r.WithContext(context.WithoutCancel(r.Context())))
+		e.faults.hold(f)
+		e.holdFor(r, f)
+		w.status = 0
+		hangUp(w.ResponseWriter)
+		return false
 	case FaultLostResponse:
 		// Serve into a buffer (so the change is committed), then hang up.
 		sink := &discardWriter{header: http.Header{}}
@@ -302,6 +316,16 @@ func (e *Emulator) applyFault(w *statusWriter, r *http.Request, body []byte, svc
 		return false
 	}
 	return true
+}
+
+// holdFor waits until r's caller goes away or f's Delay passes, then
+// takes f off the list.
+func (e *Emulator) holdFor(r *http.Request, f *Fault) {
+	defer e.faults.release(f)
+	select {
+	case <-time.After(f.Delay):
+	case <-r.Context().Done():
+	}
 }
 
 // answerEcho answers an echo fault: an error (Status, default 400; Code,

@@ -34,7 +34,21 @@ const (
 	// quotes part of a secret the request carried (Field, Chars, Offset,
 	// Where), as a careless service might in a message or a request id.
 	FaultEcho FaultKind = "echo"
+	// FaultHoldBefore holds the request before the operation runs, as a
+	// network that has not yet delivered it, until the caller goes away or
+	// Delay (default DefaultHold) passes; then it hangs up and the
+	// operation never runs. Holding is set while it holds.
+	FaultHoldBefore FaultKind = "hold_before"
+	// FaultHoldAnswer runs the operation (its effect is kept), then holds
+	// the answer until the caller goes away or Delay (default DefaultHold)
+	// passes, and hangs up without answering. Holding is set once the
+	// operation has run.
+	FaultHoldAnswer FaultKind = "hold_answer"
 )
+
+// DefaultHold bounds how long a hold fault holds a request whose caller
+// stays.
+const DefaultHold = 5 * time.Minute
 
 // The secrets an echo fault can quote; any other Field names a member of
 // the request body (a JSON member at any depth, or a form parameter).
@@ -94,6 +108,15 @@ type Fault struct {
 	Where  string `json:"where,omitempty"`
 	// Quoted is what a validation_failure echo fault quoted last.
 	Quoted string `json:"quoted,omitempty"`
+	// Skip lets the first Skip matching requests through before the fault
+	// hits: Skip 2 hits the third.
+	Skip int `json:"skip,omitempty"`
+	// Passed counts the matching requests let through for Skip.
+	Passed int `json:"passed,omitempty"`
+	// Holding is set while a hold fault holds its request: from then on the
+	// caller may be stopped at the point the kind names. The fault leaves
+	// the list when the request is let go.
+	Holding bool `json:"holding,omitempty"`
 	// Hits counts the requests hit so far.
 	Hits int `json:"hits"`
 	// stored is the fault in the list that a hit (a copy) came from.
@@ -107,20 +130,49 @@ func (f *Fault) validate() error {
 		if err := f.validateEcho(); err != nil {
 			return err
 		}
+	case FaultHoldBefore, FaultHoldAnswer:
+		if err := f.parseDelay(); err != nil {
+			return err
+		}
+		if f.Delay == 0 {
+			f.Delay = DefaultHold
+		}
+		if f.Times > 1 || f.Times < 0 {
+			return fmt.Errorf("times %d: a hold fault holds one request", f.Times)
+		}
 	case FaultDelay:
-		if f.Delay == 0 && f.DelayText != "" {
-			d, err := time.ParseDuration(f.DelayText)
-			if err != nil {
-				return fmt.Errorf("delay %q: %w", f.DelayText, err)
-			}
-			f.Delay = d
+		if err := f.parseDelay(); err != nil {
+			return err
 		}
 		if f.Delay <= 0 {
 			return fmt.Errorf("a delay fault needs a positive delay")
 		}
 	default:
-		return fmt.Errorf("unknown fault kind %q (error, throttle, drop, delay, lost_response, echo)", f.Kind)
+		return fmt.Errorf("unknown fault kind %q (error, throttle, drop, delay, lost_response, echo, hold_before, hold_answer)", f.Kind)
 	}
+	if f.Skip < 0 {
+		return fmt.Errorf("skip %d cannot be negative", f.Skip)
+	}
+	return f.validateRest()
+}
+
+// parseDelay reads DelayText into Delay when Delay is not set.
+func (f *Fault) parseDelay() error {
+	if f.Delay == 0 && f.DelayText != "" {
+		d, err := time.ParseDuration(f.DelayText)
+		if err != nil {
+			return fmt.Errorf("delay %q: %w", f.DelayText, err)
+		}
+		f.Delay = d
+	}
+	if f.Delay < 0 {
+		return fmt.Errorf("delay %s cannot be negative", f.Delay)
+	}
+	return nil
+}
+
+// validateRest checks the members every kind shares.
+func (f *Fault) validateRest() error {
 	if f.Kind != FaultEcho && (f.Field != "" || f.Chars != 0 || f.Offset != 0 || f.Where != "") {
 		return fmt.Errorf("field, chars, offset and where steer an echo fault only")
 	}
@@ -258,10 +310,18 @@ func (fs *faults) take(service, op string, dryRun bool) *Fault {
 		if (f.DryRun == "only" && !dryRun) || (f.DryRun == "exclude" && dryRun) {
 			continue
 		}
+		if f.isHold() && f.Hits > 0 {
+			continue // holding its one request
+		}
+		if f.Passed < f.Skip {
+			f.Passed++
+			continue
+		}
 		f.Hits++
 		hit := *f
 		hit.stored = f
-		if f.Times > 0 && f.Hits >= f.Times {
+		// A hold fault stays listed (Holding) until its request is let go.
+		if !f.isHold() && f.Times > 0 && f.Hits >= f.Times {
 			fs.list = append(fs.list[:i], fs.list[i+1:]...)
 		}
 		return &hit
@@ -283,6 +343,22 @@ func (fs *faults) clear() {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.list = nil
+}
+
+func (f *Fault) isHold() bool { return f.Kind == FaultHoldBefore || f.Kind == FaultHoldAnswer }
+
+// hold marks hit's fault as holding its request.
+func (fs *faults) hold(hit *Fault) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	hit.stored.Holding = true
+}
+
+// release takes hit's fault off the list: its request was let go.
+func (fs *faults) release(hit *Fault) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.list = slices.DeleteFunc(fs.list, func(f *Fault) bool { return f == hit.stored })
 }
 
 // quote records part as what hit's fault quoted, unless part is empty,
