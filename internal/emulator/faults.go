@@ -37,12 +37,14 @@ const (
 	// FaultHoldBefore holds the request before the operation runs, as a
 	// network that has not yet delivered it, until the caller goes away or
 	// Delay (default DefaultHold) passes; then it hangs up and the
-	// operation never runs. Holding is set while it holds.
+	// operation never runs. Holding is set while it holds. Resumed
+	// (ResumeHeld), the request goes on and is answered: a pause between
+	// two calls of its caller.
 	FaultHoldBefore FaultKind = "hold_before"
 	// FaultHoldAnswer runs the operation (its effect is kept), then holds
 	// the answer until the caller goes away or Delay (default DefaultHold)
 	// passes, and hangs up without answering. Holding is set once the
-	// operation has run.
+	// operation has run. Resumed (ResumeHeld), the answer is sent.
 	FaultHoldAnswer FaultKind = "hold_answer"
 )
 
@@ -121,6 +123,8 @@ type Fault struct {
 	Hits int `json:"hits"`
 	// stored is the fault in the list that a hit (a copy) came from.
 	stored *Fault
+	// resume is closed when a hold fault's request is to go on (Resume).
+	resume chan struct{}
 }
 
 func (f *Fault) validate() error {
@@ -318,6 +322,9 @@ func (fs *faults) take(service, op string, dryRun bool) *Fault {
 			continue
 		}
 		f.Hits++
+		if f.isHold() {
+			f.resume = make(chan struct{})
+		}
 		hit := *f
 		hit.stored = f
 		// A hold fault stays listed (Holding) until its request is let go.
@@ -352,6 +359,22 @@ func (fs *faults) hold(hit *Fault) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	hit.stored.Holding = true
+}
+
+// resumeHolding lets the requests the hold faults hold go on; it returns
+// how many.
+func (fs *faults) resumeHolding() int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	n := 0
+	for _, f := range fs.list {
+		if f.Holding && f.resume != nil {
+			close(f.resume)
+			f.resume, f.Holding = nil, false
+			n++
+		}
+	}
+	return n
 }
 
 // release takes hit's fault off the list: its request was let go.

@@ -116,3 +116,39 @@ func TestHoldFaultValidation(t *testing.T) {
 		t.Errorf("a hold fault without a delay holds for %s, want %s", f.Delay, emulator.DefaultHold)
 	}
 }
+
+// Resumed, a hold fault is a pause between two calls of its caller: the
+// request held before the service had it is served, the held answer sent.
+func TestHoldFaultsResume(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []emulator.FaultKind{emulator.FaultHoldBefore, emulator.FaultHoldAnswer} {
+		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
+			e := emulator.New(emulator.Options{})
+			srv := httptest.NewServer(e)
+			t.Cleanup(srv.Close)
+			if err := e.InjectFault(emulator.Fault{Operation: "CreateUser", Kind: kind}); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				_, err := identityClient(t, e, srv.URL).CreateUser(context.Background(), identityclient.CreateUserInput{UserName: "paused"})
+				done <- err
+			}()
+			for deadline := time.Now().Add(10 * time.Second); e.ResumeHeld() == 0; time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("the fault never held the create")
+				}
+			}
+			if err := <-done; err != nil {
+				t.Fatalf("the resumed create: %v", err)
+			}
+			if !slices.Contains(e.Identity.UserNames(), "paused") {
+				t.Fatal("the resumed create made no user")
+			}
+			if n := len(e.Identity.UserNames()); n != 1 {
+				t.Fatalf("%d users, want 1: the create ran twice", n)
+			}
+		})
+	}
+}
