@@ -465,9 +465,8 @@ func killRunner(t *testing.T, run *background) {
 	}
 }
 
-// crashSubset is the fast subset make test runs: the writes of the key's
-// create and the user's create, at both points, the next apply on a fresh
-// runner. RELIABILITY_CRASH=all (make test-crash) runs every cell.
+// crashAll is set by make test-crash (RELIABILITY_CRASH=all): every cell
+// runs; make test runs the fast subset (inFastSubset).
 func crashAll() bool { return os.Getenv("RELIABILITY_CRASH") == "all" }
 
 func TestCrashPoints(t *testing.T) {
@@ -482,9 +481,21 @@ func TestCrashPoints(t *testing.T) {
 	}
 }
 
-// inFastSubset keeps, in make test, the crashes around a path's writes on
-// a fresh runner (the harder of the two next applies) for the paths whose
-// holes are fixed; make test-crash runs the rest.
+// fastWrites is, for each path in make test's fast subset, its write: the
+// call that changes what the configuration holds.
+var fastWrites = map[string]string{
+	"key create":        "CreateServiceSpecificCredential",
+	"key reset":         "ResetServiceSpecificCredential",
+	"key status change": "UpdateServiceSpecificCredential",
+	"key delete":        "DeleteServiceSpecificCredential",
+	"policy attachment": "AttachUserPolicy",
+	"domain change":     "UpdateDomainConfig",
+}
+
+// inFastSubset keeps, in make test, the two crash points of each path's
+// write with the next apply on a fresh runner (the harder of the two next
+// applies); make test-crash runs every cell. Paths with a cell that fails
+// are kept out until it is fixed (see the design guide).
 func inFastSubset(path string, c crashCall, fresh bool) bool {
-	return false
+	return fresh && !c.dryRun && c.n == 0 && fastWrites[path] == c.op
 }
