@@ -412,10 +412,6 @@ func crashTrial(t *testing.T, p crashPath, c crashCall, kind emulator.FaultKind,
 		w = freshRunner(t, w)
 	}
 	out, err := w.apply()
-	if p.name == "domain change" && err == nil {
-		// A change the killed apply sent runs on: the apply adopted it.
-		_ = out
-	}
 	var bad []string
 	if err != nil {
 		bad = append(bad, "the next apply failed: "+shorten(errorSummaries(out), 300))
@@ -459,7 +455,9 @@ func killRunner(t *testing.T, run *background) {
 			t.Fatalf("kill -9 %d: %v", pid, err)
 		}
 	}
-	<-run.done
+	if err := <-run.done; err == nil {
+		t.Fatalf("the killed apply exited 0:\n%s", run.out.String())
+	}
 	for _, pid := range pids {
 		awaitExit(t, pid)
 	}
