@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -121,6 +122,10 @@ func (c *keyCreate) recoverFirst(ctx context.Context) (end KeyEnd, record bool) 
 	case errors.Is(err, client.ErrNotFound):
 		return nil, false // no user: the create says so
 	case err != nil:
+		var busy *RecordsInFlight
+		if errors.As(err, &busy) {
+			return KeyWaitedOut{InFlight: *busy}, false
+		}
 		return KeyLookFailed{Err: err}, false
 	}
 	return c.recover(ctx, v, nil), true
@@ -261,9 +266,13 @@ func (v *view) inFlight(e record) bool { return v.now.Before(e.Deadline.Add(cloc
 
 // waitOut looks at the user's records and keys until no create of another
 // run may still land a key and, when own is set, until own's key is found
-// or can no longer land. The wait is bounded by twice the create window.
+// or can no longer land. The wait is bounded by twice the create window:
+// a record that lapses later than the bound allows (another run's longer
+// window, such as its longer http_timeout) ends the wait at once, with a
+// *RecordsInFlight naming it, rather than after the whole bound.
 func (c *keyCreate) waitOut(ctx context.Context, own *record) (*view, error) {
 	bound := 2*c.Window + recoveryPoll
+	limit := time.Now().Add(bound)
 	var v *view
 	err := awaitRecords(ctx, bound, "A create of a key for this user may still land one: waiting for it before going on",
 		map[string]any{"user_name": c.user, "service_name": c.Input.ServiceName},
@@ -271,15 +280,55 @@ func (c *keyCreate) waitOut(ctx context.Context, own *record) (*view, error) {
 			if v, err = c.look(ctx); err != nil {
 				return until, now, err
 			}
-			return v.landingUntil(own), v.now, nil
+			until = v.landingUntil(own)
+			if !until.IsZero() && until.Add(clockMargin).Sub(v.now) > time.Until(limit) {
+				return until, v.now, v.inFlightElsewhere(c.user, own, bound)
+			}
+			return until, v.now, nil
 		})
 	switch {
 	case errors.Is(err, errStillInFlight):
-		return nil, fmt.Errorf("creates of keys for user %q by other runs were still in flight after %s", c.user, bound.Round(time.Second))
+		return nil, v.inFlightElsewhere(c.user, own, bound)
 	case err != nil:
 		return nil, err
 	}
 	return v, nil
+}
+
+// RecordsInFlight says that creates of other runs recorded on User may
+// still land keys later than a create waits for them (Waited).
+type RecordsInFlight struct {
+	User    string
+	Records []InFlight
+	Waited  time.Duration
+}
+
+// InFlight is one record of a create in flight: its tag, when it started
+// and when it lapses (its deadline and clockMargin), by the service's
+// clock.
+type InFlight struct {
+	Tag             string
+	Started, Lapses time.Time
+}
+
+func (e *RecordsInFlight) Error() string {
+	tags := make([]string, len(e.Records))
+	for i, r := range e.Records {
+		tags[i] = r.Tag + " (lapses " + r.Lapses.Format(time.RFC3339) + ")"
+	}
+	return fmt.Sprintf("creates of keys for user %q by other runs may still land keys past %s of waiting: %s",
+		e.User, e.Waited.Round(time.Second), strings.Join(tags, ", "))
+}
+
+// inFlightElsewhere names the other runs' records in flight in v.
+func (v *view) inFlightElsewhere(user string, own *record, waited time.Duration) *RecordsInFlight {
+	out := &RecordsInFlight{User: user, Waited: waited}
+	for _, e := range v.pending {
+		if v.inFlight(e) && (own == nil || e.ID != own.ID) {
+			out.Records = append(out.Records, InFlight{Tag: e.ID, Started: e.Started, Lapses: e.Deadline.Add(clockMargin)})
+		}
+	}
+	return out
 }
 
 // landingUntil is until when a create this one must wait for may still

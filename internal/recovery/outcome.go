@@ -77,6 +77,10 @@ type KeyInterrupted struct {
 // failed, so nothing was created.
 type KeyLookFailed struct{ Err error }
 
+// KeyWaitedOut: creates of other runs recorded on the user may still land
+// keys later than this create waits for them, so nothing was created.
+type KeyWaitedOut struct{ InFlight RecordsInFlight }
+
 // KeyAmbiguous: the user's keys that no tag speaks for, created around
 // Started (Keys), are more than the interrupted creates account for, so
 // nothing was changed; Record is the interrupted create's record.
@@ -135,6 +139,7 @@ func (KeyRefused) keyEnd()          {}
 func (KeyAnswerLost) keyEnd()       {}
 func (KeyInterrupted) keyEnd()      {}
 func (KeyLookFailed) keyEnd()       {}
+func (KeyWaitedOut) keyEnd()        {}
 func (KeyAmbiguous) keyEnd()        {}
 func (KeyOrphanNotDeleted) keyEnd() {}
 func (KeyResetFailed) keyEnd()      {}

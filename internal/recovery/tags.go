@@ -66,6 +66,9 @@ type record struct {
 	KeyID             string
 }
 
+// NewNonce names one create, or one import's hold (HoldImported).
+func NewNonce() string { return newNonce() }
+
 // newNonce names one create.
 func newNonce() string {
 	b := make([]byte, 8)

@@ -67,6 +67,8 @@ func keyDiagnostics(in identityclient.CreateServiceSpecificCredentialInput, out 
 	case recovery.KeyLookFailed:
 		diags.AddError(createSummary, fmt.Sprintf("Reading the keys of user %q and the records of its key creates failed, so nothing was created "+
 			"(a create interrupted earlier may have left a key that a new one would put beside it). Apply again.\n\n%s", user, e.Err))
+	case recovery.KeyWaitedOut:
+		diags.AddError(createSummary, waitedOutDetail(e.InFlight))
 	case recovery.KeyAnswerLost:
 		switch {
 		case e.Record == "":
@@ -103,6 +105,25 @@ func keyDiagnostics(in identityclient.CreateServiceSpecificCredentialInput, out 
 	default:
 		diags.AddError(createSummary, fmt.Sprintf("The create of a key for user %q ended in a way the provider does not handle (%T); this is a bug in the provider.", user, e))
 	}
+}
+
+// waitedOutDetail says which creates of other runs a key create would
+// have had to wait for longer than it waits, when they lapse, and what to
+// do.
+func waitedOutDetail(w recovery.RecordsInFlight) string {
+	var recs []string
+	last := time.Time{}
+	for _, r := range w.Records {
+		recs = append(recs, fmt.Sprintf("tag %s, started %s, lapses %s", r.Tag, r.Started.Format(time.RFC3339), r.Lapses.Format(time.RFC3339)))
+		if r.Lapses.After(last) {
+			last = r.Lapses
+		}
+	}
+	return fmt.Sprintf("User %q carries the record of a key create by another run that may still land a key until %s (%s), "+
+		"later than this create waits for one (%s, twice its own window, from the provider's http_timeout and max_retries): a key created now could not be told from the one that create may make, so nothing was created. "+
+		"If that run is still going, let it finish and apply again. If it was interrupted (killed, its runner gone), apply again after %s: the next apply then recovers the key it left, if any. "+
+		"If no run is creating a key for this user, remove the tag from the user (identity:UntagUser) and apply again.",
+		w.User, last.Format(time.RFC3339), strings.Join(recs, "; "), w.Waited.Round(time.Second), last.Format(time.RFC3339))
 }
 
 // orphanKeyWhy says where orphan key id came from.

@@ -391,6 +391,8 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	}
 	if state.Held.IsNull() || state.Held.IsUnknown() {
 		state.Held = types.BoolValue(readsAsHeld(ctx, &state, req.Private) || r.beyondRecovery(ctx, found, serverTime))
+	} else if !state.Held.ValueBool() && r.markedElsewhere(ctx, &state, &resp.Diagnostics) {
+		return
 	}
 	resp.Diagnostics.Append(recordClockOffset(ctx, serverTime, req.Private, resp.Private)...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
@@ -464,18 +466,65 @@ func (r *serviceSpecificCredentialResource) beyondRecovery(ctx context.Context, 
 
 // markHeld marks an imported key as held on its user, as its create would
 // have: without the mark, a recovery of an interrupted create whose window
-// covers the key's creation could take it. A failure is a warning and
-// leaves held false, so the next plan plans the mark again.
+// covers the key's creation could take it. It writes nothing and stops the
+// apply (an error, false) when the key is spoken for on its user: another
+// configuration's mark, an adoption taking it, or a create in flight that
+// may have made it (recovery.HoldImported). Any other failure is a warning
+// and leaves held false, so the next plan plans the mark again.
 func (r *serviceSpecificCredentialResource) markHeld(ctx context.Context, state *serviceSpecificCredentialModel, diags *diag.Diagnostics) bool {
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
-	if err := r.clients.Identity.TagUser(ctx, user, []identityclient.Tag{recovery.NewMark(id)}); err != nil {
+	created, _ := time.Parse(time.RFC3339, state.CreateDate.ValueString())
+	err := recovery.HoldImported(ctx, recovery.Hold{Client: r.clients.Identity, User: user, Service: state.ServiceName.ValueString(),
+		KeyID: id, Nonce: recovery.NewNonce(), Created: created, Window: recovery.CreateWindow(clientConfig(r.clients))})
+	var held *recovery.HeldElsewhere
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &held):
+		heldElsewhereError(held, diags)
+	default:
 		diags.AddWarning("Imported Key Not Marked as Held",
 			fmt.Sprintf("Marking key %s as held on user %q (tag %s, identity:TagUser) failed, so held stays false and the next plan plans it again. "+
 				"Until it is marked, a recovery of another configuration's interrupted create of a key for this user, whose window covers this key's creation, could take it.\n\n%s",
 				id, user, recovery.MarkTag(id), err))
+	}
+	return false
+}
+
+// markedElsewhere reports, with an error, whether key state, imported and
+// never marked by this configuration (held false), is marked as held by
+// another: then this state holds it beside that one, and a refresh or a
+// delete stops before anything is written (one ListUserTags, only for such
+// a key). Tags that cannot be read are logged: the apply's mark contests.
+func (r *serviceSpecificCredentialResource) markedElsewhere(ctx context.Context, state *serviceSpecificCredentialModel, diags *diag.Diagnostics) bool {
+	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
+	out, err := r.clients.Identity.ListUserTags(ctx, user)
+	if err != nil {
+		tflog.Debug(ctx, "Could not read the tags of an imported key's user", map[string]any{"user_name": user, "error": err.Error()})
 		return false
 	}
+	held := recovery.MarkedElsewhere(out.Tags, user, id)
+	if held == nil {
+		return false
+	}
+	heldElsewhereError(held, diags)
 	return true
+}
+
+// heldElsewhereError stops the apply of an import whose key is another
+// configuration's, saying which tag says so and what to do.
+func heldElsewhereError(h *recovery.HeldElsewhere, diags *diag.Diagnostics) {
+	const summary = "Imported Key Held by Another Configuration"
+	if !h.Until.IsZero() {
+		diags.AddError(summary, fmt.Sprintf("Key %s of user %q may be the key of another run's create still in flight (its record, tag %s, is on the user until %s): "+
+			"that run's state will hold it, so this import marks nothing and changes nothing. Apply again after %s; if the key is then held by that run's configuration, remove the import from this one.",
+			h.KeyID, h.User, h.Tag, h.Until.Format(time.RFC3339), h.Until.Format(time.RFC3339)))
+		return
+	}
+	diags.AddError(summary, fmt.Sprintf("Key %s of user %q is held by another configuration (tag %s = %s on the user): a key in two states is deleted for both by a destroy in either, "+
+		"and a reset in one stops the value in the other, so this import marks nothing and changes nothing. "+
+		"Remove the import from this configuration (terraform state rm, or drop the import block), or, if no other configuration holds the key any more, remove the tag %s from the user and apply again.",
+		h.KeyID, h.User, h.Tag, h.Value, h.Tag))
 }
 
 func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -494,6 +543,12 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 		return
 	}
 	plan.Held = types.BoolValue(state.Held.ValueBool() || r.markHeld(ctx, &state, &resp.Diagnostics))
+	if resp.Diagnostics.HasError() {
+		// Held elsewhere: nothing was written, and the state stays as it
+		// was (the plan's held = true would claim a mark never set).
+		resp.State.Raw = req.State.Raw.Copy()
+		return
+	}
 
 	if !plan.Status.Equal(state.Status) && !r.updateStatus(ctx, &state, plan.Status.ValueString(), &resp.Diagnostics) {
 		return
@@ -551,6 +606,9 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 		return
 	}
 	if checkPriorAccount(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
+	if !state.Held.IsNull() && !state.Held.ValueBool() && r.markedElsewhere(ctx, &state, &resp.Diagnostics) {
 		return
 	}
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
