@@ -341,6 +341,13 @@ func enumerate(t *testing.T, p crashPath) []crashCall {
 	if bad := p.check(t, e, w, by); len(bad) != 0 {
 		t.Fatalf("the uninterrupted %s does not hold: %s", p.name, strings.Join(bad, "; "))
 	}
+	return callsOf(log)
+}
+
+// callsOf lists the calls of log as crash cells: call k is the n-th
+// request of its operation; a call the same as the one before it is a poll
+// and shares the first one's cells.
+func callsOf(log []emulator.Call) []crashCall {
 	var calls []crashCall
 	seen := map[crashCall]int{}
 	var last emulator.Call
