@@ -125,6 +125,7 @@ func twoStatesHeld(t *testing.T, e *emu, a, b *workdir) []string {
 	t.Helper()
 	var bad []string
 	held := map[string]string{}
+	heldFlag := map[string]any{}
 	for name, w := range map[string]*workdir{"A": a, "B": b} {
 		st := w.state()[keyAddr]
 		if st == nil {
@@ -132,8 +133,9 @@ func twoStatesHeld(t *testing.T, e *emu, a, b *workdir) []string {
 		}
 		id, _ := st["service_specific_credential_id"].(string)
 		if other, ok := held[id]; ok {
-			bad = append(bad, fmt.Sprintf("the states of %s and %s both hold key %s", other, name, id))
+			bad = append(bad, fmt.Sprintf("the states of %s and %s both hold key %s (held: %v and %v)", other, name, id, heldFlag[other], st["held"]))
 		}
+		heldFlag[name] = st["held"]
 		held[id] = name
 		if !slices.Contains(e.Identity.CredentialIDs("crash"), id) {
 			bad = append(bad, fmt.Sprintf("%s's key %s was deleted", name, id))
@@ -228,8 +230,7 @@ func interleaveTrial(t *testing.T, c crashCall, act bAction, then string) string
 	}
 	run := a.startApply()
 	if !awaitHolding(e, run) {
-		t.Errorf("A never made call %s:\n%s", c, tail(run.out.String(), 20))
-		return "FAIL: call not reached"
+		return notReached(t, c, run)
 	}
 	if then != "goes on" {
 		killRunner(t, run)
