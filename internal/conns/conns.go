@@ -33,6 +33,8 @@ type Clients struct {
 	Simulations *Simulations
 	// CreatedUsers are the users this provider instance created.
 	CreatedUsers *CreatedUsers
+	// CreatedKeys are the keys this provider instance created or adopted.
+	CreatedKeys *CreatedKeys
 	// DataDir is the Terraform data directory of the working directory
 	// Terraform runs in, where a plan leaves notes for the plan Terraform
 	// makes at apply (the search domain's dry run).

@@ -28,13 +28,14 @@ func AddIdentityError(diags *diag.Diagnostics, summary string, rs Remedies, err 
 
 // KeyCreate are the remedies for a refused CreateServiceSpecificCredential.
 // Placeholders: {user}, {service}, {age} (the credential_age_days asked
-// for, in words) and {error}.
+// for, in words), {keys} (the user's keys and their marks, in words) and
+// {error}.
 var KeyCreate = Remedies{
 	ByKind: []Remedy{
 		{Kinds: []error{client.ErrAccessDenied}, Attribute: "credential_age_days", Text: "A policy of the principal Terraform runs as refuses a key for user {user} with {age} for {service}. " + KeyPolicyAdvice + "\n\n{error}"},
-		{Kinds: []error{client.ErrLimitExceeded}, Attribute: "user_name", Text: "User {user} already holds the most keys the service allows for {service} (2 per user per service). " +
-			"Delete a key the user no longer needs, or bring it under Terraform with terraform import, before creating another. " +
-			"A key left by a create that was interrupted without being recorded on the user (see the resource's documentation on permissions) counts too.\n\n{error}"},
+		{Kinds: []error{client.ErrLimitExceeded}, Attribute: "user_name", Text: "User {user} already holds the most keys the service allows for {service} (2 per user per service): {keys}. " +
+			"A key no Terraform state holds (check each configuration that manages this user with terraform state list) is held by nobody: a key an interrupted run made and marked before Terraform saved it, the orphan of a create not recorded, or one made outside Terraform. " +
+			"Bring such a key under Terraform with terraform import <address> {user}/<credential id> (its value is lost: set reset_triggers to get a new one), or delete it, before creating another.\n\n{error}"},
 		{Kinds: []error{client.ErrNotFound}, Attribute: "user_name", Text: "User {user} does not exist. Create it first (for example reference cloud_identity_user.<name>.user_name so Terraform orders the two).\n\n{error}"},
 		{Kinds: []error{client.ErrInvalidInput}, Attribute: "service_name", Text: "The service refused the request; its message names the field at fault.\n\n{error}"},
 	},

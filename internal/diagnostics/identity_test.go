@@ -23,8 +23,8 @@ func TestAddIdentityError(t *testing.T) {
 	}{
 		{KeyCreate, fmt.Errorf("refused: %w", client.ErrAccessDenied), []string{"user", `"kim"`, "service", "models.cloud.example", "age", "credential_age_days = 90"},
 			"credential_age_days", `A policy of the principal Terraform runs as refuses a key for user "kim" with credential_age_days = 90 for models.cloud.example. ` + KeyPolicyAdvice + "\n\nrefused: "},
-		{KeyCreate, fmt.Errorf("full: %w", client.ErrLimitExceeded), []string{"user", `"kim"`, "service", "models.cloud.example", "age", ""},
-			"user_name", `User "kim" already holds the most keys the service allows for models.cloud.example (2 per user per service).`},
+		{KeyCreate, fmt.Errorf("full: %w", client.ErrLimitExceeded), []string{"user", `"kim"`, "service", "models.cloud.example", "age", "", "keys", "K1 (held); K2 (held)"},
+			"user_name", `User "kim" already holds the most keys the service allows for models.cloud.example (2 per user per service): K1 (held); K2 (held).`},
 		{KeyCreate, fmt.Errorf("boom"), []string{"user", `"kim"`, "service", "s", "age", ""},
 			"", `Creating a key for user "kim" failed: boom`},
 		{PolicyAttach, fmt.Errorf("bad: %w", client.ErrInvalidInput), []string{"user", `"kim"`, "arn", `"arn:x"`},

@@ -32,6 +32,12 @@ func TestRoleAuthorizationOfSearchAndIdentity(t *testing.T) {
   {"Effect":"Allow","Action":"search:UpdateDomainConfig","Resource":"*","Condition":{"Bool":{"search:DryRun":"true"}}}]}`)); err != nil {
 		t.Fatal(err)
 	}
+	// The apply role exists (a simulation of a role that does not is
+	// NoSuchEntity): it has a policy of its own.
+	if _, err := e.Identity.AttachPrincipalPolicy("arn:cloud:identity::123456789012:role/apply", "apply", []byte(`{"Version":"2012-10-17","Statement":[
+  {"Effect":"Allow","Action":"identity:*","Resource":"*"}]}`)); err != nil {
+		t.Fatal(err)
+	}
 	if st, b := admin(t, http.MethodPost, srv.URL+"/_admin/credentials",
 		`{"access_key_id":"AKIAPLANROLE0000001","secret_access_key":"plan-secret","principal":"`+role+`"}`); st != http.StatusCreated {
 		t.Fatalf("adding the role's key: %d %s", st, b)

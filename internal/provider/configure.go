@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -122,7 +123,31 @@ func resolveApplyPrincipal(cfg providerModel, diags *diag.Diagnostics) (string, 
 			fmt.Sprintf("%s = %q is not the ARN of an identity-service user or role, such as arn:cloud:identity::123456789012:role/terraform-apply.", EnvApplyPrincipalARN, arn))
 		return "", false
 	}
+	if seg := badPathSegment(arn); arn != "" && seg != "" {
+		diags.AddAttributeError(path.Root("apply_principal_arn"), "Invalid Apply Principal",
+			fmt.Sprintf("%s = %q has the path segment %q: an ARN names a principal by its path and name as they are, with no segment resolved, so this one names no principal "+
+				"(role/../../user/x is not user x). Give the ARN of the user or role that applies, such as arn:cloud:identity::123456789012:role/terraform-apply.", EnvApplyPrincipalARN, arn, seg))
+		return "", false
+	}
 	return arn, true
+}
+
+// badPathSegment is the first segment of a principal ARN's path and name
+// that cannot be part of one ("", "." or ".."); "" when there is none.
+func badPathSegment(arn string) string {
+	_, rest, ok := strings.Cut(arn, ":role/")
+	if !ok {
+		_, rest, _ = strings.Cut(arn, ":user/")
+	}
+	for _, seg := range strings.Split(rest, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			if seg == "" {
+				return "//"
+			}
+			return seg
+		}
+	}
+	return ""
 }
 
 // resolveEndpoints is each service's base URL: endpoints.<service>, else
@@ -209,7 +234,7 @@ func newClients(ccfg client.Config, eps conns.Endpoints, caller *conns.Caller, d
 		return nil, false
 	}
 	return &conns.Clients{
-		Region: ccfg.Region, Config: ccfg, Endpoints: eps, Caller: caller, PlanChecks: &conns.PlanChecks{}, CreatedUsers: &conns.CreatedUsers{},
+		Region: ccfg.Region, Config: ccfg, Endpoints: eps, Caller: caller, PlanChecks: &conns.PlanChecks{}, CreatedUsers: &conns.CreatedUsers{}, CreatedKeys: &conns.CreatedKeys{},
 		Simulations: conns.NewSimulations(idc.SimulatePrincipalPolicy),
 		Identity:    idc, Search: sc, Tokens: modelsclient.NewTokenCache(modelsclient.MaxCachedTokens),
 	}, true

@@ -33,3 +33,10 @@ type MadeUsers interface {
 	Add(name string, clock client.ServiceClock)
 	Created(name string) (clock client.ServiceClock, ok bool)
 }
+
+// OwnKeys are the keys this run created or adopted: conns.CreatedKeys.
+// Their marks are this run's, never those of an interrupted run's keys.
+type OwnKeys interface {
+	Add(id string)
+	Has(id string) bool
+}

@@ -30,6 +30,7 @@ type testRun struct {
 	cfg  client.Config
 	url  string
 	made *conns.CreatedUsers
+	ours *conns.CreatedKeys
 }
 
 // newRun is a run on an emulator of its own, served over HTTP (through
@@ -47,7 +48,7 @@ func newRun(t *testing.T, transport http.RoundTripper) *testRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testRun{emu: e, idc: idc, cfg: cfg, url: e.URL}
+	return &testRun{emu: e, idc: idc, cfg: cfg, url: e.URL, ours: &conns.CreatedKeys{}}
 }
 
 // other is another run on the same emulator, through transport, sharing
@@ -71,6 +72,9 @@ func (r *testRun) createKey(ctx context.Context) KeyOutcome {
 		Want: WantKey{AgeDays: 30}, Window: CreateWindow(r.cfg.WithDefaults())}
 	if r.made != nil {
 		k.Made = r.made
+	}
+	if r.ours != nil {
+		k.Ours = r.ours
 	}
 	return CreateKey(ctx, k)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,6 +26,8 @@ type Key struct {
 	Window time.Duration
 	// Made are the users this run created; nil for none.
 	Made MadeUsers
+	// Ours are the keys this run created or adopted; nil for none.
+	Ours OwnKeys
 }
 
 // WantKey is what the plan asks of a key's lifetime.
@@ -45,6 +48,8 @@ type keyCreate struct {
 	own *record
 	// swept is set once a look has looked for stale marks.
 	swept bool
+	// noted is set once a look has noted young marks (noteUnsaved).
+	noted bool
 	// skipped is set while the create goes on without the look
 	// (recoverFirst).
 	skipped bool
@@ -58,7 +63,11 @@ type keyCreate struct {
 func CreateKey(ctx context.Context, k Key) KeyOutcome {
 	c := &keyCreate{Key: k, idc: k.Client, user: k.Input.UserName, nonce: newNonce()}
 	end := c.run(ctx)
-	return KeyOutcome{End: end, Notes: c.notes}
+	out := KeyOutcome{End: end, Notes: c.notes}
+	if key := out.Key(); key != nil && k.Ours != nil {
+		k.Ours.Add(key.ServiceSpecificCredentialID)
+	}
+	return out
 }
 
 func (c *keyCreate) run(ctx context.Context) KeyEnd {
@@ -87,6 +96,9 @@ func (c *keyCreate) run(ctx context.Context) KeyEnd {
 			// look is not skipped again).
 			c.skipped, c.Made = false, nil
 			return c.run(ctx)
+		}
+		if errors.Is(err, client.ErrLimitExceeded) {
+			return KeyRefused{Err: err, Keys: c.keysOnUser(ctx)}
 		}
 		return KeyRefused{Err: err}
 	case errors.Is(err, client.ErrOutcomeUnknown):
@@ -205,7 +217,8 @@ func (c *keyCreate) look(ctx context.Context) (*view, error) {
 	v := &view{now: readClock(&c.clock, tags.ServerTime)}
 	c.sweepStaleMarks(ctx, tags.Tags, v.now)
 	v.pending, v.tags = readTags(tags.Tags, c.Input.ServiceName)
-	if len(v.pending) == 0 {
+	young := c.youngMarks(tags.Tags, v.now)
+	if len(v.pending) == 0 && len(young) == 0 {
 		return v, nil // nothing to match keys to
 	}
 	out, err := c.idc.ListServiceSpecificCredentials(ctx, c.user, c.Input.ServiceName)
@@ -213,7 +226,82 @@ func (c *keyCreate) look(ctx context.Context) (*view, error) {
 		return nil, err
 	}
 	v.keys = out.Credentials
+	c.noteUnsaved(young, v.keys)
 	return v, nil
+}
+
+// unsavedHorizon is how long after its create settled a key's mark is
+// taken as possibly unsaved (noteUnsaved): the next apply after an
+// interrupted one usually comes within it, and older marks are left out
+// so that the note does not follow every later create for the user.
+const unsavedHorizon = 24 * time.Hour
+
+// youngMarks are the marks, by MarkTag, settled within unsavedHorizon of
+// now by a create or adoption of another run, each with its tag and when
+// it was settled.
+func (c *keyCreate) youngMarks(tags []identityclient.Tag, now time.Time) map[string]KeyOnUser {
+	out := map[string]KeyOnUser{}
+	for _, t := range tags {
+		k, settled, ok := markOfAt(t)
+		if ok && !settled.IsZero() && now.Sub(settled) < unsavedHorizon {
+			out[k] = KeyOnUser{MarkTag: t.Key, Settled: settled}
+		}
+	}
+	return out
+}
+
+// noteUnsaved notes the keys of this service whose marks are young, that
+// this run did not make: a create or adoption marks its key before
+// Terraform has saved it, and Terraform, or the provider, killed then
+// leaves the key marked and in no state, which nothing on the service
+// tells from a key a state holds (see the package doc). A run that holds
+// it needs nothing; one that lost it is told which key to import.
+func (c *keyCreate) noteUnsaved(young map[string]KeyOnUser, keys []identityclient.ServiceSpecificCredential) {
+	if c.noted || len(young) == 0 {
+		return
+	}
+	c.noted = true
+	var found []KeyOnUser
+	for _, k := range keys {
+		y, ok := young[MarkTag(k.ServiceSpecificCredentialID)]
+		if !ok || (c.Ours != nil && c.Ours.Has(k.ServiceSpecificCredentialID)) || !fits(&k, c.Want, k.CreateDate) {
+			continue // this run's, or not a key this create could stand for
+		}
+		y.ID, y.Created = k.ServiceSpecificCredentialID, k.CreateDate
+		found = append(found, y)
+	}
+	if len(found) > 0 {
+		c.notes = append(c.notes, KeyMaybeUnsaved{Keys: found})
+	}
+}
+
+// keysOnUser lists the user's keys of this service and what its tags say
+// of each, for a create the service refused for the key limit; nil when
+// they cannot be read.
+func (c *keyCreate) keysOnUser(ctx context.Context) []KeyOnUser {
+	actx, cancel := bookkeeping(ctx)
+	defer cancel()
+	tags, err := c.idc.ListUserTags(actx, c.user)
+	if err != nil {
+		return nil
+	}
+	out, err := c.idc.ListServiceSpecificCredentials(actx, c.user, c.Input.ServiceName)
+	if err != nil {
+		return nil
+	}
+	marks := map[string]KeyOnUser{}
+	for _, t := range tags.Tags {
+		if k, settled, ok := markOfAt(t); ok {
+			marks[k] = KeyOnUser{MarkTag: t.Key, Settled: settled}
+		}
+	}
+	keys := make([]KeyOnUser, 0, len(out.Credentials))
+	for _, k := range out.Credentials {
+		m := marks[MarkTag(k.ServiceSpecificCredentialID)]
+		m.ID, m.Created = k.ServiceSpecificCredentialID, k.CreateDate
+		keys = append(keys, m)
+	}
+	return keys
 }
 
 // sweepAt is how many tags a user carries before a key create that reads
@@ -374,7 +462,7 @@ func (v *view) landingUntil(own *record) time.Time {
 func (c *keyCreate) hold(ctx context.Context, id string, own record, claims ...string) {
 	actx, cancel := bookkeeping(ctx)
 	defer cancel()
-	terr := c.idc.TagUser(actx, c.user, []identityclient.Tag{{Key: MarkTag(id), Value: c.nonce}})
+	terr := c.idc.TagUser(actx, c.user, []identityclient.Tag{{Key: MarkTag(id), Value: c.nonce + " " + strconv.FormatInt(c.clock.Now().Unix(), 10)}})
 	remove := []string{own.ID}
 	if terr == nil {
 		remove = append(remove, claims...)

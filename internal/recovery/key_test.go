@@ -65,9 +65,20 @@ func TestKeyCreateSkipsTheLookForAUserThisRunMade(t *testing.T) {
 	}
 	r.emu.ClearCalls()
 	other := r.other(t, nil)
-	other.made = &conns.CreatedUsers{}
-	createdQuietly(t, other.createKey(context.Background()))
+	other.made, other.ours = &conns.CreatedUsers{}, &conns.CreatedKeys{}
+	out := other.createKey(context.Background())
+	if _, ok := out.End.(KeyCreated); !ok {
+		t.Fatalf("%s; want a key created", show(out.End, out.Notes))
+	}
 	r.emu.ExpectCalls(t, "ListUserTags", 1, "another instance looks")
+	// It cannot tell the first instance's key, marked a moment ago, from
+	// one whose run was killed before Terraform saved it: it says so.
+	if len(out.Notes) != 1 {
+		t.Fatalf("notes %+v, want the first key named as possibly in no state", out.Notes)
+	}
+	if n, ok := out.Notes[0].(KeyMaybeUnsaved); !ok || len(n.Keys) != 1 {
+		t.Fatalf("notes %+v, want the first key named as possibly in no state", out.Notes)
+	}
 }
 
 // A key create that skips the look still records its create by the
@@ -163,7 +174,7 @@ func TestKeyCreateSweepsStaleMarks(t *testing.T) {
 	tags := []identityclient.Tag{
 		{Key: MarkTag(live), Value: "n"},
 		{Key: MarkTag("ACCAGONEGONEGONEGONE1"), Value: "n"},
-		settledTag(tagRecord+"gone", "ACCAGONEGONEGONEGONE2", r.emu.Clock().Now().Add(-time.Hour)),
+		settledTag(tagRecord+"gone", "ACCAGONEGONEGONEGONE2", r.emu.Clock().Now().Add(-2*unsavedHorizon)),
 	}
 	for i := len(tags); i < sweepAt-1; i++ {
 		tags = append(tags, identityclient.Tag{Key: fmt.Sprintf("team-%d", i), Value: "x"})

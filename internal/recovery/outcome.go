@@ -50,8 +50,20 @@ type KeyAdopted struct {
 }
 
 // KeyRefused: the service refused the create (an error it sent); nothing
-// was made.
-type KeyRefused struct{ Err error }
+// was made. Keys are the user's keys of the service, with what its tags
+// say of each, when the refusal was for the key limit.
+type KeyRefused struct {
+	Err  error
+	Keys []KeyOnUser
+}
+
+// KeyOnUser is one of a user's keys: its id and CreateDate, and the tag
+// that marks it as held ("" when none), with when that mark was settled
+// (zero when it does not say).
+type KeyOnUser struct {
+	ID, MarkTag      string
+	Created, Settled time.Time
+}
 
 // KeyAnswerLost: the create was sent, its answer lost, and its key not
 // found. Record is the create's record ("": it was not recorded, so its
@@ -126,6 +138,12 @@ type KeyNotMarked struct {
 	MarkErr, UnrecordErr          error
 }
 
+// KeyMaybeUnsaved (note): keys of this service on the user whose marks a
+// create or adoption of another run set lately (KeyOnUser.Settled): a
+// state holds each, or, if that run was killed before Terraform saved
+// it, none does.
+type KeyMaybeUnsaved struct{ Keys []KeyOnUser }
+
 // KeyOrphanRemoved (note): the orphan KeyID, of a create interrupted at
 // Started, did not fit the plan and was deleted.
 type KeyOrphanRemoved struct {
@@ -147,6 +165,7 @@ func (KeyRecoveryDenied) keyNote()  {}
 func (KeyNotRecorded) keyNote()     {}
 func (KeyNotMarked) keyNote()       {}
 func (KeyOrphanRemoved) keyNote()   {}
+func (KeyMaybeUnsaved) keyNote()    {}
 
 // UserOutcome is how one user create went.
 type UserOutcome struct {

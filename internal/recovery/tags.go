@@ -107,6 +107,13 @@ func markOf(t identityclient.Tag) (markTag string, ok bool) {
 func markOfAt(t identityclient.Tag) (markTag string, settled time.Time, ok bool) {
 	switch {
 	case strings.HasPrefix(t.Key, tagMark):
+		// An adoption's mark carries when it was set after its nonce; an
+		// import's, and an earlier version's, carry none.
+		if f := strings.Fields(t.Value); len(f) == 2 {
+			if secs, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				return t.Key, time.Unix(secs, 0).UTC(), true
+			}
+		}
 		return t.Key, time.Time{}, true
 	case strings.HasPrefix(t.Key, tagRecord) && strings.HasPrefix(t.Value, settledValue):
 		f := strings.Fields(t.Value)

@@ -3,7 +3,11 @@ package reliability
 import (
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
 // Two configurations and one key: nothing ever resets, adopts or deletes a
@@ -78,4 +82,118 @@ func TestKeys_importRacesAdoption(t *testing.T) {
 		t.Fatalf("A's key %s changed under B: now %s", id, got)
 	}
 	settled(t, e, a)
+}
+
+// killWhileMarking runs `terraform apply` in w and kills terraform (cli)
+// or its provider while the TagUser that turns the key create's record
+// into the key's mark is in flight; the service applies it. The create is
+// held a moment so that the mark's TagUser can be held on its own.
+func killWhileMarking(t *testing.T, e *emu, w *workdir, cli bool) {
+	t.Helper()
+	arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultDelay, Delay: time.Second})
+	run := w.startApply()
+	armed := func(what string) {
+		for deadline := time.Now().Add(time.Minute); len(e.Faults()) != 0; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the apply never sent %s:\n%s", what, run.out.String())
+			}
+		}
+	}
+	armed("CreateServiceSpecificCredential")
+	arm(t, e, emulator.Fault{Operation: "TagUser", Kind: emulator.FaultDelay, Delay: 2 * time.Minute})
+	armed("the TagUser of the mark")
+	pids := providerPIDs(run.cmd.Process.Pid)
+	if len(pids) == 0 {
+		t.Fatalf("no provider process under terraform (pid %d)", run.cmd.Process.Pid)
+	}
+	victims := pids
+	if cli {
+		victims = []int{run.cmd.Process.Pid}
+	}
+	for _, pid := range victims {
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatalf("kill -9 %d: %v", pid, err)
+		}
+	}
+	awaitFailed(t, run, "the kill")
+	if cli {
+		awaitExit(t, pids[0])
+	}
+	awaitLanded(t, e, "TagUser", "the kill")
+}
+
+// TestKeys_killWhileMarking: kill -9 of terraform or of the provider while
+// the key's mark is written (the service writes it) leaves a marked key
+// that no state holds, since Terraform never saw the create's answer; and
+// nothing on the service tells it from a key another configuration's
+// state holds. The next apply, on a fresh runner, names it and says what
+// to do; after a second such kill, the create refused for the key limit
+// names both keys and their marks.
+func TestKeys_killWhileMarking(t *testing.T) {
+	needProc(t)
+	for _, cli := range []bool{false, true} {
+		how := "kill -9 of the provider"
+		if cli {
+			how = "kill -9 of terraform"
+		}
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			e := newEmu(t)
+			w := newWorkdir(t)
+			user := "marking"
+			userFirst(t, e, w, user)
+			w.write(keysConfig(e, user, "1", ""))
+			killWhileMarking(t, e, w, cli)
+			first := e.Identity.CredentialIDs(user)
+			if len(first) != 1 || w.state()[keyAddr] != nil {
+				t.Fatalf("after the kill: keys %v, state holds the key: %v; want 1 key in no state", first, w.state()[keyAddr] != nil)
+			}
+
+			// The second such kill: its apply names the first key.
+			killWhileMarking(t, e, w, cli)
+			both := e.Identity.CredentialIDs(user)
+			if len(both) != 2 {
+				t.Fatalf("after the second kill the user holds keys %v, want 2", both)
+			}
+
+			f := freshRunner(t, w)
+			out, err := f.apply()
+			flat := strings.Join(strings.Fields(out), " ")
+			if err == nil || !strings.Contains(flat, "already holds the most keys") {
+				t.Fatalf("the apply with both slots full did not stop on the key limit (err %v):\n%s", err, out)
+			}
+			for _, id := range both {
+				if !strings.Contains(flat, id) {
+					t.Errorf("the key-limit error does not name key %s:\n%s", id, out)
+				}
+			}
+			if !strings.Contains(flat, "terraform import") || !strings.Contains(flat, "held by nobody") {
+				t.Errorf("the key-limit error does not say what to do with the keys nobody holds:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestKeys_nextApplyNamesAKeyMarkedAndUnsaved: after one kill while the
+// mark is written, the next apply on a fresh runner creates a key and
+// warns, naming the marked key no state holds and the import to take it.
+func TestKeys_nextApplyNamesAKeyMarkedAndUnsaved(t *testing.T) {
+	needProc(t)
+	t.Parallel()
+	e := newEmu(t)
+	w := newWorkdir(t)
+	user := "marking-once"
+	userFirst(t, e, w, user)
+	w.write(keysConfig(e, user, "1", ""))
+	killWhileMarking(t, e, w, true)
+	ids := e.Identity.CredentialIDs(user)
+	if len(ids) != 1 {
+		t.Fatalf("after the kill the user holds keys %v, want 1", ids)
+	}
+	f := freshRunner(t, w)
+	out := mustApply(t, f, "the apply on a fresh runner after the kill")
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, "Keys Possibly Held by No State") || !strings.Contains(flat, ids[0]) || !strings.Contains(flat, "terraform import") {
+		t.Fatalf("the apply after the kill does not name key %s, marked and in no state:\n%s", ids[0], out)
+	}
 }

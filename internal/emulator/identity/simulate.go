@@ -65,6 +65,9 @@ func (s *Service) simulatePrincipalPolicy(_ *core.Caller, form url.Values) (any,
 	if principal == "" {
 		return nil, invalidInput("PolicySourceArn is required.")
 	}
+	if s.missingRole(principal) {
+		return nil, noSuchEntity("The role %s does not exist.", principal)
+	}
 	actions := listMembers(form, "ActionNames")
 	if len(actions) == 0 {
 		return nil, invalidInput("ActionNames is required.")
@@ -144,4 +147,17 @@ func listMembers(form url.Values, prefix string) []string {
 		}
 		out = append(out, first(v))
 	}
+}
+
+// missingRole reports whether principal is the ARN of a role of this
+// account that does not exist (one with policies of the admin API's
+// exists for them): the service answers NoSuchEntity for it, as
+// for any entity a request names that it cannot find, rather than deny it
+// everything.
+func (s *Service) missingRole(principal string) bool {
+	if !strings.HasPrefix(principal, fmt.Sprintf("arn:cloud:identity::%s:role/", s.account)) {
+		return false
+	}
+	_, ok := s.roleByArn(principal)
+	return !ok && len(s.principalPolicies[strings.ToLower(principal)]) == 0
 }

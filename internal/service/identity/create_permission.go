@@ -40,7 +40,14 @@ func (r *serviceSpecificCredentialResource) checkCreateAllowed(ctx context.Conte
 		return
 	}
 	q := createQuestion{user: plan.UserName.ValueString(), service: plan.ServiceName.ValueString(), days: plan.CredentialAgeDays.ValueInt64(), named: r.clients.ApplyPrincipal != ""}
+	if q.named && r.otherAccount(ctx, diags) {
+		return
+	}
 	results, err := r.simulateCreate(ctx, &q)
+	if q.named && errors.Is(err, client.ErrNotFound) {
+		principalNotFound(r.clients.PlanChecks.Skip(err), q.principal, diags)
+		return
+	}
 	if err != nil {
 		if r.clients.PlanChecks.Skip(err) {
 			diags.AddWarning("Key Permission Check Skipped", q.skipped(err))
@@ -48,9 +55,69 @@ func (r *serviceSpecificCredentialResource) checkCreateAllowed(ctx context.Conte
 		return
 	}
 	for _, res := range results {
-		if res.EvalDecision != identityclient.DecisionAllowed {
-			q.refused(res, diags)
+		if res.EvalDecision == identityclient.DecisionAllowed {
+			continue
 		}
+		if q.named && r.principalMissing(ctx, q.principal, diags) {
+			return
+		}
+		q.refused(res, diags)
+	}
+}
+
+// otherAccount reports, with an error, whether apply_principal_arn is in
+// another account than the one the provider runs in: the provider applies
+// in its own account, and the simulation of another account's principal
+// would deny everything, which reads as a policy refusing the key. No call
+// when the account is known from Configure's credential check.
+func (r *serviceSpecificCredentialResource) otherAccount(ctx context.Context, diags *diag.Diagnostics) bool {
+	if r.clients.Caller == nil {
+		return false
+	}
+	account, err := r.clients.Caller.AccountID(ctx)
+	if err != nil || account == "" {
+		return false
+	}
+	named := r.clients.ApplyPrincipal
+	parts := strings.SplitN(named, ":", 6)
+	if len(parts) != 6 || parts[4] == account {
+		return false
+	}
+	if r.clients.PlanChecks.Skip(fmt.Errorf("apply_principal_arn in account %s", parts[4])) {
+		diags.AddError("Apply Principal in Another Account",
+			fmt.Sprintf("apply_principal_arn (%s) is a principal of account %s, but the provider runs in account %s, where the apply creates the keys. "+
+				"A principal of another account cannot apply here, and the plan cannot ask the identity service about it. "+
+				"Set apply_principal_arn to the user or role of account %s that applies.", named, parts[4], account, account))
+	}
+	return true
+}
+
+// principalMissing reports, with an error, whether apply_principal_arn
+// names a user that does not exist (one GetUser, only once a simulation
+// refused): the simulation denies everything to a principal it cannot
+// find, which is not a policy refusing the key.
+func (r *serviceSpecificCredentialResource) principalMissing(ctx context.Context, principal string, diags *diag.Diagnostics) bool {
+	_, name, ok := strings.Cut(principal, ":user/")
+	if !ok {
+		return false
+	}
+	if i := strings.LastIndex(name, "/"); i >= 0 {
+		name = name[i+1:]
+	}
+	if _, err := r.clients.Identity.GetUser(ctx, name); !errors.Is(err, client.ErrNotFound) {
+		return false
+	}
+	principalNotFound(r.clients.PlanChecks.Skip(fmt.Errorf("apply_principal_arn %s does not exist", principal)), principal, diags)
+	return true
+}
+
+// principalNotFound says, once a plan (first), that apply_principal_arn
+// names no principal of this account.
+func principalNotFound(first bool, principal string, diags *diag.Diagnostics) {
+	if first {
+		diags.AddError("Apply Principal Not Found",
+			fmt.Sprintf("apply_principal_arn (%s) names a principal that does not exist in this account, so the plan cannot ask whether it may create the keys, and it could not apply them. "+
+				"This is not a policy refusing the key. Set apply_principal_arn to the ARN of the user or role that applies.", principal))
 	}
 }
 

@@ -29,7 +29,7 @@ func clientConfig(c *conns.Clients) client.Config {
 // returns the key the resource now holds, with its value, or nil.
 func createKey(ctx context.Context, clients *conns.Clients, in identityclient.CreateServiceSpecificCredentialInput, want recovery.WantKey, diags *diag.Diagnostics) *identityclient.ServiceSpecificCredential {
 	out := recovery.CreateKey(ctx, recovery.Key{Client: clients.Identity, Input: in, Want: want,
-		Window: recovery.CreateWindow(clientConfig(clients)), Made: clients.CreatedUsers})
+		Window: recovery.CreateWindow(clientConfig(clients)), Made: clients.CreatedUsers, Ours: clients.CreatedKeys})
 	keyDiagnostics(in, out, diags)
 	return out.Key()
 }
@@ -50,6 +50,13 @@ func keyDiagnostics(in identityclient.CreateServiceSpecificCredentialInput, out 
 					"The key is created regardless.\n\n%s", user, identityclient.MaxUserTags, n.Err))
 		case recovery.KeyNotMarked:
 			notMarkedWarning(user, n, diags)
+		case recovery.KeyMaybeUnsaved:
+			diags.AddWarning("Keys Possibly Held by No State",
+				fmt.Sprintf("User %q holds keys that a create (or adoption) of another Terraform run marked as held lately: %s. "+
+					"A run killed after marking its key but before Terraform saved its state leaves such a key live and in no state, and nothing on the service tells it from a key a state holds. "+
+					"If a configuration's state holds each (terraform state list), there is nothing to do. If none does, and this resource is the one that run was creating, "+
+					"the key is yours: remove this key from the state (terraform state rm) or delete it, and import the earlier key instead (terraform import <address> %s/<credential id>); otherwise delete it (its value was lost).",
+					user, keysOnUserText(n.Keys), user))
 		case recovery.KeyOrphanRemoved:
 			diags.AddWarning("Orphaned Identity Service Specific Credential Deleted",
 				fmt.Sprintf("Key %s of user %q was made by a create interrupted at %s: no configuration holds it and its value was lost. It does not fit the planned key, so the provider deleted it.",
@@ -63,7 +70,7 @@ func keyDiagnostics(in identityclient.CreateServiceSpecificCredentialInput, out 
 			fmt.Sprintf("%s No configuration held it, so the provider adopted it instead of creating a second key, and reset it to obtain a value: service_api_key_value holds that value.",
 				orphanKeyWhy(e.Key.ServiceSpecificCredentialID, user, e.Started)))
 	case recovery.KeyRefused:
-		keyCreateError(diags, in, e.Err)
+		keyCreateError(diags, in, e.Err, e.Keys)
 	case recovery.KeyLookFailed:
 		diags.AddError(createSummary, fmt.Sprintf("Reading the keys of user %q and the records of its key creates failed, so nothing was created "+
 			"(a create interrupted earlier may have left a key that a new one would put beside it). Apply again.\n\n%s", user, e.Err))
@@ -158,11 +165,33 @@ func notMarkedWarning(user string, n recovery.KeyNotMarked, diags *diag.Diagnost
 
 // keyCreateError explains a CreateServiceSpecificCredential the service
 // refused.
-func keyCreateError(diags *diag.Diagnostics, in identityclient.CreateServiceSpecificCredentialInput, err error) {
+func keyCreateError(diags *diag.Diagnostics, in identityclient.CreateServiceSpecificCredentialInput, err error, keys []recovery.KeyOnUser) {
 	age := "no credential_age_days (a key that never expires)"
 	if in.CredentialAgeDays > 0 {
 		age = fmt.Sprintf("credential_age_days = %d", in.CredentialAgeDays)
 	}
+	held := "(they could not be listed)"
+	if len(keys) > 0 {
+		held = keysOnUserText(keys)
+	}
 	diagnostics.AddIdentityError(diags, createSummary, diagnostics.KeyCreate, err,
-		"user", strconv.Quote(in.UserName), "service", in.ServiceName, "age", age)
+		"user", strconv.Quote(in.UserName), "service", in.ServiceName, "age", age, "keys", held)
+}
+
+// keysOnUserText describes a user's keys and their marks, one clause
+// each: which none marks (held by no configuration, or by one whose mark
+// was never set), and when each mark was set.
+func keysOnUserText(keys []recovery.KeyOnUser) string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		switch {
+		case k.MarkTag == "":
+			out[i] = fmt.Sprintf("%s (created %s, marked as held by no configuration: the orphan of a create not recorded, or a key made outside Terraform)", k.ID, k.Created.Format(time.RFC3339))
+		case k.Settled.IsZero():
+			out[i] = fmt.Sprintf("%s (created %s, marked as held by tag %s)", k.ID, k.Created.Format(time.RFC3339), k.MarkTag)
+		default:
+			out[i] = fmt.Sprintf("%s (created %s, marked as held by tag %s at %s)", k.ID, k.Created.Format(time.RFC3339), k.MarkTag, k.Settled.Format(time.RFC3339))
+		}
+	}
+	return strings.Join(out, "; ")
 }
