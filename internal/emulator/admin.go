@@ -20,6 +20,7 @@ func (e *Emulator) adminMux() *http.ServeMux {
 	mux.HandleFunc("GET /_admin/faults", e.adminListFaults)
 	mux.HandleFunc("POST /_admin/faults", e.adminInjectFault)
 	mux.HandleFunc("DELETE /_admin/faults", e.adminClearFaults)
+	mux.HandleFunc("POST /_admin/faults/resume", e.adminResumeHeld)
 	mux.HandleFunc("GET /_admin/clock", e.adminGetClock)
 	mux.HandleFunc("POST /_admin/clock", e.adminSetClock)
 	mux.HandleFunc("POST /_admin/credentials", e.adminAddCredential)
@@ -75,6 +76,10 @@ func (e *Emulator) adminInjectFault(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	core.WriteJSON(w, http.StatusCreated, map[string]any{"faults": e.Faults()})
+}
+
+func (e *Emulator) adminResumeHeld(w http.ResponseWriter, _ *http.Request) {
+	core.WriteJSON(w, http.StatusOK, map[string]any{"resumed": e.ResumeHeld()})
 }
 
 func (e *Emulator) adminClearFaults(w http.ResponseWriter, _ *http.Request) {

@@ -309,6 +309,25 @@ func (e *Emulator) applyFault(w *statusWriter, r *http.Request, body []byte, svc
 		case <-r.Context().Done():
 		}
 		return true
+	case FaultHoldBefore:
+		e.faults.hold(f)
+		if e.holdFor(r, f) {
+			return true
+		}
+		w.status = 0
+		hangUp(w.ResponseWriter)
+		return false
+	case FaultHoldAnswer:
+		answer := &recordedAnswer{header: http.Header{}, status: http.StatusOK}
+		svc.ServeHTTP(answer, r.WithContext(context.WithoutCancel(r.Context())))
+		e.faults.hold(f)
+		if e.holdFor(r, f) {
+			answer.sendTo(w)
+			return false
+		}
+		w.status = 0
+		hangUp(w.ResponseWriter)
+		return false
 	case FaultLostResponse:
 		// Serve into a buffer (so the change is committed), then hang up.
 		sink := &discardWriter{header: http.Header{}}
@@ -318,6 +337,43 @@ func (e *Emulator) applyFault(w *statusWriter, r *http.Request, body []byte, svc
 		return false
 	}
 	return true
+}
+
+// holdFor waits until r's caller goes away, f's Delay passes or the hold
+// is resumed, then takes f off the list; it reports a resume.
+func (e *Emulator) holdFor(r *http.Request, f *Fault) bool {
+	defer e.faults.release(f)
+	select {
+	case <-time.After(f.Delay):
+	case <-r.Context().Done():
+	case <-f.resume:
+		return true
+	}
+	return false
+}
+
+// ResumeHeld lets every request a hold fault holds go on: one held before
+// the service had it is served and answered, one whose answer is held gets
+// it. It returns how many went on.
+func (e *Emulator) ResumeHeld() int { return e.faults.resumeHolding() }
+
+// recordedAnswer keeps an answer to send later.
+type recordedAnswer struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (a *recordedAnswer) Header() http.Header         { return a.header }
+func (a *recordedAnswer) Write(b []byte) (int, error) { return a.body.Write(b) }
+func (a *recordedAnswer) WriteHeader(code int)        { a.status = code }
+
+func (a *recordedAnswer) sendTo(w http.ResponseWriter) {
+	for k, v := range a.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(a.status)
+	_, _ = w.Write(a.body.Bytes())
 }
 
 // answerEcho answers an echo fault: an error (Status, default 400; Code,

@@ -43,7 +43,23 @@ const (
 	// FaultValidationFailure adds a validation failure (Code, Severity,
 	// Message) to a search domain's Verbose dry runs.
 	FaultValidationFailure FaultKind = "validation_failure"
+	// FaultHoldBefore holds the request before the operation runs, as a
+	// network that has not yet delivered it, until the caller goes away or
+	// Delay (default DefaultHold) passes; then it hangs up and the
+	// operation never runs. Holding is set while it holds. Resumed
+	// (ResumeHeld), the request goes on and is answered: a pause between
+	// two calls of its caller.
+	FaultHoldBefore FaultKind = "hold_before"
+	// FaultHoldAnswer runs the operation (its effect is kept), then holds
+	// the answer until the caller goes away or Delay (default DefaultHold)
+	// passes, and hangs up without answering. Holding is set once the
+	// operation has run. Resumed (ResumeHeld), the answer is sent.
+	FaultHoldAnswer FaultKind = "hold_answer"
 )
+
+// DefaultHold bounds how long a hold fault holds a request whose caller
+// stays.
+const DefaultHold = 5 * time.Minute
 
 // The secrets an echo fault can quote; any other Field names a member of
 // the request body (a JSON member at any depth, or a form parameter).
@@ -110,10 +126,21 @@ type Fault struct {
 	Message        string `json:"message,omitempty"`
 	// Quoted is what a validation_failure echo fault quoted last.
 	Quoted string `json:"quoted,omitempty"`
+	// Skip lets the first Skip matching requests through before the fault
+	// hits: Skip 2 hits the third.
+	Skip int `json:"skip,omitempty"`
+	// Passed counts the matching requests let through for Skip.
+	Passed int `json:"passed,omitempty"`
+	// Holding is set while a hold fault holds its request: from then on the
+	// caller may be stopped at the point the kind names. The fault leaves
+	// the list when the request is let go.
+	Holding bool `json:"holding,omitempty"`
 	// Hits counts the requests hit so far.
 	Hits int `json:"hits"`
 	// stored is the fault in the list that a hit (a copy) came from.
 	stored *Fault
+	// resume is closed when a hold fault's request is to go on (Resume).
+	resume chan struct{}
 }
 
 func (f *Fault) validate() error {
@@ -125,20 +152,49 @@ func (f *Fault) validate() error {
 		if err := f.validateEcho(); err != nil {
 			return err
 		}
+	case FaultHoldBefore, FaultHoldAnswer:
+		if err := f.parseDelay(); err != nil {
+			return err
+		}
+		if f.Delay == 0 {
+			f.Delay = DefaultHold
+		}
+		if f.Times > 1 || f.Times < 0 {
+			return fmt.Errorf("times %d: a hold fault holds one request", f.Times)
+		}
 	case FaultDelay:
-		if f.Delay == 0 && f.DelayText != "" {
-			d, err := time.ParseDuration(f.DelayText)
-			if err != nil {
-				return fmt.Errorf("delay %q: %w", f.DelayText, err)
-			}
-			f.Delay = d
+		if err := f.parseDelay(); err != nil {
+			return err
 		}
 		if f.Delay <= 0 {
 			return fmt.Errorf("a delay fault needs a positive delay")
 		}
 	default:
-		return fmt.Errorf("unknown fault kind %q (error, throttle, drop, delay, lost_response, echo, verdict, validation_failure)", f.Kind)
+		return fmt.Errorf("unknown fault kind %q (error, throttle, drop, delay, lost_response, echo, verdict, validation_failure, hold_before, hold_answer)", f.Kind)
 	}
+	if f.Skip < 0 {
+		return fmt.Errorf("skip %d cannot be negative", f.Skip)
+	}
+	return f.validateRest()
+}
+
+// parseDelay reads DelayText into Delay when Delay is not set.
+func (f *Fault) parseDelay() error {
+	if f.Delay == 0 && f.DelayText != "" {
+		d, err := time.ParseDuration(f.DelayText)
+		if err != nil {
+			return fmt.Errorf("delay %q: %w", f.DelayText, err)
+		}
+		f.Delay = d
+	}
+	if f.Delay < 0 {
+		return fmt.Errorf("delay %s cannot be negative", f.Delay)
+	}
+	return nil
+}
+
+// validateRest checks the members every kind shares.
+func (f *Fault) validateRest() error {
 	if f.Kind != FaultEcho && (f.Field != "" || f.Chars != 0 || f.Offset != 0 || f.Where != "") {
 		return fmt.Errorf("field, chars, offset and where steer an echo fault only")
 	}
@@ -275,9 +331,17 @@ func (fs *faults) take(service string, op core.Operation) *Fault {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	for _, f := range fs.list {
-		if f.dryRunOverride() == nil && f.matches(service, op) {
-			return fs.hitLocked(f)
+		if f.dryRunOverride() != nil || !f.matches(service, op) {
+			continue
 		}
+		if f.isHold() && f.Hits > 0 {
+			continue // holding its one request
+		}
+		if f.Passed < f.Skip {
+			f.Passed++
+			continue
+		}
+		return fs.hitLocked(f)
 	}
 	return nil
 }
@@ -324,9 +388,13 @@ func (f *Fault) matches(service string, op core.Operation) bool {
 // returns the hit (a copy that remembers f).
 func (fs *faults) hitLocked(f *Fault) *Fault {
 	f.Hits++
+	if f.isHold() {
+		f.resume = make(chan struct{})
+	}
 	hit := *f
 	hit.stored = f
-	if f.Times > 0 && f.Hits >= f.Times {
+	// A hold fault stays listed (Holding) until its request is let go.
+	if !f.isHold() && f.Times > 0 && f.Hits >= f.Times {
 		fs.list = slices.DeleteFunc(fs.list, func(g *Fault) bool { return g == f })
 	}
 	return &hit
@@ -346,6 +414,38 @@ func (fs *faults) clear() {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.list = nil
+}
+
+func (f *Fault) isHold() bool { return f.Kind == FaultHoldBefore || f.Kind == FaultHoldAnswer }
+
+// hold marks hit's fault as holding its request.
+func (fs *faults) hold(hit *Fault) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	hit.stored.Holding = true
+}
+
+// resumeHolding lets the requests the hold faults hold go on; it returns
+// how many.
+func (fs *faults) resumeHolding() int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	n := 0
+	for _, f := range fs.list {
+		if f.Holding && f.resume != nil {
+			close(f.resume)
+			f.resume, f.Holding = nil, false
+			n++
+		}
+	}
+	return n
+}
+
+// release takes hit's fault off the list: its request was let go.
+func (fs *faults) release(hit *Fault) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.list = slices.DeleteFunc(fs.list, func(f *Fault) bool { return f == hit.stored })
 }
 
 // quote records part as what hit's fault quoted, unless part is empty,
