@@ -33,6 +33,9 @@ type Clients struct {
 	Simulations *Simulations
 	// CreatedUsers are the users this provider instance created.
 	CreatedUsers *CreatedUsers
+	// Listings are the users' key and tag listings that refresh and import
+	// read, one call per user for this provider instance.
+	Listings *Listings
 	// DataDir is the Terraform data directory of the working directory
 	// Terraform runs in, where a plan leaves notes for the plan Terraform
 	// makes at apply (the search domain's dry run).
