@@ -10,6 +10,9 @@ import (
 	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
@@ -164,4 +167,80 @@ func TestAccServiceSpecificCredential_oneListingPerUser(t *testing.T) {
 		estateKeyAddr(deleted, 1):     "create",
 	})
 	emu.ExpectCalls(t, "ListServiceSpecificCredentials", n, "the plan after a colleague's changes, two keys per user")
+}
+
+// checkKeysAsService is a Check: the keys in state are the user's keys on
+// the service, one for one, each with the service's status, and each
+// value in state is the key's live value.
+func checkKeysAsService(emu *acctest.Emulator, user string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		var inState []string
+		for addr, rs := range s.RootModule().Resources {
+			if rs.Type != "cloud_identity_service_specific_credential" {
+				continue
+			}
+			a := rs.Primary.Attributes
+			id := a["service_specific_credential_id"]
+			inState = append(inState, id)
+			info, ok := emu.Identity.LookupServiceAPIKey(a["service_api_key_value"])
+			if !ok || info.CredentialID != id {
+				return fmt.Errorf("%s: the value in state is not key %s's live value", addr, id)
+			}
+			if info.Status != a["status"] {
+				return fmt.Errorf("%s: status %s in state, %s on the service", addr, a["status"], info.Status)
+			}
+		}
+		onService := emu.Identity.CredentialIDs(user)
+		slices.Sort(inState)
+		slices.Sort(onService)
+		if !slices.Equal(inState, onService) {
+			return fmt.Errorf("keys %v in state, %v on the service", inState, onService)
+		}
+		return nil
+	}
+}
+
+// An apply that resets, deactivates, deletes and creates keys of one user
+// leaves the state as the service has them, and the plan after it (the
+// harness's, which must be empty) reads each key afresh.
+func TestAccServiceSpecificCredential_keysWrittenThenRead(t *testing.T) {
+	emu := acctest.NewEmulator(t)
+	keys := func(blocks ...string) string {
+		cfg := userConfig(emu, "wyn", "")
+		for _, b := range blocks {
+			cfg += b
+		}
+		return cfg
+	}
+	key := func(name, extra string) string {
+		return fmt.Sprintf(`
+resource "cloud_identity_service_specific_credential" %q {
+  user_name           = cloud_identity_user.test.user_name
+  credential_age_days = 30
+  %s
+}
+`, name, extra)
+	}
+	parallelTest(t, checkNothingLeft(emu), []resource.TestStep{
+		{
+			Config: keys(key("a", `reset_triggers = { v = "1" }`), key("b", "")),
+			Check:  checkKeysAsService(emu, "wyn"),
+		},
+		{
+			Config: keys(key("a", `reset_triggers = { v = "2" }`), key("b", `status = "Inactive"`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("cloud_identity_service_specific_credential.a", plancheck.ResourceActionUpdate),
+				plancheck.ExpectResourceAction("cloud_identity_service_specific_credential.b", plancheck.ResourceActionUpdate),
+			}},
+			Check: checkKeysAsService(emu, "wyn"),
+		},
+		{
+			Config: keys(key("a", `reset_triggers = { v = "2" }`), key("c", `status = "Inactive"`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("cloud_identity_service_specific_credential.b", plancheck.ResourceActionDestroy),
+				plancheck.ExpectResourceAction("cloud_identity_service_specific_credential.c", plancheck.ResourceActionCreate),
+			}},
+			Check: checkKeysAsService(emu, "wyn"),
+		},
+	})
 }
