@@ -91,7 +91,10 @@ func TestListingsForget(t *testing.T) {
 	<-f.started
 	f.gate = make(chan struct{})
 	before := make(chan string)
-	go func() { out, _, _ := f.Keys(ctx, "kim", "models.cloud.example"); before <- out.Credentials[0].ServiceSpecificCredentialID }()
+	go func() {
+		out, _, _ := f.Keys(ctx, "kim", "models.cloud.example")
+		before <- out.Credentials[0].ServiceSpecificCredentialID
+	}()
 	<-f.started // kim's read is in flight
 	f.Forget("KIM")
 	close(f.gate)
