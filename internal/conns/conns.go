@@ -37,6 +37,9 @@ type Clients struct {
 	Refreshed *Refreshed
 	// CreatedKeys are the keys this provider instance created or adopted.
 	CreatedKeys *CreatedKeys
+	// Listings are the users' key and tag listings that refresh and import
+	// read, one call per user for this provider instance.
+	Listings *Listings
 	// DataDir is the Terraform data directory of the working directory
 	// Terraform runs in, where a plan leaves notes for the plan Terraform
 	// makes at apply (the search domain's dry run).

@@ -240,8 +240,8 @@ func newClients(ccfg client.Config, eps conns.Endpoints, caller *conns.Caller, d
 	}
 	return &conns.Clients{
 		Region: ccfg.Region, Config: ccfg, Endpoints: eps, Caller: caller, PlanChecks: &conns.PlanChecks{}, CreatedUsers: &conns.CreatedUsers{}, Refreshed: &conns.Refreshed{}, CreatedKeys: &conns.CreatedKeys{},
-		Simulations: conns.NewSimulations(idc.SimulatePrincipalPolicy),
-		Identity:    idc, Search: sc, Tokens: modelsclient.NewTokenCache(modelsclient.MaxCachedTokens),
+		Simulations: conns.NewSimulations(idc.SimulatePrincipalPolicy), Listings: conns.NewListings(idc),
+		Identity: idc, Search: sc, Tokens: modelsclient.NewTokenCache(modelsclient.MaxCachedTokens),
 	}, true
 }
 

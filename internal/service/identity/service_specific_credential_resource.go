@@ -316,6 +316,7 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	defer r.clients.Listings.Forget(plan.UserName.ValueString())
 	in := identityclient.CreateServiceSpecificCredentialInput{
 		UserName:          plan.UserName.ValueString(),
 		ServiceName:       plan.ServiceName.ValueString(),
@@ -363,7 +364,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	found, serverTime, gone, err := r.findCredential(ctx, user, state.ServiceName.ValueString(), id)
+	found, serverTime, listed, gone, err := r.findCredential(ctx, user, state.ServiceName.ValueString(), id)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read Identity Service Specific Credential",
 			fmt.Sprintf("Listing the keys of user %q failed: %s", user, err))
@@ -390,7 +391,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		return
 	}
 	if state.Held.IsNull() || state.Held.IsUnknown() {
-		state.Held = types.BoolValue(readsAsHeld(ctx, &state, req.Private) || r.beyondRecovery(ctx, found, serverTime))
+		state.Held = types.BoolValue(readsAsHeld(ctx, &state, req.Private) || r.beyondRecovery(ctx, found, serverTime, listed))
 	} else if !state.Held.ValueBool() && r.markedElsewhere(ctx, &state, &resp.Diagnostics) {
 		return
 	}
@@ -398,23 +399,25 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
-// findCredential reads key id of user; nil when it or the user is gone,
-// and gone then says which, as the log's message. serverTime is the
-// service's clock at the answer.
-func (r *serviceSpecificCredentialResource) findCredential(ctx context.Context, user, service, id string) (found *identityclient.ServiceSpecificCredential, serverTime time.Time, gone string, err error) {
-	out, err := r.clients.Identity.ListServiceSpecificCredentials(ctx, user, service)
+// findCredential reads key id of user from the user's listing, one for
+// every key of the user this command reads (conns.Listings); nil when it
+// or the user is gone, and gone then says which, as the log's message.
+// serverTime is the service's clock at the answer, listed when this
+// provider instance had it.
+func (r *serviceSpecificCredentialResource) findCredential(ctx context.Context, user, service, id string) (found *identityclient.ServiceSpecificCredential, serverTime time.Time, listed conns.Answered, gone string, err error) {
+	out, listed, err := r.clients.Listings.Keys(ctx, user, service)
 	if errors.Is(err, client.ErrNotFound) {
-		return nil, serverTime, "The key's user is gone, removing the key from state", nil
+		return nil, serverTime, listed, "The key's user is gone, removing the key from state", nil
 	}
 	if err != nil {
-		return nil, serverTime, "", err
+		return nil, serverTime, listed, "", err
 	}
-	for i := range out.Credentials {
-		if out.Credentials[i].ServiceSpecificCredentialID == id {
-			return &out.Credentials[i], out.ServerTime, "", nil
+	for _, c := range out.Credentials {
+		if c.ServiceSpecificCredentialID == id {
+			return &c, out.ServerTime, listed, "", nil
 		}
 	}
-	return nil, out.ServerTime, "Key is gone, removing it from state", nil
+	return nil, out.ServerTime, listed, "Key is gone, removing it from state", nil
 }
 
 // recordClockOffset keeps the service's clock (serverTime, the service's
@@ -452,11 +455,12 @@ func readsAsHeld(ctx context.Context, state *serviceSpecificCredentialModel, pri
 
 // beyondRecovery reports whether no recovery of an interrupted create can
 // ever take key, an imported key without a value (one ListUserTags, a read,
-// once per import; recovery.BeyondRecovery says when). Then it needs no
-// mark, and its import plans no update. When the tags cannot be read, the
-// answer is no: the apply marks it.
-func (r *serviceSpecificCredentialResource) beyondRecovery(ctx context.Context, key *identityclient.ServiceSpecificCredential, serverTime time.Time) bool {
-	out, err := r.clients.Identity.ListUserTags(ctx, key.UserName)
+// for all the keys of its user this import reads, called after the key
+// listing that found key was answered, listed; recovery.BeyondRecovery
+// says when). Then it needs no mark, and its import plans no update. When
+// the tags cannot be read, the answer is no: the apply marks it.
+func (r *serviceSpecificCredentialResource) beyondRecovery(ctx context.Context, key *identityclient.ServiceSpecificCredential, serverTime time.Time, listed conns.Answered) bool {
+	out, err := r.clients.Listings.TagsSince(ctx, key.UserName, listed)
 	if err != nil {
 		tflog.Debug(ctx, "Could not read the tags of an imported key's user: the apply marks the key as held", map[string]any{"user_name": key.UserName, "error": err.Error()})
 		return false
@@ -538,6 +542,7 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 	plan.ID, plan.ServiceSpecificCredentialID = state.ID, state.ServiceSpecificCredentialID
 	plan.CreateDate, plan.ExpirationDate, plan.Region = state.CreateDate, state.ExpirationDate, state.Region
 	plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
+	defer r.clients.Listings.Forget(state.UserName.ValueString())
 	prior := checkPriorAccount(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -613,6 +618,7 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 	}
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
 	err := r.clients.Identity.DeleteServiceSpecificCredential(ctx, user, id)
+	r.clients.Listings.Forget(user)
 	if err != nil && !errors.Is(err, client.ErrNotFound) {
 		resp.Diagnostics.AddError("Unable to Delete Identity Service Specific Credential",
 			fmt.Sprintf("Deleting key %s of user %q failed: %s", id, user, err))

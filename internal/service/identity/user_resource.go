@@ -104,6 +104,7 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 	}
 	in := identityclient.CreateUserInput{UserName: plan.UserName.ValueString(), Path: plan.Path.ValueString()}
 	u := createUser(ctx, r.clients, in, &resp.Diagnostics)
+	r.clients.Listings.Forget(in.UserName) // its tags, and an adopted user's keys
 	if u == nil {
 		return
 	}
@@ -170,6 +171,7 @@ func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	if checkPriorAccount(ctx, r.clients, req.Identity, fmt.Sprintf("user %q", name), &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
+	defer r.clients.Listings.Forget(name) // its keys and tags go with it
 	if state.ForceDestroy.ValueBool() {
 		if err := emptyUser(ctx, r.clients.Identity, name); err != nil {
 			resp.Diagnostics.AddError("Unable to Delete Identity User",
