@@ -59,7 +59,6 @@
 //     listing of the user's keys lacks its key and it was settled more
 //     than a window plus clockMargin ago (a listing may lag a key just
 //     created); a truncated listing removes nothing.
-//
 //   - hold: the apply of an import marking the key it brought in
 //     (import.go); it contests the key as an adoption does and never marks
 //     a key something on the user speaks for.
