@@ -160,10 +160,10 @@ list "cloud_search_domain_config" "estate" {
 `, limit, estatePath)
 }
 
-// estate measures the query and the import plan of the estate of users
-// users, on loopback and with delay on every call, with cli (a Terraform
-// that has terraform query, 1.14 or later).
-func (b *bench) estate(ctx context.Context, cli string, users int, delay time.Duration) error {
+// estate measures the query and (unless queryOnly) the import plan of the
+// estate of users users, on loopback and with delay on every call, with
+// cli (a Terraform that has terraform query, 1.14 or later).
+func (b *bench) estate(ctx context.Context, cli string, users int, delay time.Duration, queryOnly bool) error {
 	e := newEstate(users)
 	fmt.Printf("\nEstate: %d users under %s, %d keys (every third Inactive, every fifth expired), %d policy attachments, %d search domains (and the emulator's demo domain), made outside Terraform; list_concurrency 10, %s.\n\n",
 		e.users, estatePath, e.keys, e.attachments, estateDomains, cli)
@@ -226,6 +226,9 @@ func (b *bench) estate(ctx context.Context, cli string, users int, delay time.Du
 		fmt.Printf("| terraform query -generate-config-out, %s | %s | %s | %s | %s |\n",
 			on, callSummary(calls), countSummary(needed), q.latencyCell(), target)
 
+		if queryOnly {
+			continue
+		}
 		p, calls, err := b.runLogged(ctx, b.emu, ws, "plan", "-parallelism=10")
 		if err != nil {
 			return err

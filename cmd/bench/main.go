@@ -51,6 +51,7 @@ func main() {
 	bundlesOnly := flag.Bool("bundles-only", false, "measure only the key bundles' rows (no waits, dry runs or start-up)")
 	estateUsers := flag.Int("estate", 0, "users of the estate whose terraform query and import plan are measured (two keys each); 0 for none")
 	estateCLI := flag.String("estate-cli", "", "the Terraform CLI of the estate rows, 1.14 or later (terraform query); default -cli")
+	estateQueryOnly := flag.Bool("estate-query-only", false, "measure the estate's query, not its import plan (which Terraform itself takes long over at thousands of imports)")
 	flag.Parse()
 	if *cli == "" {
 		fail(errors.New("set -cli or TF_CLI to the Terraform CLI"))
@@ -115,7 +116,7 @@ func main() {
 		fmt.Printf("\nProvider peak memory (VmHWM) with the delay: %.1f MiB, %s.\n", float64(b.peakKB)/1024, b.peakWhat)
 	}
 	if *estateUsers > 0 {
-		check(b.estate(ctx, cmp.Or(*estateCLI, *cli), *estateUsers, *delay))
+		check(b.estate(ctx, cmp.Or(*estateCLI, *cli), *estateUsers, *delay, *estateQueryOnly))
 	}
 	fmt.Printf("\nTotal bench time %s.\n", time.Since(began).Round(time.Second))
 }
