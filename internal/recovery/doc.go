@@ -59,6 +59,19 @@
 //     listing of the user's keys lacks its key and it was settled more
 //     than a window plus clockMargin ago (a listing may lag a key just
 //     created); a truncated listing removes nothing.
+//   - hold: the apply of an import marking the key it brought in
+//     (import.go); it contests the key as an adoption does and never marks
+//     a key something on the user speaks for.
+//
+// # What a mark cannot tell
+//
+// A create marks its key before Terraform saves the state that holds it,
+// and nothing a provider can write comes after that save. A run killed in
+// between leaves a marked key in no state, indistinguishable on the
+// service from a key a state holds. The mark wins: no recovery takes it
+// (never one key in two states), and every later key create for the user
+// names such recently marked keys (KeyMaybeUnsaved), as a create refused
+// for the key limit names every key and its mark.
 //
 // # Why at most one run takes an orphan
 //

@@ -26,8 +26,9 @@ import (
 //     before carry no time): writing the same tag key replaces the record
 //     in the same call, so no moment has both or neither, and no UntagUser
 //     is needed.
-//   - tagMark+<credential id> = "<nonce>" marks a key an adoption took or an
-//     import brought in. Either mark says the key is held by a
+//   - tagMark+<credential id> = "<nonce> <set>" marks a key an adoption took
+//     (set: Unix seconds by the service's clock), or "<nonce>" one an import
+//     brought in (HoldImported; its claim names "import" for a record). Either mark says the key is held by a
 //     configuration: no recovery ever resets, adopts or deletes it.
 //     A mark stays when its key is deleted: it names an id the service
 //     never gives again, and matching looks only at keys that exist, so

@@ -2,12 +2,14 @@ package identity
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/recovery"
 )
@@ -70,6 +72,15 @@ func TestKeyDiagnostics(t *testing.T) {
 		{"ambiguous", recovery.KeyOutcome{End: recovery.KeyAmbiguous{Record: "terraform-cloud:creating:n0", Started: started, Keys: []string{"ACCAA", "ACCAB"}}}, "Error: " + createSummary, []string{"(ACCAA, ACCAB)", "remove the tag terraform-cloud:creating:n0"}},
 		{"orphan not deleted", recovery.KeyOutcome{End: recovery.KeyOrphanNotDeleted{KeyID: "ACCAOLD", Started: started, Err: boom}}, "Error: " + createSummary, []string{"Key ACCAOLD of user \"kim\" was left behind"}},
 		{"reset failed", recovery.KeyOutcome{End: recovery.KeyResetFailed{KeyID: "ACCAOLD", Started: started, Err: boom}}, "Error: " + createSummary, []string{"resetting it to obtain a value failed"}},
+		{"waited out", recovery.KeyOutcome{End: recovery.KeyWaitedOut{InFlight: recovery.RecordsInFlight{User: "kim", Waited: time.Minute,
+			Records: []recovery.InFlight{{Tag: "terraform-cloud:creating:far", Started: started, Lapses: started.Add(time.Hour)}}}}},
+			"Error: " + createSummary, []string{`User "kim" carries the record`, "tag terraform-cloud:creating:far", "lapses 2026-03-01T13:00:00Z", "apply again after 2026-03-01T13:00:00Z", "remove the tag"}},
+		{"maybe unsaved", recovery.KeyOutcome{End: recovery.KeyCreated{Key: key}, Notes: []recovery.KeyNote{recovery.KeyMaybeUnsaved{Keys: []recovery.KeyOnUser{
+			{ID: "ACCAOLD", MarkTag: "terraform-cloud:creating:n0", Created: started, Settled: started}}}}},
+			"Warning: Keys Possibly Held by No State", []string{"ACCAOLD (created 2026-03-01T12:00:00Z, marked as held by tag terraform-cloud:creating:n0 at 2026-03-01T12:00:00Z)", `terraform import <address> kim/<credential id>`}},
+		{"key limit", recovery.KeyOutcome{End: recovery.KeyRefused{Err: fmt.Errorf("full: %w", client.ErrLimitExceeded), Keys: []recovery.KeyOnUser{
+			{ID: "ACCAA", MarkTag: "terraform-cloud:creating:n0", Created: started, Settled: started}, {ID: "ACCAB", Created: started}}}},
+			"Error: " + createSummary, []string{"ACCAA (created 2026-03-01T12:00:00Z, marked as held by tag", "ACCAB (created 2026-03-01T12:00:00Z, marked as held by no configuration", "held by nobody"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
