@@ -358,8 +358,13 @@ func TestNonLoopback(t *testing.T) {
 	}
 
 	s := startBinary(t, "-listen", "0.0.0.0:0", "-allow-non-loopback", "-quiet")
-	if !strings.Contains(s.stderr.String(), "WARNING: -allow-non-loopback") {
-		t.Errorf("no warning on stderr: %q", s.stderr)
+	// The process wrote the warning before the ready line, but its stderr
+	// reaches the test through a copying goroutine: wait for it.
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(s.stderr.String(), "WARNING: -allow-non-loopback"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no warning on stderr: %q", s.stderr)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	port := s.url[strings.LastIndex(s.url, ":")+1:]
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://127.0.0.1:"+port+"/_admin/health", nil)

@@ -173,10 +173,10 @@ output "catalog_change" {
 		t.Fatalf("terraform show -json: %v\n%s", err, shown)
 	}
 	// The seed started a change of catalog's instance type; the clock is
-	// held, so it is still running.
+	// held at its submission, so it is still pending.
 	got := plan.PlannedValues.Outputs["catalog_change"].Value
-	if got.Status != "PROCESSING" || strings.Join(got.Pending, ",") != "ClusterConfig.InstanceType" {
-		t.Errorf("the seeded change as the plan read it: %+v; want PROCESSING, pending ClusterConfig.InstanceType", got)
+	if got.Status != "PENDING" || strings.Join(got.Pending, ",") != "ClusterConfig.InstanceType" {
+		t.Errorf("the seeded change as the plan read it: %+v; want PENDING, pending ClusterConfig.InstanceType", got)
 	}
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
