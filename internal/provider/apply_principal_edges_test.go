@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 )
 
 // apply_principal_arn naming a user that does not exist, a principal of
@@ -22,7 +23,7 @@ func TestAccProvider_applyPrincipalEdges(t *testing.T) {
 	emu := acctest.NewEmulator(t)
 	makeUser(t, emu, "app")
 	planRole := putRoleWith(t, emu, "plan", []string{"identity:Get*", "identity:List*", "identity:SimulatePrincipalPolicy"})
-	account := strings.SplitN(planRole, ":", 6)[4]
+	account := conns.ARNAccount(planRole)
 	other := "999999999999"
 	if other == account {
 		other = "111111111111"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 )
 
@@ -79,15 +80,15 @@ func (r *serviceSpecificCredentialResource) otherAccount(ctx context.Context, di
 		return false
 	}
 	named := r.clients.ApplyPrincipal
-	parts := strings.SplitN(named, ":", 6)
-	if len(parts) != 6 || parts[4] == account {
+	other := conns.ARNAccount(named)
+	if other == "" || other == account {
 		return false
 	}
-	if r.clients.PlanChecks.Skip(fmt.Errorf("apply_principal_arn in account %s", parts[4])) {
+	if r.clients.PlanChecks.Skip(fmt.Errorf("apply_principal_arn in account %s", other)) {
 		diags.AddError("Apply Principal in Another Account",
 			fmt.Sprintf("apply_principal_arn (%s) is a principal of account %s, but the provider runs in account %s, where the apply creates the keys. "+
 				"A principal of another account cannot apply here, and the plan cannot ask the identity service about it. "+
-				"Set apply_principal_arn to the user or role of account %s that applies.", named, parts[4], account, account))
+				"Set apply_principal_arn to the user or role of account %s that applies.", named, other, account, account))
 	}
 	return true
 }
