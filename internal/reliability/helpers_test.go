@@ -246,12 +246,27 @@ func providerPIDs(parent int) []int {
 func killDuring(t *testing.T, e *emu, w *workdir, op string, cli bool) (string, time.Duration) {
 	t.Helper()
 	run := startHeld(t, e, w, op)
-	pids := providerPIDs(run.cmd.Process.Pid)
+	start := time.Now()
+	victims, pids := killApply(t, run, cli, "its provider was killed")
+	took := time.Since(start)
+	awaitLanded(t, e, op, "the kill")
+	t.Logf("kill -9 of %v (cli %v; providers %v) during %s ended the run in %s:\n%s", victims, cli, pids, op, took.Round(time.Millisecond), tail(run.out.String(), 12))
+	return run.out.String(), took
+}
+
+// killApply sends SIGKILL to the provider processes under the running
+// apply, or with cli set to terraform itself, and waits for the run to
+// fail (after names the kill in its failure); with cli it also waits for
+// the orphaned provider to end: it outlives terraform for a moment, and
+// the call it was making completes or fails when it goes. It returns the
+// processes killed and the providers found.
+func killApply(t *testing.T, run *background, cli bool, after string) (victims, pids []int) {
+	t.Helper()
+	pids = providerPIDs(run.cmd.Process.Pid)
 	if len(pids) == 0 {
 		t.Fatalf("no provider process under terraform (pid %d)", run.cmd.Process.Pid)
 	}
-	start := time.Now()
-	victims := pids
+	victims = pids
 	if cli {
 		victims = []int{run.cmd.Process.Pid}
 	}
@@ -260,16 +275,11 @@ func killDuring(t *testing.T, e *emu, w *workdir, op string, cli bool) (string, 
 			t.Fatalf("kill -9 %d: %v", pid, err)
 		}
 	}
-	awaitFailed(t, run, "its provider was killed")
+	awaitFailed(t, run, after)
 	if cli {
-		// The provider outlives terraform for a moment; its create
-		// completes or fails when it goes.
 		awaitExit(t, pids[0])
 	}
-	took := time.Since(start)
-	awaitLanded(t, e, op, "the kill")
-	t.Logf("kill -9 of %v (cli %v; providers %v) during %s ended the run in %s:\n%s", victims, cli, pids, op, took.Round(time.Millisecond), tail(run.out.String(), 12))
-	return run.out.String(), took
+	return victims, pids
 }
 
 // startHeld starts `terraform apply` with the first request of op held in

@@ -3,7 +3,6 @@ package reliability
 import (
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -102,23 +101,7 @@ func killWhileMarking(t *testing.T, e *emu, w *workdir, cli bool) {
 	armed("CreateServiceSpecificCredential")
 	arm(t, e, emulator.Fault{Operation: "TagUser", Kind: emulator.FaultDelay, Delay: 2 * time.Minute})
 	armed("the TagUser of the mark")
-	pids := providerPIDs(run.cmd.Process.Pid)
-	if len(pids) == 0 {
-		t.Fatalf("no provider process under terraform (pid %d)", run.cmd.Process.Pid)
-	}
-	victims := pids
-	if cli {
-		victims = []int{run.cmd.Process.Pid}
-	}
-	for _, pid := range victims {
-		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-			t.Fatalf("kill -9 %d: %v", pid, err)
-		}
-	}
-	awaitFailed(t, run, "the kill")
-	if cli {
-		awaitExit(t, pids[0])
-	}
+	killApply(t, run, cli, "the kill")
 	awaitLanded(t, e, "TagUser", "the kill")
 }
 
