@@ -63,15 +63,7 @@ func TestImportHoldRacesAdoption(t *testing.T) {
 func importAndAdopt(t *testing.T, ta, tb http.RoundTripper, bDone func()) {
 	r := newKeyRun(t, nil)
 	ctx := context.Background()
-	orphanID, _, err := r.emu.Identity.CreateCredentialBehindTheBack("kim", service, 30, r.emu.Region())
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, err := r.idc.ListServiceSpecificCredentials(ctx, "kim", service)
-	if err != nil || len(keys.Credentials) != 1 {
-		t.Fatalf("keys %v, %v", keys, err)
-	}
-	created := keys.Credentials[0].CreateDate
+	orphanID, created := orphanKey(t, r)
 	started := created.Add(-time.Second)
 	if err := r.idc.TagUser(ctx, "kim", []identityclient.Tag{recordTag("interrupted", service, started, started.Add(5*time.Second))}); err != nil {
 		t.Fatal(err)

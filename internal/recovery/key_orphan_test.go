@@ -254,6 +254,22 @@ func TestUntilSeen(t *testing.T) {
 }
 
 // newKeyRun is a run on an emulator of its own, with user "kim".
+// orphanKey makes a key of kim's that no run recorded, as an interrupted
+// create leaves one, and returns its id and its creation time as the
+// service lists it.
+func orphanKey(t *testing.T, r *testRun) (string, time.Time) {
+	t.Helper()
+	id, _, err := r.emu.Identity.CreateCredentialBehindTheBack("kim", service, 30, r.emu.Region())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := r.idc.ListServiceSpecificCredentials(context.Background(), "kim", service)
+	if err != nil || len(keys.Credentials) != 1 {
+		t.Fatalf("keys %v, %v", keys, err)
+	}
+	return id, keys.Credentials[0].CreateDate
+}
+
 func newKeyRun(t *testing.T, transport http.RoundTripper) *testRun {
 	t.Helper()
 	r := newRun(t, transport)
@@ -326,15 +342,8 @@ func TestKeyRecoveryTwoRunsAtOnce(t *testing.T) {
 func twoRecoveries(t *testing.T, ta, tb http.RoundTripper, bDone func()) {
 	r := newKeyRun(t, nil)
 	ctx := context.Background()
-	orphanID, _, err := r.emu.Identity.CreateCredentialBehindTheBack("kim", service, 30, r.emu.Region())
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, err := r.idc.ListServiceSpecificCredentials(ctx, "kim", service)
-	if err != nil || len(keys.Credentials) != 1 {
-		t.Fatalf("keys %v, %v", keys, err)
-	}
-	started := keys.Credentials[0].CreateDate.Add(-time.Second)
+	orphanID, created := orphanKey(t, r)
+	started := created.Add(-time.Second)
 	if err := r.idc.TagUser(ctx, "kim", []identityclient.Tag{recordTag("interrupted", service, started, started.Add(5*time.Second))}); err != nil {
 		t.Fatal(err)
 	}
