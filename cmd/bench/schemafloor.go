@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 )
 
 // The floor with our schemas: the no-op provider's noop_identity_* types

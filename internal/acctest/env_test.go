@@ -34,7 +34,7 @@ func TestProviderEnv(t *testing.T) {
 			rel, _ := filepath.Rel(root, path)
 			if d.IsDir() {
 				switch filepath.ToSlash(rel) {
-				case "internal/emulator", "internal/acctest", "internal/reliability", "internal/guidetest", "internal/policytest", "internal/release", "internal/speccoverage":
+				case "internal/emulator", "internal/acctest", "tests/reliability", "tests/guidetest", "tests/policytest", "tests/release", "tests/speccoverage":
 					return filepath.SkipDir
 				}
 				return nil

@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/provider"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 )
 
 // NewWorkspace is an empty working directory where the CLI the tests use

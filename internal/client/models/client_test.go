@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/botocorevectors"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/botocorevectors"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 )
 
@@ -102,7 +102,7 @@ func TestGenerateToken(t *testing.T) {
 // The provider's short-term keys are signed as the official token
 // generators sign theirs: given the credentials, region, host, lifetime and
 // time of each short-term key that botocore signed with SigV4QueryAuth (the
-// vectors the emulator's sigv4 tests replay, internal/botocorevectors),
+// vectors the emulator's sigv4 tests replay, internal/emulator/botocorevectors),
 // GenerateToken makes the same presigned URL, parameter for parameter,
 // signature included.
 func TestGenerateTokenMatchesBotocore(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/botocorevectors"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/botocorevectors"
 )
 
 // Requests and short-term keys signed by botocore (a SigV4 implementation

@@ -13,7 +13,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 )
 
 // dryRunWorkspace is an initialised working directory whose Terraform

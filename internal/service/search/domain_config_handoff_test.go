@@ -16,7 +16,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 )
 
 // A note in the data directory is only a saving: whatever it names, apply

@@ -23,7 +23,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 )
 
 // identityTest runs steps on a CLI with resource identity (Terraform

@@ -18,7 +18,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 )
 
 // The harness: TestMain builds the provider into a temporary directory and

@@ -16,7 +16,7 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/tfrun"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 )
 
 // guideFiles returns the Terraform blocks of the generated guide page
