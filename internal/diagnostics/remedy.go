@@ -1,5 +1,15 @@
 // Package diagnostics is the one home of what the provider tells a user to
-// do about an error: the remedy for each kind of error a service returns.
+// do about an error. It holds the remedy for each kind of error a service
+// returns (Remedies, one table per operation), the diagnostics of a
+// create's outcome in the create-recovery protocol (internal/recovery:
+// AddKeyCreateOutcome, AddUserCreateOutcome, facts and remedies together,
+// since one outcome reads as one story), and those of the plan's check
+// that the principal that applies may create a key.
+//
+// It does not hold a diagnostic about one argument's value found while
+// validating or planning (beside its validator or ModifyPlan), nor a
+// resource's plan-time notices and its checks on import and delete of
+// whom a key belongs to (beside that resource).
 package diagnostics
 
 import (

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
@@ -46,12 +45,12 @@ func (r *serviceSpecificCredentialResource) checkCreateAllowed(ctx context.Conte
 	}
 	results, err := r.simulateCreate(ctx, &q)
 	if q.named && errors.Is(err, client.ErrNotFound) {
-		principalNotFound(r.clients.PlanChecks.Skip(err), q.principal, diags)
+		diagnostics.AddApplyPrincipalNotFound(diags, r.clients.PlanChecks.Skip(err), q.principal)
 		return
 	}
 	if err != nil {
 		if r.clients.PlanChecks.Skip(err) {
-			diags.AddWarning("Key Permission Check Skipped", q.skipped(err))
+			diagnostics.AddKeyCheckSkipped(diags, q.check(), err)
 		}
 		return
 	}
@@ -62,7 +61,7 @@ func (r *serviceSpecificCredentialResource) checkCreateAllowed(ctx context.Conte
 		if q.named && r.principalMissing(ctx, q.principal, diags) {
 			return
 		}
-		q.refused(res, diags)
+		diagnostics.AddKeyRefusedAtPlan(diags, q.check(), res)
 	}
 }
 
@@ -85,10 +84,7 @@ func (r *serviceSpecificCredentialResource) otherAccount(ctx context.Context, di
 		return false
 	}
 	if r.clients.PlanChecks.Skip(fmt.Errorf("apply_principal_arn in account %s", other)) {
-		diags.AddError("Apply Principal in Another Account",
-			fmt.Sprintf("apply_principal_arn (%s) is a principal of account %s, but the provider runs in account %s, where the apply creates the keys. "+
-				"A principal of another account cannot apply here, and the plan cannot ask the identity service about it. "+
-				"Set apply_principal_arn to the user or role of account %s that applies.", named, other, account, account))
+		diagnostics.AddApplyPrincipalInOtherAccount(diags, named, other, account)
 	}
 	return true
 }
@@ -108,28 +104,8 @@ func (r *serviceSpecificCredentialResource) principalMissing(ctx context.Context
 	if _, err := r.clients.Identity.GetUser(ctx, name); !errors.Is(err, client.ErrNotFound) {
 		return false
 	}
-	principalNotFound(r.clients.PlanChecks.Skip(fmt.Errorf("apply_principal_arn %s does not exist", principal)), principal, diags)
+	diagnostics.AddApplyPrincipalNotFound(diags, r.clients.PlanChecks.Skip(fmt.Errorf("apply_principal_arn %s does not exist", principal)), principal)
 	return true
-}
-
-// principalNotFound says, once a plan (first), that apply_principal_arn
-// names no principal of this account.
-func principalNotFound(first bool, principal string, diags *diag.Diagnostics) {
-	if first {
-		diags.AddError("Apply Principal Not Found",
-			fmt.Sprintf("apply_principal_arn (%s) names a principal that does not exist in this account, so the plan cannot ask whether it may create the keys, and it could not apply them. "+
-				"This is not a policy refusing the key. Set apply_principal_arn to the ARN of the user or role that applies.", principal))
-	}
-}
-
-// skipped says why the check of q could not be made and what it needs.
-func (q *createQuestion) skipped(err error) string {
-	needs := "sts:GetCallerIdentity and identity:SimulatePrincipalPolicy on itself"
-	if q.named {
-		needs = fmt.Sprintf("identity:SimulatePrincipalPolicy on %s, the apply_principal_arn", q.principal)
-	}
-	return fmt.Sprintf("The provider could not ask the identity service whether the principal that applies may create the planned keys (the principal that plans needs %s), "+
-		"so a policy that refuses a key is found only at apply. The plan is otherwise complete.\n\n%s", needs, err)
 }
 
 // createQuestion is the create a plan asks the policy simulation about;
@@ -140,6 +116,11 @@ type createQuestion struct {
 	principal, resource string
 	// named: the principal is apply_principal_arn, not the caller.
 	named bool
+}
+
+// check is q as the diagnostics of the plan's check name it.
+func (q *createQuestion) check() diagnostics.KeyCheck {
+	return diagnostics.KeyCheck{User: q.user, Service: q.service, Days: q.days, Principal: q.principal, Resource: q.resource, Named: q.named}
 }
 
 // simulateCreate asks whether the principal that applies
@@ -186,35 +167,6 @@ func (r *serviceSpecificCredentialResource) simulate(ctx context.Context, q *cre
 			{Key: "identity:ServiceSpecificCredentialAgeDays", Values: []string{strconv.FormatInt(q.days, 10)}, Type: "numeric"},
 		},
 	})
-}
-
-// refused reports a result that does not allow the create, on the
-// attribute its reason names. The service needs an Allow for this action:
-// an implicit deny (such as an age cap's Allow whose condition is not met)
-// refuses it at apply as an explicit deny does.
-func (q *createQuestion) refused(res identityclient.EvaluationResult, diags *diag.Diagnostics) {
-	why := res.EvalDecisionReason
-	if why == "" && len(res.MatchedStatements) > 0 {
-		why = "decided by " + res.MatchedStatements[0].SourcePolicyID
-	}
-	if why == "" {
-		why = fmt.Sprintf("%s: no statement allows identity:CreateServiceSpecificCredential on %s with the context values identity:ServiceSpecificCredentialAgeDays = %d and identity:ServiceSpecificCredentialServiceName = %q",
-			res.EvalDecision, q.resource, q.days, q.service)
-	}
-	attr := path.Root("credential_age_days")
-	if strings.Contains(why, "ServiceSpecificCredentialServiceName") && !strings.Contains(why, "ServiceSpecificCredentialAgeDays") {
-		attr = path.Root("service_name")
-	}
-	who := fmt.Sprintf("the principal Terraform runs as (%s)", q.principal)
-	hint := " If this plan runs under a plan role and another role applies, name that role with the provider setting apply_principal_arn (or CLOUD_APPLY_PRINCIPAL_ARN): the plan then asks about it instead."
-	if q.named {
-		who, hint = fmt.Sprintf("the principal that applies (%s, apply_principal_arn)", q.principal), ""
-	}
-	diags.AddAttributeError(attr, createSummary,
-		fmt.Sprintf("A policy of %s refuses a key for user %q with credential_age_days = %d for %s (identity:CreateServiceSpecificCredential): %s. "+
-			"The identity service's policy simulation says so at plan, before anything is created. "+
-			"%s%s",
-			who, q.user, q.days, q.service, why, diagnostics.KeyPolicyAdvice, hint))
 }
 
 // allowed reports whether every result allows the request.

@@ -15,8 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
-	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 )
 
 // keyEstate is users made outside Terraform with two keys each, as a team

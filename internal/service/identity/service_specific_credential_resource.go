@@ -28,6 +28,7 @@ import (
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/privatestate"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/recovery"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
@@ -620,8 +621,7 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 	err := r.clients.Identity.DeleteServiceSpecificCredential(ctx, user, id)
 	r.clients.Listings.Forget(user)
 	if err != nil && !errors.Is(err, client.ErrNotFound) {
-		resp.Diagnostics.AddError("Unable to Delete Identity Service Specific Credential",
-			fmt.Sprintf("Deleting key %s of user %q failed: %s", id, user, err))
+		diagnostics.AddKeyDeleteError(&resp.Diagnostics, user, id, err)
 		return
 	}
 	// The key's mark stays on its user: it names an id the service never

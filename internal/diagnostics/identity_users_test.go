@@ -1,4 +1,4 @@
-package identity
+package diagnostics
 
 import (
 	"errors"
@@ -30,26 +30,26 @@ func TestUserDiagnostics(t *testing.T) {
 		{"adopted", recovery.UserOutcome{End: recovery.UserAdopted{User: orphan}}, "Warning: Identity User Adopted", []string{`User "orphan" (id AIDAORPHAN) was created at 2026-03-01T12:00:00Z`}},
 		{"record not cleared", recovery.UserOutcome{End: recovery.UserCreated{User: orphan}, Notes: []recovery.UserNote{recovery.UserRecordNotCleared{UserName: "orphan", Record: "terraform-cloud:creating-user", Err: boom}}},
 			"Warning: User Create Record Not Cleared", []string{"(tag terraform-cloud:creating-user) failed"}},
-		{"taken", recovery.UserOutcome{End: recovery.UserTaken{Err: boom}}, "Error: " + createUserSummary,
+		{"taken", recovery.UserOutcome{End: recovery.UserTaken{Err: boom}}, "Error: " + UserCreateSummary,
 			[]string{`A user named "orphan" already exists (names are unique regardless of case). Choose another user_name`, "terraform import <address> orphan"}},
-		{"taken, spelled otherwise", recovery.UserOutcome{End: recovery.UserTaken{Err: boom, SpelledAs: "Orphan"}}, "Error: " + createUserSummary, []string{`The user that exists is spelled "Orphan".`}},
-		{"taken, another run adopting", recovery.UserOutcome{End: recovery.UserTaken{Err: boom, OtherRunAdopting: true}}, "Error: " + createUserSummary, []string{"Another run is adopting the user"}},
-		{"other path", recovery.UserOutcome{End: recovery.UserOtherPath{User: orphan, Err: boom}}, "Error: " + createUserSummary,
+		{"taken, spelled otherwise", recovery.UserOutcome{End: recovery.UserTaken{Err: boom, SpelledAs: "Orphan"}}, "Error: " + UserCreateSummary, []string{`The user that exists is spelled "Orphan".`}},
+		{"taken, another run adopting", recovery.UserOutcome{End: recovery.UserTaken{Err: boom, OtherRunAdopting: true}}, "Error: " + UserCreateSummary, []string{"Another run is adopting the user"}},
+		{"other path", recovery.UserOutcome{End: recovery.UserOtherPath{User: orphan, Err: boom}}, "Error: " + UserCreateSummary,
 			[]string{`User "orphan" (id AIDAORPHAN) with path "/team/" was created at`, `the configuration asks for path "/"`}},
-		{"refused", recovery.UserOutcome{End: recovery.UserRefused{Err: boom}}, "Error: " + createUserSummary, []string{`Creating user "orphan" failed: boom`}},
-		{"answer lost, none appeared", recovery.UserOutcome{End: recovery.UserAnswerLost{Err: boom, Wait: time.Second}}, "Error: " + createUserSummary, []string{`boom; no user "orphan" appeared within 1s`}},
-		{"answer lost, read failed", recovery.UserOutcome{End: recovery.UserAnswerLost{Err: boom, ReadErr: boom}}, "Error: " + createUserSummary, []string{"reading the user to learn the outcome also failed (boom)"}},
-		{"unreadable", recovery.UserOutcome{End: recovery.UserUnreadable{Err: boom, ReadErr: boom}}, "Error: " + createUserSummary, []string{"reading it to tell whether an interrupted create made it failed"}},
-		{"wait interrupted", recovery.UserOutcome{End: recovery.UserWaitInterrupted{Err: boom, WaitErr: boom}}, "Error: " + createUserSummary, []string{"the wait for it was interrupted"}},
-		{"takeover failed", recovery.UserOutcome{End: recovery.UserTakeoverFailed{User: orphan, Err: boom, ClaimErr: boom}}, "Error: " + createUserSummary, []string{"taking it over failed"}},
-		{"interrupted", recovery.UserOutcome{End: recovery.UserInterrupted{Record: "terraform-cloud:creating-user", Window: 5 * time.Second, Err: boom}}, "Error: " + createUserSummary,
+		{"refused", recovery.UserOutcome{End: recovery.UserRefused{Err: boom}}, "Error: " + UserCreateSummary, []string{`Creating user "orphan" failed: boom`}},
+		{"answer lost, none appeared", recovery.UserOutcome{End: recovery.UserAnswerLost{Err: boom, Wait: time.Second}}, "Error: " + UserCreateSummary, []string{`boom; no user "orphan" appeared within 1s`}},
+		{"answer lost, read failed", recovery.UserOutcome{End: recovery.UserAnswerLost{Err: boom, ReadErr: boom}}, "Error: " + UserCreateSummary, []string{"reading the user to learn the outcome also failed (boom)"}},
+		{"unreadable", recovery.UserOutcome{End: recovery.UserUnreadable{Err: boom, ReadErr: boom}}, "Error: " + UserCreateSummary, []string{"reading it to tell whether an interrupted create made it failed"}},
+		{"wait interrupted", recovery.UserOutcome{End: recovery.UserWaitInterrupted{Err: boom, WaitErr: boom}}, "Error: " + UserCreateSummary, []string{"the wait for it was interrupted"}},
+		{"takeover failed", recovery.UserOutcome{End: recovery.UserTakeoverFailed{User: orphan, Err: boom, ClaimErr: boom}}, "Error: " + UserCreateSummary, []string{"taking it over failed"}},
+		{"interrupted", recovery.UserOutcome{End: recovery.UserInterrupted{Record: "terraform-cloud:creating-user", Window: 5 * time.Second, Err: boom}}, "Error: " + UserCreateSummary,
 			[]string{"(tag terraform-cloud:creating-user)", "once 5s have passed"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var diags diag.Diagnostics
-			userDiagnostics(in, tt.out, &diags)
+			AddUserCreateOutcome(in, tt.out, &diags)
 			if got := summaries(diags); got != tt.summaries {
 				t.Errorf("summaries %q, want %q", got, tt.summaries)
 			}
