@@ -12,11 +12,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
@@ -53,7 +53,7 @@ type started struct {
 	ready  string        // the ready line
 	url    string        // from the ready line
 	stdout *bufio.Reader // what follows the ready line
-	stderr *lockedBuffer
+	stderr *emulatortest.LockedBuffer
 }
 
 // readyLine is the one line cloud-emulator prints on stdout once it serves.
@@ -67,7 +67,7 @@ func startBinary(t *testing.T, args ...string) *started {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &started{cmd: cmd, stdout: bufio.NewReader(out), stderr: &lockedBuffer{}}
+	s := &started{cmd: cmd, stdout: bufio.NewReader(out), stderr: &emulatortest.LockedBuffer{}}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -383,22 +383,4 @@ func TestNonLoopback(t *testing.T) {
 	if code, _ := s.stop(t, syscall.SIGTERM); code != 0 {
 		t.Errorf("exit %d after SIGTERM", code)
 	}
-}
-
-// lockedBuffer is a process's stderr, read while it runs.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -119,7 +118,7 @@ func TestRuntimeContentType(t *testing.T) {
 // admin API's list of requests. No 16-character piece of it does either.
 func TestBearerKeyNotRecorded(t *testing.T) {
 	t.Parallel()
-	var printed lockedBuffer // the server's goroutines write it while the test reads it
+	var printed emulatortest.LockedBuffer // the server's goroutines write it while the test reads it
 	srv := emulatortest.New(t, emulatortest.WithOptions(emulator.Options{Log: &printed}))
 	e := srv.Emulator
 	ctx := context.Background()
@@ -187,23 +186,4 @@ func TestBearerKeyNotRecorded(t *testing.T) {
 			}
 		}
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe to write from the server's
-// goroutines and read from the test's.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
