@@ -54,11 +54,8 @@
 //   - takeover: an orphan key this run won the contest for, to adopt.
 //   - bookkeeping: the tag writes that follow an answer in hand or end a
 //     claim; a cancelled run does them all the same (wait.go).
-//   - sweep: removing the marks of deleted keys when a user's tags fill up
-//     (sweepAt tags or more): a mark is removed only when a complete
-//     listing of the user's keys lacks its key and it was settled more
-//     than a window plus clockMargin ago (a listing may lag a key just
-//     created); a truncated listing removes nothing.
+//   - sweep: removing the marks of deleted keys once a user's tags fill
+//     up; sweepStaleMarks (key.go) says when a mark may go.
 //   - hold: the apply of an import marking the key it brought in
 //     (import.go); it contests the key as an adoption does and never marks
 //     a key something on the user speaks for.

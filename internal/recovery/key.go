@@ -311,8 +311,11 @@ const sweepAt = identityclient.MaxUserTags / 2
 // sweepStaleMarks removes, once per create, the marks of deleted keys from
 // the user's tags when the user carries sweepAt tags or more: a key's
 // delete leaves its mark (inert: it names an id the service never gives
-// again), and without this, marks would fill the user's tags and keep
-// later creates from being recorded. It costs one listing of all the
+// again, and matching looks only at keys that exist; it goes with its
+// user, usually deleted right after in the same destroy, and a delete
+// that removed it would put a second call on every destroy's path), and
+// without this, marks would fill the user's tags and keep later creates
+// from being recorded. It costs one listing of all the
 // user's keys (every service and region: the identity service is global),
 // made only then. A mark read before that listing names a key that
 // existed when the mark was written (a mark follows the answer that names

@@ -30,11 +30,8 @@ import (
 //     (set: Unix seconds by the service's clock), or "<nonce>" one an import
 //     brought in (HoldImported; its claim names "import" for a record). Either mark says the key is held by a
 //     configuration: no recovery ever resets, adopts or deletes it.
-//     A mark stays when its key is deleted: it names an id the service
-//     never gives again, and matching looks only at keys that exist, so
-//     it is inert; it goes with its user, or a key create that finds the
-//     user's tags filling up removes the marks of keys that are gone and
-//     were settled more than a create window ago (sweepStaleMarks).
+//     A mark stays when its key is deleted, inert, until the sweep
+//     (sweepStaleMarks) or its user's delete removes it.
 //   - tagClaim+<nonce>:<credential id> = "<record tag> <credential id>
 //     <deadline>" is the claim of one recovery taking a key over for the
 //     record; doc.go says how one run of several wins it (contest.go).

@@ -83,9 +83,10 @@ func (c *userCreate) run(ctx context.Context) UserEnd {
 // run, with the service's clock from its CreateDate, taken as the answer
 // arrives: it reads early by under a second (its resolution) plus the
 // answer's time on the way, within clockMargin. (The client does not
-// expose CreateUser's Date header.) Only for an answer in hand: after a
-// lost answer the user is read up to LateWindow later, and its CreateDate
-// says nothing of the clock now (lost).
+// expose CreateUser's Date header.) Only for an answer in hand: an
+// adopted user is older than this run, so records on it may be another
+// run's; and after a lost answer the user is read up to LateWindow later,
+// and its CreateDate says nothing of the clock now (lost).
 func (c *userCreate) settle(ctx context.Context, u *identityclient.User) {
 	if c.Made != nil {
 		c.Made.Add(u.UserName, client.ClockRead(u.CreateDate))

@@ -624,11 +624,8 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 		diagnostics.AddKeyDeleteError(&resp.Diagnostics, user, id, err)
 		return
 	}
-	// The key's mark stays on its user: it names an id the service never
-	// gives again, so no recovery can match it to a key, and it goes with
-	// the user (usually deleted right after, in the same destroy) or is
-	// swept by a later key create (sweepStaleMarks). Removing it here
-	// would put a second call on every destroy's path.
+	// The key's mark stays on its user: recovery's sweepStaleMarks says
+	// why, and when it goes.
 }
 
 // ImportState takes `<user_name>/<service_specific_credential_id>`, or an
