@@ -9,7 +9,8 @@
 // CreateKey (key.go) and CreateUser (user.go) each run one create and
 // return a typed outcome (outcome.go): how the create ended and what
 // happened on the way, each with the facts a message needs. The resources
-// of internal/service/identity turn outcomes into diagnostics and state;
+// of internal/service/identity turn outcomes into state, and
+// internal/diagnostics into diagnostics;
 // this package imports no Terraform package (the recovery rule of
 // .golangci.yml), and its tests run against the emulator alone.
 //
