@@ -6,14 +6,12 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 )
 
-// The service's clock is a client.ServiceClock: one reading of it, from
-// the Date header of an answer (identityclient.UserTags.ServerTime and the
-// like) or from the CreateDate of a user this run created, paired with the
-// local time then; it runs on by the local monotonic clock, so a step of
-// the local wall clock does not move it. Records, deadlines, CreateDate
-// and expiry are all by the service's clock, which need not agree with
-// ours (a skewed machine, an emulator moved forward). The zero clock is
-// ours.
+// The service's clock is a client.ServiceClock (internal/client/clock.go
+// says how it is read and runs on), read off the Date header of an answer
+// (identityclient.UserTags.ServerTime and the like) or the CreateDate of a
+// user this run created. Records, deadlines, CreateDate and expiry are all
+// by the service's clock, which need not agree with ours (a skewed
+// machine, an emulator moved forward). The zero clock is ours.
 
 // readClock learns the service's clock into clock from serviceTime, the
 // service's time now, and returns that time; a zero serviceTime (no Date
