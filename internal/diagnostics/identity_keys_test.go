@@ -3,7 +3,6 @@ package diagnostics
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -71,14 +70,7 @@ func TestKeyDiagnostics(t *testing.T) {
 			t.Parallel()
 			var diags diag.Diagnostics
 			AddKeyCreateOutcome(in, tt.out, &diags)
-			if got := summaries(diags); got != tt.summaries {
-				t.Errorf("summaries %q, want %q", got, tt.summaries)
-			}
-			for _, want := range tt.details {
-				if d := details(diags); !strings.Contains(d, want) {
-					t.Errorf("details %q lack %q", d, want)
-				}
-			}
+			checkOutcome(t, diags, tt.summaries, tt.details)
 		})
 	}
 }

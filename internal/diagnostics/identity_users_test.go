@@ -2,7 +2,6 @@ package diagnostics
 
 import (
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -50,14 +49,7 @@ func TestUserDiagnostics(t *testing.T) {
 			t.Parallel()
 			var diags diag.Diagnostics
 			AddUserCreateOutcome(in, tt.out, &diags)
-			if got := summaries(diags); got != tt.summaries {
-				t.Errorf("summaries %q, want %q", got, tt.summaries)
-			}
-			for _, want := range tt.details {
-				if d := details(diags); !strings.Contains(d, want) {
-					t.Errorf("details %q lack %q", d, want)
-				}
-			}
+			checkOutcome(t, diags, tt.summaries, tt.details)
 		})
 	}
 }

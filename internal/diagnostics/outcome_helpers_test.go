@@ -2,6 +2,7 @@ package diagnostics
 
 import (
 	"strings"
+	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
@@ -22,4 +23,18 @@ func details(d diag.Diagnostics) string {
 		s = append(s, x.Detail())
 	}
 	return strings.Join(strings.Fields(strings.Join(s, " ")), " ")
+}
+
+// checkOutcome checks what an outcome told the user: these summaries, in
+// order, and details holding each of want.
+func checkOutcome(t *testing.T, diags diag.Diagnostics, wantSummaries string, want []string) {
+	t.Helper()
+	if got := summaries(diags); got != wantSummaries {
+		t.Errorf("summaries %q, want %q", got, wantSummaries)
+	}
+	for _, w := range want {
+		if d := details(diags); !strings.Contains(d, w) {
+			t.Errorf("details %q lack %q", d, w)
+		}
+	}
 }
