@@ -228,7 +228,7 @@ func (w *workdir) apply() (string, error) {
 // it, kills its provider, holds its requests.
 type background struct {
 	cmd  *exec.Cmd
-	out  *lockedBuffer
+	out  *emulatortest.LockedBuffer
 	done chan error // its exit, once
 }
 
@@ -236,7 +236,7 @@ type background struct {
 func (w *workdir) startApply() *background {
 	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	b := &background{out: &lockedBuffer{}, done: make(chan error, 1)}
+	b := &background{out: &emulatortest.LockedBuffer{}, done: make(chan error, 1)}
 	cmd, err := w.workspace(nil).Start(ctx, b.out, "apply", "-no-color", "-auto-approve", "-input=false")
 	if err != nil {
 		cancel()
@@ -245,25 +245,6 @@ func (w *workdir) startApply() *background {
 	b.cmd = cmd
 	go func() { b.done <- cmd.Wait(); cancel() }()
 	return b
-}
-
-// lockedBuffer is an output buffer a test may read while the command
-// writes to it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 func (w *workdir) destroy() (string, error) {
