@@ -1,8 +1,6 @@
 package diagnostics
 
 import (
-	"strconv"
-
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
@@ -62,16 +60,4 @@ var UserDelete = Remedies{
 		{Kinds: []error{client.ErrDeleteConflict}, Text: "User {user} still has attached policies or service-specific credentials (API keys), so the service refuses to delete it. Remove them first (destroy the resources that manage them), or set force_destroy = true and apply before destroying.\n\n{error}"},
 	},
 	Otherwise: Remedy{Text: "Deleting user {user} failed: {error}"},
-}
-
-// KeyDelete are the remedies for a refused DeleteServiceSpecificCredential.
-// Placeholders: {key}, {user} and {error}.
-var KeyDelete = Remedies{
-	Otherwise: Remedy{Text: "Deleting key {key} of user {user} failed: {error}"},
-}
-
-// AddKeyDeleteError adds the remedy for a refused delete of key id of
-// user.
-func AddKeyDeleteError(diags *diag.Diagnostics, user, id string, err error) {
-	AddIdentityError(diags, "Unable to Delete Identity Service Specific Credential", KeyDelete, err, "key", id, "user", strconv.Quote(user))
 }

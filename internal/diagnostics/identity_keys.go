@@ -252,3 +252,15 @@ func AddKeyRefusedAtPlan(diags *diag.Diagnostics, c KeyCheck, res identityclient
 			"%s%s",
 			who, c.User, c.Days, c.Service, why, KeyPolicyAdvice, hint))
 }
+
+// KeyDelete are the remedies for a refused DeleteServiceSpecificCredential.
+// Placeholders: {key}, {user} and {error}.
+var KeyDelete = Remedies{
+	Otherwise: Remedy{Text: "Deleting key {key} of user {user} failed: {error}"},
+}
+
+// AddKeyDeleteError adds the remedy for a refused delete of key id of
+// user.
+func AddKeyDeleteError(diags *diag.Diagnostics, user, id string, err error) {
+	AddIdentityError(diags, "Unable to Delete Identity Service Specific Credential", KeyDelete, err, "key", id, "user", strconv.Quote(user))
+}

@@ -74,3 +74,16 @@ func TestKeyDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+// A refused key delete names the key and its user, the user quoted, ends
+// with the service's error, and is about the resource as a whole.
+func TestAddKeyDeleteError(t *testing.T) {
+	var diags diag.Diagnostics
+	AddKeyDeleteError(&diags, "kim", "ACCAKEY", fmt.Errorf("boom"))
+	if len(diags) != 1 || diags[0].Summary() != "Unable to Delete Identity Service Specific Credential" || diags[0].Detail() != `Deleting key ACCAKEY of user "kim" failed: boom` {
+		t.Fatalf("got %v", diags)
+	}
+	if _, ok := diags[0].(diag.DiagnosticWithPath); ok {
+		t.Errorf("on an attribute, want the resource")
+	}
+}

@@ -29,8 +29,6 @@ func TestAddIdentityError(t *testing.T) {
 			"", `Creating a key for user "kim" failed: boom`},
 		{PolicyAttach, fmt.Errorf("bad: %w", client.ErrInvalidInput), []string{"user", `"kim"`, "arn", `"arn:x"`},
 			"policy_arn", `The service refused the policy ARN "arn:x".`},
-		{KeyDelete, fmt.Errorf("boom"), []string{"key", "ACCAKEY", "user", `"kim"`},
-			"", `Deleting key ACCAKEY of user "kim" failed: boom`},
 		{UserDelete, fmt.Errorf("busy: %w", client.ErrDeleteConflict), []string{"user", `"kim"`},
 			"", `User "kim" still has attached policies or service-specific credentials (API keys)`},
 	}
@@ -51,15 +49,5 @@ func TestAddIdentityError(t *testing.T) {
 		if want := path.Root(c.attr).String(); c.attr != "" && got != want || c.attr == "" && got != "" {
 			t.Errorf("%v: on %q, want %q", c.err, got, c.attr)
 		}
-	}
-}
-
-// A refused key delete names the key and its user, the user quoted, and
-// ends with the service's error.
-func TestAddKeyDeleteError(t *testing.T) {
-	var diags diag.Diagnostics
-	AddKeyDeleteError(&diags, "kim", "ACCAKEY", fmt.Errorf("boom"))
-	if len(diags) != 1 || diags[0].Summary() != "Unable to Delete Identity Service Specific Credential" || diags[0].Detail() != `Deleting key ACCAKEY of user "kim" failed: boom` {
-		t.Errorf("got %v", diags)
 	}
 }
