@@ -16,6 +16,7 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
@@ -70,8 +71,8 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 // from the domain's configuration, and waits for the change.
 func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	ctx = withPasswords(ctx, req.Config)
-	set, diags := readSettings(ctx, req.Plan)
-	resp.Diagnostics.Append(diags...)
+	var set settings
+	resp.Diagnostics.Append(tfmodel.GetAttributes(ctx, req.Plan, &set)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -133,8 +134,8 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 
 func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	ctx = withPasswords(ctx, req.Config)
-	set, diags := readSettings(ctx, req.Plan)
-	resp.Diagnostics.Append(diags...)
+	var set settings
+	resp.Diagnostics.Append(tfmodel.GetAttributes(ctx, req.Plan, &set)...)
 	var changeID, status types.String
 	var priorVersion customtypes.Int64
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("change_id"), &changeID)...)
@@ -239,7 +240,7 @@ func setImported(ctx context.Context, st *tfsdk.State, name string) diag.Diagnos
 // quotes (in a dry run's validation failures, a change stage's
 // description) reaches a diagnostic, the log, the plan or the state. The
 // password may be unknown or absent; then there is nothing to scrub.
-func withPasswords(ctx context.Context, g attributeGetter) context.Context {
+func withPasswords(ctx context.Context, g tfmodel.AttributeGetter) context.Context {
 	var pw, wo types.String
 	_ = g.GetAttribute(ctx, path.Root("advanced_security_options").AtName("master_user_options").AtName("master_user_password"), &pw)
 	_ = g.GetAttribute(ctx, path.Root("master_user_password_wo"), &wo)
