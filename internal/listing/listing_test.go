@@ -1,4 +1,4 @@
-package identity
+package listing
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 )
 
-// limited stops the provider's own results at the limit (the CLI drops
+// Limited stops the provider's own results at the limit (the CLI drops
 // any beyond it, but the calls that found them were made), and with a
 // limit of 0 runs nothing.
 func TestLimited(t *testing.T) {
@@ -24,7 +24,7 @@ func TestLimited(t *testing.T) {
 			}
 		}
 		pushed := 0
-		for range limited(tc.limit, results) {
+		for range Limited(tc.limit, results) {
 			pushed++
 		}
 		if pushed != tc.pushed || ran != tc.ran {
