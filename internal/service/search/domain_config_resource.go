@@ -136,11 +136,8 @@ func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRe
 	ctx = withPasswords(ctx, req.Config)
 	var set settings
 	resp.Diagnostics.Append(tfmodel.GetAttributes(ctx, req.Plan, &set)...)
-	var changeID, status types.String
-	var priorVersion customtypes.Int64
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("change_id"), &changeID)...)
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("config_change_status"), &status)...)
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("master_user_password_wo_version"), &priorVersion)...)
+	var prior recorded
+	resp.Diagnostics.Append(tfmodel.GetAttributes(ctx, req.State, &prior)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -157,13 +154,13 @@ func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(d...)
 	ar := applyRequest{
 		config: req.Config, set: set, plan: req.Plan, prior: &req.State, timeout: timeout,
-		woChanged: set.woChanged(priorVersion),
+		woChanged: set.woChanged(prior.WOVersion),
 		review:    review{planned: plannedVerdict(ctx, req.Plan), handed: readReviewed(ctx, req.Private)},
 		private:   resp.Private,
 	}
 	ar.ch = changeOf(req.Config.Raw, req.State.Raw, ar.woChanged)
 	resp.Diagnostics.Append(forgetReviewed(ctx, resp.Private)...)
-	applyChange(ctx, r.clients, ar, result{changeID: changeID.ValueString(), status: status.ValueString()}, &resp.State, &resp.Diagnostics)
+	applyChange(ctx, r.clients, ar, result{changeID: prior.ChangeID.ValueString(), status: prior.Status.ValueString()}, &resp.State, &resp.Diagnostics)
 }
 
 // Delete stops managing the configuration; it changes nothing remotely.

@@ -21,6 +21,14 @@ type settings struct {
 	Timeouts          timeouts.Value    `tfsdk:"timeouts"`
 }
 
+// recorded is what the state holds of the last change Terraform saw and
+// of the write-only password it last sent, which Update starts from.
+type recorded struct {
+	ChangeID  types.String      `tfsdk:"change_id"`
+	Status    types.String      `tfsdk:"config_change_status"`
+	WOVersion customtypes.Int64 `tfsdk:"master_user_password_wo_version"`
+}
+
 // woChanged reports whether the write-only password is to be sent: its
 // version is set and differs from prior, the version in state (null at
 // creation, so a set version always sends it then).
