@@ -51,8 +51,9 @@ func ofValues(model any) bool {
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
 		return false
 	}
-	for f := range t.Elem().Fields() {
-		if !f.Type.Implements(attrValue) {
+	t = t.Elem()
+	for i := range t.NumField() {
+		if !t.Field(i).Type.Implements(attrValue) {
 			return false
 		}
 	}
