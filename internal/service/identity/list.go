@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
@@ -14,26 +12,8 @@ import (
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/fanout"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/listing"
 )
-
-// limited stops results once limit of them have been pushed: the list
-// block's limit (Terraform's default is 100), which the framework leaves to
-// the provider. A limit of 0 wants nothing, so no call is made.
-func limited(limit int64, results iter.Seq[list.ListResult]) iter.Seq[list.ListResult] {
-	return func(push func(list.ListResult) bool) {
-		if limit <= 0 {
-			return
-		}
-		var n int64
-		results(func(r list.ListResult) bool {
-			if !push(r) {
-				return false
-			}
-			n++
-			return n < limit
-		})
-	}
-}
 
 // eachListedUser reads what each user a list covers holds (fetch):
 // userName, or without it every user of the account. The reads run side
@@ -54,16 +34,16 @@ func eachListedUser[R any](ctx context.Context, c *conns.Clients, userName, summ
 	for a := range fanout.Ordered(ctx, c.ListConcurrency, users, fetch) {
 		switch {
 		case a.WalkErr != nil:
-			push(listError(summary, fmt.Sprintf("ListUsers failed: %s", a.WalkErr)))
+			push(listing.Error(summary, fmt.Sprintf("ListUsers failed: %s", a.WalkErr)))
 			return
 		case errors.Is(a.Err, client.ErrNotFound) && a.Item == userName:
-			push(listWarning(path.Root("user_name"), "Identity User Not Found",
+			push(listing.Warning(path.Root("user_name"), "Identity User Not Found",
 				fmt.Sprintf("No user named %q exists in the account, so this list has nothing for it. Check user_name (user names are unique regardless of case).", userName)))
 			return
 		case errors.Is(a.Err, client.ErrNotFound):
 			continue // the user went away while listing
 		case a.Err != nil:
-			push(listError(summary, fmt.Sprintf("Listing what user %q holds failed: %s", a.Item, a.Err)))
+			push(listing.Error(summary, fmt.Sprintf("Listing what user %q holds failed: %s", a.Item, a.Err)))
 			return
 		}
 		if !emit(a.Item, a.Value) {
@@ -98,18 +78,4 @@ func eachUser(ctx context.Context, c *conns.Clients, prefix string, limit int64,
 		}
 		in.Marker = page.NextMarker
 	}
-}
-
-// listWarning is a list result that only warns.
-func listWarning(at path.Path, summary, detail string) list.ListResult {
-	var diags diag.Diagnostics
-	diags.AddAttributeWarning(at, summary, detail)
-	return list.ListResult{Diagnostics: diags}
-}
-
-// listError is a list result that stops the query with an error.
-func listError(summary, detail string) list.ListResult {
-	var diags diag.Diagnostics
-	diags.AddError(summary, detail)
-	return list.ListResult{Diagnostics: diags}
 }

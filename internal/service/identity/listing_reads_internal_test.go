@@ -12,6 +12,7 @@ import (
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 )
 
 // Within one provider instance, a key's refresh after this instance
@@ -43,7 +44,7 @@ func TestKeyReadAfterWriteIsFresh(t *testing.T) {
 	}
 	stateOf := func(m serviceSpecificCredentialModel) tfsdk.State {
 		st := empty
-		if diags := setState(ctx, &st, &m); diags.HasError() {
+		if diags := tfmodel.Set(ctx, &st, &m); diags.HasError() {
 			t.Fatal(diags)
 		}
 		return st
@@ -61,7 +62,7 @@ func TestKeyReadAfterWriteIsFresh(t *testing.T) {
 			return nil
 		}
 		var got serviceSpecificCredentialModel
-		if diags := getModel(ctx, resp.State, &got); diags.HasError() {
+		if diags := tfmodel.Get(ctx, resp.State, &got); diags.HasError() {
 			t.Fatal(diags)
 		}
 		return &got

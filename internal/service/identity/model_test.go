@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 )
 
 // emptyState is a null state of r's schema.
@@ -39,7 +40,7 @@ func benchKey() serviceSpecificCredentialModel {
 	}
 }
 
-// TestModelHelpersMatchFramework checks that getModel and setState read and
+// TestModelHelpersMatchFramework checks that tfmodel.Get and tfmodel.Set read and
 // write the models exactly as the framework's Get and Set do.
 func TestModelHelpersMatchFramework(t *testing.T) {
 	t.Parallel()
@@ -63,24 +64,24 @@ func TestModelHelpersMatchFramework(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			ours, theirs := emptyState(t, tt.resource), emptyState(t, tt.resource)
-			if diags := setState(ctx, &ours, tt.model); diags.HasError() {
+			if diags := tfmodel.Set(ctx, &ours, tt.model); diags.HasError() {
 				t.Fatal(diags)
 			}
 			if diags := theirs.Set(ctx, tt.model); diags.HasError() {
 				t.Fatal(diags)
 			}
 			if !ours.Raw.Equal(theirs.Raw) {
-				t.Errorf("setState wrote %s, Set %s", ours.Raw, theirs.Raw)
+				t.Errorf("tfmodel.Set wrote %s, Set %s", ours.Raw, theirs.Raw)
 			}
 			got, want := tt.empty(), tt.empty()
-			if diags := getModel(ctx, ours, got); diags.HasError() {
+			if diags := tfmodel.Get(ctx, ours, got); diags.HasError() {
 				t.Fatal(diags)
 			}
 			if diags := ours.Get(ctx, want); diags.HasError() {
 				t.Fatal(diags)
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("getModel (-Get +getModel):\n%s", diff)
+				t.Errorf("tfmodel.Get (-Get +tfmodel.Get):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.model, got); diff != "" {
 				t.Errorf("round trip (-set +got):\n%s", diff)
@@ -92,29 +93,29 @@ func TestModelHelpersMatchFramework(t *testing.T) {
 func TestGetModelMismatch(t *testing.T) {
 	t.Parallel()
 	s := emptyState(t, NewUserResource())
-	if diags := setState(context.Background(), &s, &userModel{
+	if diags := tfmodel.Set(context.Background(), &s, &userModel{
 		ID: types.StringValue("a"), UserName: types.StringValue("a"), Path: types.StringValue("/"), Arn: types.StringNull(),
 		UserID: types.StringNull(), CreateDate: types.StringNull(), ForceDestroy: types.BoolValue(false),
 	}); diags.HasError() {
 		t.Fatal(diags)
 	}
-	if diags := getModel(context.Background(), s, &userPolicyAttachmentModel{}); !diags.HasError() {
-		t.Error("getModel read a user into an attachment's model")
+	if diags := tfmodel.Get(context.Background(), s, &userPolicyAttachmentModel{}); !diags.HasError() {
+		t.Error("tfmodel.Get read a user into an attachment's model")
 	}
 }
 
-// TestSetChanged checks that setChanged writes what the planning changed,
+// TestSetChanged checks that tfmodel.SetChanged writes what the planning changed,
 // and only that: the plan's other attributes keep their values.
 func TestSetChanged(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st := emptyState(t, NewServiceSpecificCredentialResource())
 	before := benchKey()
-	if diags := setState(ctx, &st, &before); diags.HasError() {
+	if diags := tfmodel.Set(ctx, &st, &before); diags.HasError() {
 		t.Fatal(diags)
 	}
 	plan := tfsdk.Plan(st)
-	if diags := setChanged(ctx, &plan, &before, new(benchKey())); diags.HasError() || !plan.Raw.Equal(st.Raw) {
+	if diags := tfmodel.SetChanged(ctx, &plan, &before, new(benchKey())); diags.HasError() || !plan.Raw.Equal(st.Raw) {
 		t.Fatalf("nothing changed, yet the plan became %s (%v)", plan.Raw, diags)
 	}
 	// An attribute the planning did not change keeps the plan's value,
@@ -124,7 +125,7 @@ func TestSetChanged(t *testing.T) {
 	}
 	after := benchKey()
 	after.Region, after.ExpirationDate = types.StringValue("eu-west-1"), types.StringUnknown()
-	if diags := setChanged(ctx, &plan, &before, &after); diags.HasError() {
+	if diags := tfmodel.SetChanged(ctx, &plan, &before, &after); diags.HasError() {
 		t.Fatal(diags)
 	}
 	var got serviceSpecificCredentialModel
@@ -134,11 +135,11 @@ func TestSetChanged(t *testing.T) {
 	want := after
 	want.Status = types.StringValue("Inactive")
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("plan after setChanged (-want +got):\n%s", diff)
+		t.Errorf("plan after tfmodel.SetChanged (-want +got):\n%s", diff)
 	}
 }
 
-// TestModelHelpersValidateAsFramework checks that getModel and setState
+// TestModelHelpersValidateAsFramework checks that tfmodel.Get and tfmodel.Set
 // refuse a value its custom type finds invalid (a whole number configured
 // as 2.5), with the diagnostics of the framework's Get and Set.
 func TestModelHelpersValidateAsFramework(t *testing.T) {
@@ -146,7 +147,7 @@ func TestModelHelpersValidateAsFramework(t *testing.T) {
 	ctx := context.Background()
 	st := emptyState(t, NewServiceSpecificCredentialResource())
 	key := benchKey()
-	if diags := setState(ctx, &st, &key); diags.HasError() {
+	if diags := tfmodel.Set(ctx, &st, &key); diags.HasError() {
 		t.Fatal(diags)
 	}
 	half := tftypes.NewValue(tftypes.Number, big.NewFloat(2.5))
@@ -161,8 +162,8 @@ func TestModelHelpersValidateAsFramework(t *testing.T) {
 	}
 	bad := tfsdk.State{Schema: st.Schema, Raw: raw}
 	var ours, theirs serviceSpecificCredentialModel
-	if got, want := getModel(ctx, bad, &ours), bad.Get(ctx, &theirs); !want.HasError() || !got.Equal(want) {
-		t.Errorf("getModel said %v, Get %v", got, want)
+	if got, want := tfmodel.Get(ctx, bad, &ours), bad.Get(ctx, &theirs); !want.HasError() || !got.Equal(want) {
+		t.Errorf("tfmodel.Get said %v, Get %v", got, want)
 	}
 	invalid, err := customtypes.Int64Type{}.ValueFromTerraform(ctx, half)
 	if err != nil {
@@ -170,8 +171,8 @@ func TestModelHelpersValidateAsFramework(t *testing.T) {
 	}
 	key.RenewBeforeDays = invalid.(customtypes.Int64)
 	a, b := emptyState(t, NewServiceSpecificCredentialResource()), emptyState(t, NewServiceSpecificCredentialResource())
-	if got, want := setState(ctx, &a, &key), b.Set(ctx, &key); !want.HasError() || !got.Equal(want) {
-		t.Errorf("setState said %v, Set %v", got, want)
+	if got, want := tfmodel.Set(ctx, &a, &key), b.Set(ctx, &key); !want.HasError() || !got.Equal(want) {
+		t.Errorf("tfmodel.Set said %v, Set %v", got, want)
 	}
 }
 
@@ -181,14 +182,14 @@ func BenchmarkKeyStateRoundTrip(b *testing.B) {
 	ctx := context.Background()
 	state := emptyState(b, NewServiceSpecificCredentialResource())
 	key := benchKey()
-	if diags := setState(ctx, &state, &key); diags.HasError() {
+	if diags := tfmodel.Set(ctx, &state, &key); diags.HasError() {
 		b.Fatal(diags)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
 		var m serviceSpecificCredentialModel
-		diags := getModel(ctx, state, &m)
-		diags.Append(setState(ctx, &state, &m)...)
+		diags := tfmodel.Get(ctx, state, &m)
+		diags.Append(tfmodel.Set(ctx, &state, &m)...)
 		if diags.HasError() {
 			b.Fatal(diags)
 		}

@@ -13,6 +13,7 @@ import (
 
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/listing"
 )
 
 var (
@@ -65,15 +66,14 @@ func (l *serviceSpecificCredentialList) ListResourceConfigSchema(_ context.Conte
 
 func (l *serviceSpecificCredentialList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var cfg serviceSpecificCredentialListModel
-	if diags := req.Config.Get(ctx, &cfg); diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
+	if !listing.Config(ctx, req, stream, &cfg) {
 		return
 	}
 	service, status := cfg.ServiceName.ValueString(), cfg.Status.ValueString()
-	stream.Results = limited(req.Limit, func(push func(list.ListResult) bool) {
+	stream.Results = listing.Limited(req.Limit, func(push func(list.ListResult) bool) {
 		account, err := callerAccount(ctx, l.clients)
 		if err != nil {
-			push(listError("Unable to List Identity Service Specific Credentials", fmt.Sprintf("The identity of the listed keys names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
+			push(listing.Error("Unable to List Identity Service Specific Credentials", fmt.Sprintf("The identity of the listed keys names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
 			return
 		}
 		listKeys := func(ctx context.Context, user string) (*identityclient.ListServiceSpecificCredentialsOutput, error) {
@@ -115,8 +115,6 @@ func (l *serviceSpecificCredentialList) keyResult(ctx context.Context, req list.
 		"user_name": c.UserName, "service_specific_credential_id": c.ServiceSpecificCredentialID,
 		identityAccountID: account, identityRegion: l.clients.Region,
 	})...)
-	if req.IncludeResource {
-		result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
-	}
+	listing.SetResource(ctx, req, &result, &m)
 	return result
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/privatestate"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/recovery"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 )
 
 var (
@@ -184,7 +185,7 @@ func (r *serviceSpecificCredentialResource) Configure(_ context.Context, req res
 // ValidateConfig checks that renew_before_days fits inside the key's life.
 func (r *serviceSpecificCredentialResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg serviceSpecificCredentialModel
-	resp.Diagnostics.Append(getModel(ctx, req.Config, &cfg)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Config, &cfg)...)
 	// credential_age_days is required: Terraform reports it missing.
 	if resp.Diagnostics.HasError() || cfg.RenewBeforeDays.IsNull() || cfg.RenewBeforeDays.IsUnknown() || cfg.CredentialAgeDays.IsNull() || cfg.CredentialAgeDays.IsUnknown() {
 		return
@@ -205,7 +206,7 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 		return
 	}
 	var plan, state serviceSpecificCredentialModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -213,10 +214,10 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 		proposed := plan
 		plan.Region = types.StringValue(r.clients.Region)
 		r.checkCreateAllowed(ctx, &plan, &resp.Diagnostics)
-		resp.Diagnostics.Append(setChanged(ctx, &resp.Plan, &proposed, &plan)...)
+		resp.Diagnostics.Append(tfmodel.SetChanged(ctx, &resp.Plan, &proposed, &plan)...)
 		return
 	}
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -233,7 +234,7 @@ func (r *serviceSpecificCredentialResource) ModifyPlan(ctx context.Context, req 
 	}
 	// An existing key is planned on every refresh, mostly without a change:
 	// only what the planning above changed is written back.
-	resp.Diagnostics.Append(setChanged(ctx, &resp.Plan, &proposed, &plan)...)
+	resp.Diagnostics.Append(tfmodel.SetChanged(ctx, &resp.Plan, &proposed, &plan)...)
 }
 
 // keyAddress names the key in plan diagnostics, as its import id.
@@ -313,7 +314,7 @@ func sameTriggers(a, b types.Map) bool {
 // behind (key_create.go, internal/recovery).
 func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan serviceSpecificCredentialModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -334,7 +335,7 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	plan.Region = types.StringValue(r.clients.Identity.Region())
 	plan.Held = types.BoolValue(true) // marked by the create (hold), or warned about
 	r.setCreatedStatus(ctx, cred, status, &plan, &resp.Diagnostics)
-	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &plan)...)
 	r.setKeyIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
 }
 
@@ -356,7 +357,7 @@ func (r *serviceSpecificCredentialResource) setCreatedStatus(ctx context.Context
 
 func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state serviceSpecificCredentialModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -397,7 +398,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		return
 	}
 	resp.Diagnostics.Append(recordClockOffset(ctx, serverTime, req.Private, resp.Private)...)
-	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &state)...)
 }
 
 // findCredential reads key id of user from the user's listing, one for
@@ -534,8 +535,8 @@ func heldElsewhereError(h *recovery.HeldElsewhere, diags *diag.Diagnostics) {
 
 func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state serviceSpecificCredentialModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -565,7 +566,7 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 	if plan.ServiceAPIKeyValue.IsUnknown() {
 		plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
 	}
-	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &plan)...)
 	r.setKeyIdentity(ctx, &plan, prior, resp.Identity, &resp.Diagnostics)
 }
 
@@ -600,14 +601,14 @@ func (r *serviceSpecificCredentialResource) reset(ctx context.Context, plan, sta
 		detail = fmt.Sprintf("Key %s of user %q no longer exists. Refresh (terraform plan) to drop it from state, then apply to create a new one.\n\n%s", id, user, err)
 	}
 	plan.ResetTriggers = state.ResetTriggers
-	resp.Diagnostics.Append(setState(ctx, &resp.State, plan)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, plan)...)
 	resp.Diagnostics.AddAttributeError(path.Root("reset_triggers"), "Unable to Reset Identity Service Specific Credential", detail)
 	return false
 }
 
 func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state serviceSpecificCredentialModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/listing"
 )
 
 var (
@@ -58,16 +59,15 @@ func (l *userList) ListResourceConfigSchema(_ context.Context, _ list.ListResour
 
 func (l *userList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var cfg userListModel
-	if diags := req.Config.Get(ctx, &cfg); diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
+	if !listing.Config(ctx, req, stream, &cfg) {
 		return
 	}
-	stream.Results = limited(req.Limit, func(push func(list.ListResult) bool) {
+	stream.Results = listing.Limited(req.Limit, func(push func(list.ListResult) bool) {
 		err := eachUser(ctx, l.clients, cfg.PathPrefix.ValueString(), req.Limit, func(u *identityclient.User) bool {
 			return push(userResult(ctx, req, u))
 		})
 		if err != nil {
-			push(listError("Unable to List Identity Users", fmt.Sprintf("ListUsers failed: %s", err)))
+			push(listing.Error("Unable to List Identity Users", fmt.Sprintf("ListUsers failed: %s", err)))
 		}
 	})
 }
@@ -78,10 +78,8 @@ func userResult(ctx context.Context, req list.ListRequest, u *identityclient.Use
 	result := req.NewListResult(ctx)
 	result.DisplayName = u.Path + u.UserName
 	result.Diagnostics.Append(setIdentity(ctx, result.Identity, userIdentity(u))...)
-	if req.IncludeResource {
-		m := userModel{ForceDestroy: types.BoolValue(false)}
-		flattenUser(u, &m)
-		result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
-	}
+	m := userModel{ForceDestroy: types.BoolValue(false)}
+	flattenUser(u, &m)
+	listing.SetResource(ctx, req, &result, &m)
 	return result
 }

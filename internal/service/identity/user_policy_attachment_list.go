@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/listing"
 )
 
 var (
@@ -47,14 +48,13 @@ func (l *userPolicyAttachmentList) ListResourceConfigSchema(_ context.Context, _
 
 func (l *userPolicyAttachmentList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var cfg userPolicyAttachmentListModel
-	if diags := req.Config.Get(ctx, &cfg); diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
+	if !listing.Config(ctx, req, stream, &cfg) {
 		return
 	}
-	stream.Results = limited(req.Limit, func(push func(list.ListResult) bool) {
+	stream.Results = listing.Limited(req.Limit, func(push func(list.ListResult) bool) {
 		account, err := callerAccount(ctx, l.clients)
 		if err != nil {
-			push(listError("Unable to List Identity User Policy Attachments", fmt.Sprintf("The identity of the listed policy attachments names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
+			push(listing.Error("Unable to List Identity User Policy Attachments", fmt.Sprintf("The identity of the listed policy attachments names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
 			return
 		}
 		eachListedUser(ctx, l.clients, cfg.UserName.ValueString(), "Unable to List Identity User Policy Attachments", push, l.clients.Identity.ListAttachedUserPolicies, func(user string, policies []identityclient.AttachedPolicy) bool {
@@ -73,9 +73,7 @@ func attachmentResult(ctx context.Context, req list.ListRequest, user string, p 
 	result := req.NewListResult(ctx)
 	result.DisplayName = fmt.Sprintf("%s attached to %s", p.PolicyName, user)
 	result.Diagnostics.Append(setIdentity(ctx, result.Identity, identityValues{"user_name": user, "policy_arn": p.PolicyArn, identityAccountID: account})...)
-	if req.IncludeResource {
-		m := userPolicyAttachmentModel{ID: types.StringValue(user + "/" + p.PolicyArn), UserName: types.StringValue(user), PolicyArn: types.StringValue(p.PolicyArn)}
-		result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
-	}
+	m := userPolicyAttachmentModel{ID: types.StringValue(user + "/" + p.PolicyArn), UserName: types.StringValue(user), PolicyArn: types.StringValue(p.PolicyArn)}
+	listing.SetResource(ctx, req, &result, &m)
 	return result
 }

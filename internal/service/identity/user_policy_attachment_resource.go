@@ -22,6 +22,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -84,7 +85,7 @@ func (r *userPolicyAttachmentResource) Configure(_ context.Context, req resource
 
 func (r *userPolicyAttachmentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan userPolicyAttachmentModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -95,7 +96,7 @@ func (r *userPolicyAttachmentResource) Create(ctx context.Context, req resource.
 		return
 	}
 	plan.ID = types.StringValue(user + "/" + arn)
-	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &plan)...)
 	r.setAttachmentIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
 }
 
@@ -116,7 +117,7 @@ func (r *userPolicyAttachmentResource) setAttachmentIdentity(ctx context.Context
 
 func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state userPolicyAttachmentModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -143,7 +144,7 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &state)...)
 }
 
 // findUserPolicyAttachment returns arn when the user has that policy
@@ -170,13 +171,13 @@ func findUserPolicyAttachment(ctx context.Context, c *conns.Clients, user, arn s
 // Update is never called: every argument replaces the attachment.
 func (r *userPolicyAttachmentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan userPolicyAttachmentModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &plan)...)
 }
 
 func (r *userPolicyAttachmentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state userPolicyAttachmentModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -98,7 +99,7 @@ func (r *userResource) Configure(_ context.Context, req resource.ConfigureReques
 // earlier run made (user_create.go, internal/recovery).
 func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan userModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -109,13 +110,13 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 		return
 	}
 	flattenUser(u, &plan)
-	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, userIdentity(u))...)
 }
 
 func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state userModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -139,7 +140,7 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	if state.ForceDestroy.IsNull() {
 		state.ForceDestroy = types.BoolValue(false) // after import
 	}
-	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &state)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, userIdentity(u))...)
 }
 
@@ -147,15 +148,15 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 // other argument replaces the user.
 func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state userModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	if checkPriorAccount(ctx, r.clients, req.Identity, fmt.Sprintf("user %q", state.UserName.ValueString()), &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, identityValues{
 		"user_name": state.UserName.ValueString(), identityAccountID: conns.ARNAccount(state.Arn.ValueString()),
 	})...)
@@ -163,7 +164,7 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 
 func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state userModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

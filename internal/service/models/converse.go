@@ -17,6 +17,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -77,11 +78,11 @@ func converseSchema[A any](str, whole func(converseAttribute) A) map[string]A {
 	return attrs
 }
 
-// converseInto reads the configuration, calls the runtime and sets the
-// result with set (the data source's state, the ephemeral result).
-func converseInto(ctx context.Context, c *conns.Clients, config tfsdk.Config, set func(context.Context, any) diag.Diagnostics) diag.Diagnostics {
+// converseInto reads the configuration, calls the runtime and writes the
+// result to out (the data source's state, the ephemeral result).
+func converseInto(ctx context.Context, c *conns.Clients, config tfsdk.Config, out tfmodel.Setter) diag.Diagnostics {
 	var m converseModel
-	diags := config.Get(ctx, &m)
+	diags := tfmodel.Get(ctx, config, &m)
 	if diags.HasError() {
 		return diags
 	}
@@ -89,7 +90,7 @@ func converseInto(ctx context.Context, c *conns.Clients, config tfsdk.Config, se
 	if diags.HasError() {
 		return diags
 	}
-	diags.Append(set(ctx, &m)...)
+	diags.Append(tfmodel.Set(ctx, out, &m)...)
 	return diags
 }
 

@@ -44,5 +44,5 @@ func (d *converseDataSource) Configure(_ context.Context, req datasource.Configu
 }
 
 func (d *converseDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	resp.Diagnostics.Append(converseInto(ctx, d.clients, req.Config, resp.State.Set)...)
+	resp.Diagnostics.Append(converseInto(ctx, d.clients, req.Config, &resp.State)...)
 }

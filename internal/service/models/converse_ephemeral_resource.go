@@ -45,5 +45,5 @@ func (e *converseEphemeralResource) Configure(_ context.Context, req ephemeral.C
 }
 
 func (e *converseEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
-	resp.Diagnostics.Append(converseInto(ctx, e.clients, req.Config, resp.Result.Set)...)
+	resp.Diagnostics.Append(converseInto(ctx, e.clients, req.Config, &resp.Result)...)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	modelsclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/models"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -81,7 +82,7 @@ func (e *shortTermAPIKeyEphemeralResource) Configure(_ context.Context, req ephe
 
 func (e *shortTermAPIKeyEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
 	var m shortTermAPIKeyModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -123,5 +124,5 @@ func (e *shortTermAPIKeyEphemeralResource) Open(ctx context.Context, req ephemer
 	}
 	m.Token = types.StringValue(tok.Value)
 	m.ExpiresAt = types.StringValue(tok.ExpiresAt.UTC().Format(time.RFC3339))
-	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.Result, &m)...)
 }

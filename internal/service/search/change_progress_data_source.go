@@ -15,6 +15,7 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 )
 
 var _ datasource.DataSourceWithConfigure = (*changeProgressDataSource)(nil)
@@ -99,7 +100,7 @@ func (d *changeProgressDataSource) Configure(_ context.Context, req datasource.C
 
 func (d *changeProgressDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m changeProgressDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -110,7 +111,7 @@ func (d *changeProgressDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	flattenChangeProgress(p, &m)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &m)...)
 }
 
 // readError turns a failed read into a diagnostic on the input to blame.

@@ -5,18 +5,16 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/fanout"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/listing"
 )
 
 var _ list.ListResourceWithConfigure = (*domainConfigList)(nil)
@@ -26,12 +24,13 @@ var _ list.ListResourceWithConfigure = (*domainConfigList)(nil)
 // query (Terraform 1.14+).
 func NewDomainConfigList() list.ListResource { return &domainConfigList{} }
 
-type domainConfigList struct {
-	clients *conns.Clients
-}
+// listFailed is the summary of the list's failures.
+const listFailed = "Unable to List Search Domain Configs"
 
-func (l *domainConfigList) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_search_domain_config"
+// domainConfigList shares the resource's Metadata (a list resource is named
+// like its resource) and Configure.
+type domainConfigList struct {
+	domainConfigResource
 }
 
 func (l *domainConfigList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
@@ -40,67 +39,48 @@ func (l *domainConfigList) ListResourceConfigSchema(_ context.Context, _ list.Li
 	}
 }
 
-func (l *domainConfigList) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	l.clients = conns.From(req.ProviderData, &resp.Diagnostics)
-}
-
 // List lists the region's domains with ListDomainNames and, when asked for
 // the resources, reads each one as an import followed by a refresh would.
 func (l *domainConfigList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	fail := func(detail string) {
-		var diags diag.Diagnostics
-		diags.AddError("Unable to List Search Domain Configs", detail)
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-	}
-	if l.clients == nil {
-		fail("The provider is not configured; this is a bug in the provider.")
-		return
-	}
-	// The account is the provider's, the same for every domain: one failure
-	// to find it fails the list once rather than each result.
-	account, err := callerAccount(ctx, l.clients)
-	if err != nil {
-		fail(fmt.Sprintf("Finding the account the provider runs in (GetCallerIdentity), which each domain's identity names, failed: %s", err))
-		return
-	}
-	domains, err := l.clients.Search.ListDomainNames(ctx, "")
-	if err != nil {
-		fail(fmt.Sprintf("Listing the domains of region %s (ListDomainNames) failed: %s", l.clients.Region, err))
-		return
-	}
-	// Each domain is read (DescribeDomainConfig) beside the others, at most
-	// list_concurrency at once; the results keep ListDomainNames' order.
-	names := func(_ context.Context, yield func(searchclient.DomainInfo) bool) error {
-		for _, d := range domains {
-			if !yield(d) {
-				break
-			}
-		}
-		return nil
-	}
-	read := func(ctx context.Context, d searchclient.DomainInfo) (domainResult, error) {
-		res, ok := l.result(ctx, req, account, d.DomainName, d.EngineType)
-		return domainResult{res, ok}, nil
-	}
-	stream.Results = func(push func(list.ListResult) bool) {
-		// Terraform keeps no more than its limit (100 by default), so the
-		// domains past it are not read.
-		if req.Limit <= 0 {
+	stream.Results = listing.Limited(req.Limit, func(push func(list.ListResult) bool) {
+		if l.clients == nil {
+			push(listing.Error(listFailed, "The provider is not configured; this is a bug in the provider."))
 			return
 		}
-		pushed := int64(0)
+		// The account is the provider's, the same for every domain: one failure
+		// to find it fails the list once rather than each result.
+		account, err := callerAccount(ctx, l.clients)
+		if err != nil {
+			push(listing.Error(listFailed, fmt.Sprintf("Finding the account the provider runs in (GetCallerIdentity), which each domain's identity names, failed: %s", err)))
+			return
+		}
+		domains, err := l.clients.Search.ListDomainNames(ctx, "")
+		if err != nil {
+			push(listing.Error(listFailed, fmt.Sprintf("Listing the domains of region %s (ListDomainNames) failed: %s", l.clients.Region, err)))
+			return
+		}
+		// Each domain is read (DescribeDomainConfig) beside the others, at most
+		// list_concurrency at once; the results keep ListDomainNames' order.
+		// Once Limited has the list block's limit of results, the domains
+		// past it are not read.
+		names := func(_ context.Context, yield func(searchclient.DomainInfo) bool) error {
+			for _, d := range domains {
+				if !yield(d) {
+					break
+				}
+			}
+			return nil
+		}
+		read := func(ctx context.Context, d searchclient.DomainInfo) (domainResult, error) {
+			res, ok := l.result(ctx, req, account, d.DomainName, d.EngineType)
+			return domainResult{res, ok}, nil
+		}
 		for a := range fanout.Ordered(ctx, l.clients.ListConcurrency, names, read) {
-			if !a.Value.ok {
-				continue
-			}
-			if !push(a.Value.ListResult) {
-				return
-			}
-			if pushed++; pushed >= req.Limit {
+			if a.Value.ok && !push(a.Value.ListResult) {
 				return
 			}
 		}
-	}
+	})
 }
 
 // domainResult is one domain's result; ok is false for a domain deleted
@@ -130,7 +110,7 @@ func (l *domainConfigList) result(ctx context.Context, req list.ListRequest, acc
 		return res, false
 	}
 	if err != nil {
-		res.Diagnostics.AddError("Unable to List Search Domain Configs", readError(name, err))
+		res.Diagnostics.AddError(listFailed, readError(name, err))
 		return res, true
 	}
 	res.Diagnostics.Append(readInto(ctx, &st, name, live)...)

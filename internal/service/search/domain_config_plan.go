@@ -20,6 +20,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
@@ -76,8 +77,8 @@ func (p *planning) creating() bool { return p.req.State.Raw.IsNull() }
 // the plan can go no further (domain_name unknown).
 func (p *planning) start(ctx context.Context) bool {
 	p.diags().Append(forgetReviewed(ctx, p.resp.Private)...)
-	set, diags := readSettings(ctx, p.req.Plan)
-	p.diags().Append(diags...)
+	var set settings
+	p.diags().Append(tfmodel.GetAttributes(ctx, p.req.Plan, &set)...)
 	if p.diags().HasError() {
 		return false
 	}

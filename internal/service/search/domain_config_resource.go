@@ -16,6 +16,7 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
 
@@ -70,8 +71,8 @@ func (r *domainConfigResource) ModifyPlan(ctx context.Context, req resource.Modi
 // from the domain's configuration, and waits for the change.
 func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	ctx = withPasswords(ctx, req.Config)
-	set, diags := readSettings(ctx, req.Plan)
-	resp.Diagnostics.Append(diags...)
+	var set settings
+	resp.Diagnostics.Append(tfmodel.GetAttributes(ctx, req.Plan, &set)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -133,13 +134,10 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 
 func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	ctx = withPasswords(ctx, req.Config)
-	set, diags := readSettings(ctx, req.Plan)
-	resp.Diagnostics.Append(diags...)
-	var changeID, status types.String
-	var priorVersion customtypes.Int64
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("change_id"), &changeID)...)
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("config_change_status"), &status)...)
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("master_user_password_wo_version"), &priorVersion)...)
+	var set settings
+	resp.Diagnostics.Append(tfmodel.GetAttributes(ctx, req.Plan, &set)...)
+	var prior recorded
+	resp.Diagnostics.Append(tfmodel.GetAttributes(ctx, req.State, &prior)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -156,13 +154,13 @@ func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(d...)
 	ar := applyRequest{
 		config: req.Config, set: set, plan: req.Plan, prior: &req.State, timeout: timeout,
-		woChanged: set.woChanged(priorVersion),
+		woChanged: set.woChanged(prior.WOVersion),
 		review:    review{planned: plannedVerdict(ctx, req.Plan), handed: readReviewed(ctx, req.Private)},
 		private:   resp.Private,
 	}
 	ar.ch = changeOf(req.Config.Raw, req.State.Raw, ar.woChanged)
 	resp.Diagnostics.Append(forgetReviewed(ctx, resp.Private)...)
-	applyChange(ctx, r.clients, ar, result{changeID: changeID.ValueString(), status: status.ValueString()}, &resp.State, &resp.Diagnostics)
+	applyChange(ctx, r.clients, ar, result{changeID: prior.ChangeID.ValueString(), status: prior.Status.ValueString()}, &resp.State, &resp.Diagnostics)
 }
 
 // Delete stops managing the configuration; it changes nothing remotely.
@@ -239,7 +237,7 @@ func setImported(ctx context.Context, st *tfsdk.State, name string) diag.Diagnos
 // quotes (in a dry run's validation failures, a change stage's
 // description) reaches a diagnostic, the log, the plan or the state. The
 // password may be unknown or absent; then there is nothing to scrub.
-func withPasswords(ctx context.Context, g attributeGetter) context.Context {
+func withPasswords(ctx context.Context, g tfmodel.AttributeGetter) context.Context {
 	var pw, wo types.String
 	_ = g.GetAttribute(ctx, path.Root("advanced_security_options").AtName("master_user_options").AtName("master_user_password"), &pw)
 	_ = g.GetAttribute(ctx, path.Root("master_user_password_wo"), &wo)

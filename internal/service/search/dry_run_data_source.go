@@ -19,6 +19,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search/shape"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -107,7 +108,7 @@ func (d *dryRunDataSource) Configure(_ context.Context, req datasource.Configure
 
 func (d *dryRunDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m dryRunDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Get(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -145,7 +146,7 @@ func (d *dryRunDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		}
 		m.DryRunConfig = cfg
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &m)...)
 }
 
 // dryRunConfigAttrTypes is the attribute types of dry_run_config.

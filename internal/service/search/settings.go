@@ -1,44 +1,32 @@
 package search
 
 import (
-	"context"
-
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 )
 
-// settings are the top-level arguments that steer plan and apply. The
-// configuration sections are handled as Terraform values (package shape), since
-// at creation a plan's sections may be wholly unknown.
+// settings are the top-level arguments that steer plan and apply, read
+// with tfmodel.GetAttributes. The configuration sections are handled as
+// Terraform values (package shape), since at creation a plan's sections
+// may be wholly unknown.
 type settings struct {
-	DomainName        types.String
-	AcceptedWarnings  types.Set
-	AllowBlueGreen    types.Bool
-	DryRunMode        types.String
-	WaitForCompletion types.Bool
-	WOVersion         customtypes.Int64
-	Timeouts          timeouts.Value
+	DomainName        types.String      `tfsdk:"domain_name"`
+	AcceptedWarnings  types.Set         `tfsdk:"accepted_warnings"`
+	AllowBlueGreen    types.Bool        `tfsdk:"allow_blue_green"`
+	DryRunMode        types.String      `tfsdk:"dry_run_mode"`
+	WaitForCompletion types.Bool        `tfsdk:"wait_for_completion"`
+	WOVersion         customtypes.Int64 `tfsdk:"master_user_password_wo_version"`
+	Timeouts          timeouts.Value    `tfsdk:"timeouts"`
 }
 
-type attributeGetter interface {
-	GetAttribute(context.Context, path.Path, any) diag.Diagnostics
-}
-
-func readSettings(ctx context.Context, g attributeGetter) (settings, diag.Diagnostics) {
-	var s settings
-	var diags diag.Diagnostics
-	diags.Append(g.GetAttribute(ctx, path.Root("domain_name"), &s.DomainName)...)
-	diags.Append(g.GetAttribute(ctx, path.Root("accepted_warnings"), &s.AcceptedWarnings)...)
-	diags.Append(g.GetAttribute(ctx, path.Root("allow_blue_green"), &s.AllowBlueGreen)...)
-	diags.Append(g.GetAttribute(ctx, path.Root("dry_run_mode"), &s.DryRunMode)...)
-	diags.Append(g.GetAttribute(ctx, path.Root("wait_for_completion"), &s.WaitForCompletion)...)
-	diags.Append(g.GetAttribute(ctx, path.Root("master_user_password_wo_version"), &s.WOVersion)...)
-	diags.Append(g.GetAttribute(ctx, path.Root("timeouts"), &s.Timeouts)...)
-	return s, diags
+// recorded is what the state holds of the last change Terraform saw and
+// of the write-only password it last sent, which Update starts from.
+type recorded struct {
+	ChangeID  types.String      `tfsdk:"change_id"`
+	Status    types.String      `tfsdk:"config_change_status"`
+	WOVersion customtypes.Int64 `tfsdk:"master_user_password_wo_version"`
 }
 
 // woChanged reports whether the write-only password is to be sent: its
