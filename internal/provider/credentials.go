@@ -27,6 +27,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client/auth"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -58,10 +59,7 @@ var (
 	})
 )
 
-var (
-	sessionNameRe = regexp.MustCompile(`^[\w+=,.@-]{2,64}$`)
-	externalIDRe  = regexp.MustCompile(`^[\w+=,.@:/-]+$`)
-)
+var externalIDRe = regexp.MustCompile(`^[\w+=,.@:/-]+$`)
 
 // roleDuration is assume_role.duration: a role session's length the token
 // service accepts.
@@ -111,7 +109,7 @@ func sessionNameAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		Optional:            true,
 		MarkdownDescription: "Name of the role session, seen in the token service's answers and the caller identity. 2 to 64 characters of letters, digits and `+=,.@_-`. Defaults to `" + auth.DefaultSessionName + "`.",
-		Validators:          []validator.String{stringvalidator.RegexMatches(sessionNameRe, "must be 2 to 64 letters, digits or +=,.@_-")},
+		Validators:          validators.StringRule(rules.RoleSessionName),
 	}
 }
 

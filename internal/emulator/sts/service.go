@@ -16,7 +16,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,6 +28,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/policy"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 const (
@@ -37,8 +37,6 @@ const (
 	// webIdentity is the one action sent unsigned: the token authenticates it.
 	webIdentity = "AssumeRoleWithWebIdentity"
 )
-
-var sessionNameRe = regexp.MustCompile(`^[\w+=,.@-]{2,64}$`)
 
 // Service is the emulated token service.
 type Service struct {
@@ -191,7 +189,7 @@ func (s *Service) roleRequest(form url.Values) (identity.Role, string, time.Dura
 	if arn == "" {
 		return identity.Role{}, "", 0, bad("ValidationError", "RoleArn is required.")
 	}
-	if !sessionNameRe.MatchString(name) {
+	if rules.RoleSessionName.CheckString(name) != nil {
 		return identity.Role{}, "", 0, bad("ValidationError", "RoleSessionName %q must be 2 to 64 characters of letters, digits and +=,.@_-.", name)
 	}
 	role, ok := s.identity.RoleByArn(arn)

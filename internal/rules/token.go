@@ -1,0 +1,13 @@
+package rules
+
+import "regexp"
+
+// RoleSessionName is the name of a role session, AssumeRole's and
+// AssumeRoleWithWebIdentity's RoleSessionName (the token service's rule;
+// the spec does not show the service): 2 to 64 letters, digits and
+// +=,.@_-, the length in the form as the service writes it.
+var RoleSessionName = Value{Form: &Form{
+	Re:      regexp.MustCompile(`^[\w+=,.@-]{2,64}$`),
+	Must:    "must be 2 to 64 letters, digits or +=,.@_-",
+	Example: "terraform",
+}}
