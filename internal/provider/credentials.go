@@ -62,9 +62,9 @@ var (
 var externalIDRe = regexp.MustCompile(`^[\w+=,.@:/-]+$`)
 
 // roleDuration is assume_role.duration: a role session's length the token
-// service accepts.
+// service accepts (rules.RoleSessionSeconds).
 var roleDuration = validators.Duration{
-	Min: 15 * time.Minute, Max: 12 * time.Hour,
+	Min: time.Duration(rules.RoleSessionSeconds.Range.Min) * time.Second, Max: time.Duration(rules.RoleSessionSeconds.Range.Max) * time.Second,
 	Desc:    "must be a duration from 15m to 12h, such as 1h",
 	Summary: "Invalid Role Session Duration",
 	NotDuration: func(v string) string {

@@ -113,22 +113,28 @@ func TestDecidedValues(t *testing.T) {
 		r rules.Value
 		w want
 	}{
-		"UserName":          {rules.UserName, want{length: "1-64", form: "user"}},
-		"UserPath":          {rules.UserPath, want{length: "1-512", form: "path"}},
-		"PolicyARN":         {rules.PolicyARN, want{form: "arn"}},
-		"ModelID":           {rules.ModelID, want{length: "1-2048", form: "model"}},
-		"MessageText":       {rules.MessageText, want{length: "1-100000"}},
-		"WarningCode":       {rules.WarningCode, want{form: "code"}},
-		"AcceptedWarnings":  {rules.AcceptedWarnings, want{items: "0-25"}},
-		"CredentialAgeDays": {rules.CredentialAgeDays, want{rng: "1-36600"}},
-		"UserPathPrefix":    {rules.UserPathPrefix, want{length: "1-512", form: "prefix"}},
-		"ServiceName":       {rules.ServiceName, want{length: "3-128", form: "service"}},
-		"CredentialID":      {rules.CredentialID, want{form: "credential"}},
-		"DomainName":        {rules.DomainName, want{length: "3-28", form: "domain"}},
-		"ChangeID":          {rules.ChangeID, want{length: "36-36", form: "id"}},
-		"RoleSessionName":   {rules.RoleSessionName, want{form: "session"}},
+		"UserName":           {rules.UserName, want{length: "1-64", form: "user"}},
+		"UserPath":           {rules.UserPath, want{length: "1-512", form: "path"}},
+		"PolicyARN":          {rules.PolicyARN, want{form: "arn"}},
+		"ModelID":            {rules.ModelID, want{length: "1-2048", form: "model"}},
+		"MessageText":        {rules.MessageText, want{length: "1-100000"}},
+		"WarningCode":        {rules.WarningCode, want{form: "code"}},
+		"AcceptedWarnings":   {rules.AcceptedWarnings, want{items: "0-25"}},
+		"CredentialAgeDays":  {rules.CredentialAgeDays, want{rng: "1-36600"}},
+		"UserPathPrefix":     {rules.UserPathPrefix, want{length: "1-512", form: "prefix"}},
+		"ServiceName":        {rules.ServiceName, want{length: "3-128", form: "service"}},
+		"CredentialID":       {rules.CredentialID, want{form: "credential"}},
+		"DomainName":         {rules.DomainName, want{length: "3-28", form: "domain"}},
+		"ChangeID":           {rules.ChangeID, want{length: "36-36", form: "id"}},
+		"RoleSessionName":    {rules.RoleSessionName, want{form: "session"}},
+		"RoleSessionSeconds": {rules.RoleSessionSeconds, want{rng: "900-43200"}},
+		"RegionName":         {rules.RegionName, want{form: "region"}},
 	} {
 		checkRule(t, name, c.r, c.w)
+	}
+	// The key document's limit: "At most 12 hours".
+	if rules.MaxShortTermKeyLifetime != 12*time.Hour {
+		t.Errorf("MaxShortTermKeyLifetime = %v, want the spec's 12h", rules.MaxShortTermKeyLifetime)
 	}
 	if got := rules.DedicatedMasterCountsEnabled; !slices.Equal(got, []int64{3, 5}) {
 		t.Errorf("DedicatedMasterCountsEnabled = %v, want [3 5]", got)

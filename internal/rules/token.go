@@ -11,3 +11,8 @@ var RoleSessionName = Value{Form: &Form{
 	Must:    "must be 2 to 64 letters, digits or +=,.@_-",
 	Example: "terraform",
 }}
+
+// RoleSessionSeconds is a role session's length in seconds, AssumeRole's
+// and AssumeRoleWithWebIdentity's DurationSeconds: 15 minutes to 12 hours
+// (the role's maximum may be less).
+var RoleSessionSeconds = Value{Range: between(900, 43200)}

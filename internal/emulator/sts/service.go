@@ -199,8 +199,8 @@ func (s *Service) roleRequest(form url.Values) (identity.Role, string, time.Dura
 	d := time.Hour
 	if v := form.Get("DurationSeconds"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 900 || n > 43200 {
-			return identity.Role{}, "", 0, bad("ValidationError", "DurationSeconds must be between 900 and 43200, got %q.", v)
+		if r := rules.RoleSessionSeconds.Range; err != nil || !r.Contains(int64(n)) {
+			return identity.Role{}, "", 0, bad("ValidationError", "DurationSeconds must be between %d and %d, got %q.", r.Min, r.Max, v)
 		}
 		d = time.Duration(n) * time.Second
 	}

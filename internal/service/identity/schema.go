@@ -56,7 +56,7 @@ func serviceNameAttribute() schema.StringAttribute {
 		Default:             stringdefault.StaticString(DefaultServiceName),
 		MarkdownDescription: "Service the key is for: `" + DefaultServiceName + "` (the default), the model runtime service, is the one service that accepts these keys; any other is refused at plan. Changing it replaces the key.",
 		Validators:          append(validators.ASCIIStringRule(rules.ServiceName), stringvalidator.OneOf(supportedServiceNames...)),
-		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 	}
 }
 
