@@ -128,6 +128,7 @@ func TestDecidedValues(t *testing.T) {
 		"ChangeID":           {rules.ChangeID, want{length: "36-36", form: "id"}},
 		"RoleSessionName":    {rules.RoleSessionName, want{form: "session"}},
 		"RoleSessionSeconds": {rules.RoleSessionSeconds, want{rng: "900-43200"}},
+		"ListMaxItems":       {rules.ListMaxItems, want{rng: "1-1000"}},
 		"RegionName":         {rules.RegionName, want{form: "region"}},
 	} {
 		checkRule(t, name, c.r, c.w)

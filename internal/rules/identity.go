@@ -53,3 +53,10 @@ var (
 	// its creation (IAM's range): the one home of its bounds.
 	CredentialAgeDays = Value{Range: between(1, 36600)}
 )
+
+// MaxListItems is the most items one page of the identity service's
+// listings holds (IAM's MaxItems): the provider asks for pages this large.
+const MaxListItems = 1000
+
+// ListMaxItems is a listing's MaxItems: 1 to MaxListItems.
+var ListMaxItems = Value{Range: between(1, MaxListItems)}

@@ -20,7 +20,7 @@ var (
 
 // userPageSize is the MaxItems of each ListUsers page: the most the
 // service allows, so thousands of users take a few calls.
-const userPageSize = 1000
+const userPageSize = rules.MaxListItems
 
 // NewUserList is the factory of the cloud_identity_user list resource.
 func NewUserList() list.ListResource { return &userList{} }
