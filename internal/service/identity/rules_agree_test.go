@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -242,9 +243,10 @@ var notSent = map[string]string{
 	"list cloud_identity_service_specific_credential.status":       "the provider keeps the listed keys in this status, never sent",
 }
 
-// everyRuleProbed fails for an attribute of the identity resources that
-// has validators (a rule) and neither a probe among inputs nor a reason
-// in notSent: a new rule cannot go unchecked against the emulator.
+// everyRuleProbed fails for an attribute of the identity resources or of
+// their list resources' configurations that has validators (a rule) and
+// neither a probe among inputs nor a reason in notSent: a new rule cannot
+// go unchecked against the emulator.
 func everyRuleProbed(t *testing.T, inputs []identityInput) {
 	t.Helper()
 	ctx := context.Background()
@@ -252,48 +254,26 @@ func everyRuleProbed(t *testing.T, inputs []identityInput) {
 	for _, in := range inputs {
 		probed[in.key()] = true
 	}
+	attrs := map[string]any{}
 	for _, r := range []resource.Resource{NewUserResource(), NewUserPolicyAttachmentResource(), NewServiceSpecificCredentialResource()} {
 		var sresp resource.SchemaResponse
 		r.Schema(ctx, resource.SchemaRequest{}, &sresp)
 		for name, a := range sresp.Schema.Attributes {
-			ruled := false
-			switch a := a.(type) {
-			case schema.StringAttribute:
-				ruled = len(a.Validators) > 0
-			case schema.Int64Attribute:
-				ruled = len(a.Validators) > 0
-			case schema.SetAttribute:
-				ruled = len(a.Validators) > 0
-			case schema.MapAttribute:
-				ruled = len(a.Validators) > 0
-			case schema.ListAttribute:
-				ruled = len(a.Validators) > 0
-			}
-			key := typeName(r) + "." + name
-			if _, skip := notSent[key]; ruled && !probed[key] && !skip {
-				t.Errorf("%s has validators and no probe: add one to TestIdentityRulesAgree's inputs (or to notSent, saying why no request carries it)", key)
-			}
+			attrs[typeName(r)+"."+name] = a
 		}
 	}
 	for _, l := range ListResources() {
 		var lresp list.ListResourceSchemaResponse
 		l().ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &lresp)
 		for name, a := range lresp.Schema.Attributes {
-			ruled := false
-			switch a := a.(type) {
-			case listschema.StringAttribute:
-				ruled = len(a.Validators) > 0
-			case listschema.Int64Attribute:
-				ruled = len(a.Validators) > 0
-			case listschema.BoolAttribute:
-				ruled = len(a.Validators) > 0
-			default:
-				t.Errorf("list %s.%s: a %T, which this test does not look into: add it above", listTypeName(l()), name, a)
-			}
-			key := "list " + listTypeName(l()) + "." + name
-			if _, skip := notSent[key]; ruled && !probed[key] && !skip {
-				t.Errorf("%s has validators and no probe: add one to TestIdentityRulesAgree's inputs (or to notSent, saying why no request carries it)", key)
-			}
+			attrs["list "+listTypeName(l())+"."+name] = a
+		}
+	}
+	for key, a := range attrs {
+		// Every attribute type has Validators (a slice), whatever its schema.
+		ruled := reflect.ValueOf(a).FieldByName("Validators").Len() > 0
+		if _, skip := notSent[key]; ruled && !probed[key] && !skip {
+			t.Errorf("%s has validators and no probe: add one to TestIdentityRulesAgree's inputs (or to notSent, saying why no request carries it)", key)
 		}
 	}
 }
