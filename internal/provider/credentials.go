@@ -59,8 +59,6 @@ var (
 	})
 )
 
-var externalIDRe = regexp.MustCompile(`^[\w+=,.@:/-]+$`)
-
 // roleDuration is assume_role.duration: a role session's length the token
 // service accepts (rules.RoleSessionSeconds).
 var roleDuration = validators.Duration{
@@ -142,10 +140,7 @@ func assumeRoleBlock() schema.SingleNestedBlock {
 			"external_id": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "External id the role's trust policy requires (`sts:ExternalId`), 2 to 1224 characters of letters, digits and `+=,.@:/_-`.",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(2, 1224),
-					stringvalidator.RegexMatches(externalIDRe, "must be letters, digits or +=,.@:/_-"),
-				},
+				Validators:          validators.ASCIIStringRule(rules.ExternalID),
 			},
 		},
 	}
@@ -162,10 +157,8 @@ func webIdentityBlock() schema.SingleNestedBlock {
 				Optional:            true,
 				Sensitive:           true,
 				MarkdownDescription: "The OIDC token itself. Conflicts with `web_identity_token_file`.",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(4, 20000),
-					stringvalidator.ConflictsWith(path.MatchRelative().AtParent().AtName("web_identity_token_file")),
-				},
+				Validators: append(validators.ASCIIStringRule(rules.WebIdentityToken),
+					stringvalidator.ConflictsWith(path.MatchRelative().AtParent().AtName("web_identity_token_file"))),
 			},
 			"web_identity_token_file": schema.StringAttribute{
 				Optional:            true,

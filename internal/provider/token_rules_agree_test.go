@@ -3,6 +3,7 @@ package provider_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,12 +21,14 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	cloudprovider "github.com/cloudlabs/terraform-provider-cloud/internal/provider"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
-// TestTokenRulesAgree: the role blocks' session_name (both blocks) and
-// assume_role's duration get the same verdict from the provider block's
+// TestTokenRulesAgree: the role blocks' session_name (both blocks),
+// assume_role's external_id and duration and the web identity's token get the same verdict from the provider block's
 // validators and from the emulator's token service, on values derived
-// from the shared rules (rules.RoleSessionName, rules.RoleSessionSeconds):
+// from the shared rules (rules.RoleSessionName, rules.ExternalID,
+// rules.WebIdentityToken, rules.RoleSessionSeconds):
 // each limit and one past, empty, values not of the form. A refusal
 // agrees only when the service's message names the member.
 func TestTokenRulesAgree(t *testing.T) {
@@ -73,13 +76,41 @@ func TestTokenRulesAgree(t *testing.T) {
 	for _, block := range []string{"assume_role", "assume_role_with_web_identity"} {
 		vs := attr(block, "session_name")
 		for _, v := range names {
-			// An empty name is no name: the provider sends its default.
-			if v == "" {
-				continue
-			}
 			if p, s := providerRefuses(vs, v), refused(v, "RoleSessionName", &sts.AssumeRoleInput{RoleSessionName: aws.String(v)}); p != s {
 				t.Errorf("%s.session_name = %.20q: provider refuses %v, service refuses %v", block, v, p, s)
 			}
+		}
+	}
+
+	ids := []string{"", "a", "ab", strings.Repeat("x", 1224), strings.Repeat("x", 1225), rules.ExternalID.Form.Example, "a:b/c@d", "has space", "a#b", "é"}
+	for _, v := range ids {
+		if p, s := providerRefuses(attr("assume_role", "external_id"), v), refused(v, "ExternalId", &sts.AssumeRoleInput{RoleSessionName: aws.String("probe"), ExternalId: aws.String(v)}); p != s {
+			t.Errorf("assume_role.external_id = %.20q: provider refuses %v, service refuses %v", v, p, s)
+		}
+	}
+
+	// A token of the right length is no JWT: the service refuses it as
+	// InvalidIdentityToken, after the value rule passed.
+	anon := sts.New(sts.Options{Region: e.Region(), BaseEndpoint: aws.String(srv.URL), RetryMaxAttempts: 1, Credentials: aws.AnonymousCredentials{}})
+	for _, n := range []int{3, 4, 20000, 20001} {
+		v := strings.Repeat("t", n)
+		_, err := anon.AssumeRoleWithWebIdentity(ctx, &sts.AssumeRoleWithWebIdentityInput{
+			RoleArn: aws.String("arn:cloud:identity::123456789012:role/deploy"), RoleSessionName: aws.String("probe"), WebIdentityToken: aws.String(v)})
+		var api smithy.APIError
+		if !errors.As(err, &api) {
+			t.Fatalf("web_identity_token of %d: want a refusal, got %v", n, err)
+		}
+		s := api.ErrorCode() == "ValidationError" && strings.Contains(api.ErrorMessage(), "WebIdentityToken")
+		if !s && api.ErrorCode() != "InvalidIdentityToken" {
+			t.Fatalf("web_identity_token of %d: refused for another reason: %v", n, err)
+		}
+		// Its other validator, ConflictsWith, needs the whole configuration.
+		vs := slices.DeleteFunc(attr("assume_role_with_web_identity", "web_identity_token"), func(x validator.String) bool {
+			_, ruled := x.(validators.Ruled)
+			return !ruled
+		})
+		if p := providerRefuses(vs, v); p != s {
+			t.Errorf("assume_role_with_web_identity.web_identity_token of %d characters: provider refuses %v, service refuses %v", n, p, s)
 		}
 	}
 

@@ -128,6 +128,8 @@ func TestDecidedValues(t *testing.T) {
 		"ChangeID":           {rules.ChangeID, want{length: "36-36", form: "id"}},
 		"RoleSessionName":    {rules.RoleSessionName, want{form: "session"}},
 		"RoleSessionSeconds": {rules.RoleSessionSeconds, want{rng: "900-43200"}},
+		"ExternalID":         {rules.ExternalID, want{length: "2-1224", form: "external"}},
+		"WebIdentityToken":   {rules.WebIdentityToken, want{length: "4-20000"}},
 		"ListMaxItems":       {rules.ListMaxItems, want{rng: "1-1000"}},
 		"RegionName":         {rules.RegionName, want{form: "region"}},
 	} {
@@ -169,6 +171,7 @@ func checkRule(t *testing.T, key string, r rules.Value, w want) {
 		"domain":     {"demo-1", "1demo"},
 		"id":         {"0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1fg"},
 		"session":    {strings.Repeat("s", 64), strings.Repeat("s", 65)},
+		"external":   {"a:b/c@d", "a b"},
 	}
 	switch f, ok := forms[w.form]; {
 	case w.form == "" && r.Form != nil:

@@ -16,3 +16,17 @@ var RoleSessionName = Value{Form: &Form{
 // and AssumeRoleWithWebIdentity's DurationSeconds: 15 minutes to 12 hours
 // (the role's maximum may be less).
 var RoleSessionSeconds = Value{Range: between(900, 43200)}
+
+// ExternalID is AssumeRole's ExternalId, which a role's trust policy may
+// require: 2 to 1224 letters, digits and +=,.@:/_-.
+var ExternalID = Value{Length: between(2, 1224), Form: &Form{
+	Re:      regexp.MustCompile(`^[\w+=,.@:/-]+$`),
+	Must:    "must be letters, digits or +=,.@:/_-",
+	Example: "ci-external-id",
+}}
+
+// WebIdentityToken is AssumeRoleWithWebIdentity's WebIdentityToken, an
+// OpenID Connect token: 4 to 20000 characters, ASCII (a JWT), so both
+// sides count bytes; its signature and claims are the service's to
+// verify, no value rule.
+var WebIdentityToken = Value{Length: between(4, 20000)}

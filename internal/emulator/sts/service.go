@@ -215,6 +215,9 @@ func (s *Service) assumeRole(c *core.Caller, form url.Values) (any, *apiError) {
 	if aerr != nil {
 		return nil, aerr
 	}
+	if id := form.Get("ExternalId"); form.Has("ExternalId") && rules.ExternalID.CheckString(id) != nil {
+		return nil, bad("ValidationError", "ExternalId %q must be 2 to 1224 characters of letters, digits and +=,.@:/_-.", id)
+	}
 	keys := map[string]string{}
 	if id := form.Get("ExternalId"); id != "" {
 		keys["sts:ExternalId"] = id
@@ -237,6 +240,9 @@ func (s *Service) assumeRoleWithWebIdentity(form url.Values) (any, *apiError) {
 		return nil, aerr
 	}
 	raw := form.Get("WebIdentityToken")
+	if l := rules.WebIdentityToken.Length; !l.Contains(int64(len(raw))) {
+		return nil, bad("ValidationError", "WebIdentityToken must be %d to %d characters long, not %d.", l.Min, l.Max, len(raw))
+	}
 	tok, err := jwt.ParseSigned(raw, []jose.SignatureAlgorithm{jose.RS256, jose.RS384, jose.RS512, jose.ES256, jose.ES384, jose.PS256})
 	if err != nil {
 		return nil, bad("InvalidIdentityToken", "The web identity token is not a signed JWT.")
