@@ -5,8 +5,8 @@
 // AdvancedOptions values) and the search service's domain name, change id
 // and snapshot suspension (search.go); the identity inputs the provider
 // sends, its listings' path prefix and page size, a key's service name and
-// id (identity.go); the token service's session name and length
-// (token.go); the short-term key's lifetime (keys.go); the converse
+// id (identity.go); the token service's session name and length, external
+// id and web identity token (token.go); the short-term key's lifetime (keys.go); the converse
 // request's model id and text (converse.go); the form of a region name.
 // The provider derives its validators from them (internal/validators,
 // which mark each as derived: validators.Ruled), the clients check
