@@ -27,6 +27,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client/auth"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
@@ -58,15 +59,10 @@ var (
 	})
 )
 
-var (
-	sessionNameRe = regexp.MustCompile(`^[\w+=,.@-]{2,64}$`)
-	externalIDRe  = regexp.MustCompile(`^[\w+=,.@:/-]+$`)
-)
-
 // roleDuration is assume_role.duration: a role session's length the token
-// service accepts.
+// service accepts (rules.RoleSessionSeconds).
 var roleDuration = validators.Duration{
-	Min: 15 * time.Minute, Max: 12 * time.Hour,
+	Min: time.Duration(rules.RoleSessionSeconds.Range.Min) * time.Second, Max: time.Duration(rules.RoleSessionSeconds.Range.Max) * time.Second,
 	Desc:    "must be a duration from 15m to 12h, such as 1h",
 	Summary: "Invalid Role Session Duration",
 	NotDuration: func(v string) string {
@@ -111,7 +107,7 @@ func sessionNameAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		Optional:            true,
 		MarkdownDescription: "Name of the role session, seen in the token service's answers and the caller identity. 2 to 64 characters of letters, digits and `+=,.@_-`. Defaults to `" + auth.DefaultSessionName + "`.",
-		Validators:          []validator.String{stringvalidator.RegexMatches(sessionNameRe, "must be 2 to 64 letters, digits or +=,.@_-")},
+		Validators:          validators.StringRule(rules.RoleSessionName),
 	}
 }
 
@@ -144,10 +140,7 @@ func assumeRoleBlock() schema.SingleNestedBlock {
 			"external_id": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "External id the role's trust policy requires (`sts:ExternalId`), 2 to 1224 characters of letters, digits and `+=,.@:/_-`.",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(2, 1224),
-					stringvalidator.RegexMatches(externalIDRe, "must be letters, digits or +=,.@:/_-"),
-				},
+				Validators:          validators.ASCIIStringRule(rules.ExternalID),
 			},
 		},
 	}
@@ -164,10 +157,8 @@ func webIdentityBlock() schema.SingleNestedBlock {
 				Optional:            true,
 				Sensitive:           true,
 				MarkdownDescription: "The OIDC token itself. Conflicts with `web_identity_token_file`.",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(4, 20000),
-					stringvalidator.ConflictsWith(path.MatchRelative().AtParent().AtName("web_identity_token_file")),
-				},
+				Validators: append(validators.ASCIIStringRule(rules.WebIdentityToken),
+					stringvalidator.ConflictsWith(path.MatchRelative().AtParent().AtName("web_identity_token_file"))),
 			},
 			"web_identity_token_file": schema.StringAttribute{
 				Optional:            true,

@@ -10,9 +10,7 @@ import (
 	"testing"
 	"time"
 
-	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 // want is a rule written out by hand: n is "" (no bound) or "min-max",
@@ -115,16 +113,31 @@ func TestDecidedValues(t *testing.T) {
 		r rules.Value
 		w want
 	}{
-		"UserName":          {rules.UserName, want{length: "1-64", form: "user"}},
-		"UserPath":          {rules.UserPath, want{length: "1-512", form: "path"}},
-		"PolicyARN":         {rules.PolicyARN, want{form: "arn"}},
-		"ModelID":           {rules.ModelID, want{length: "1-2048", form: "model"}},
-		"MessageText":       {rules.MessageText, want{length: "1-100000"}},
-		"WarningCode":       {rules.WarningCode, want{form: "code"}},
-		"AcceptedWarnings":  {rules.AcceptedWarnings, want{items: "0-25"}},
-		"CredentialAgeDays": {rules.CredentialAgeDays, want{rng: "1-36600"}},
+		"UserName":           {rules.UserName, want{length: "1-64", form: "user"}},
+		"UserPath":           {rules.UserPath, want{length: "1-512", form: "path"}},
+		"PolicyARN":          {rules.PolicyARN, want{form: "arn"}},
+		"ModelID":            {rules.ModelID, want{length: "1-2048", form: "model"}},
+		"MessageText":        {rules.MessageText, want{length: "1-100000"}},
+		"WarningCode":        {rules.WarningCode, want{form: "code"}},
+		"AcceptedWarnings":   {rules.AcceptedWarnings, want{items: "0-25"}},
+		"CredentialAgeDays":  {rules.CredentialAgeDays, want{rng: "1-36600"}},
+		"UserPathPrefix":     {rules.UserPathPrefix, want{length: "1-512", form: "prefix"}},
+		"ServiceName":        {rules.ServiceName, want{length: "3-128", form: "service"}},
+		"CredentialID":       {rules.CredentialID, want{form: "credential"}},
+		"DomainName":         {rules.DomainName, want{length: "3-28", form: "domain"}},
+		"ChangeID":           {rules.ChangeID, want{length: "36-36", form: "id"}},
+		"RoleSessionName":    {rules.RoleSessionName, want{form: "session"}},
+		"RoleSessionSeconds": {rules.RoleSessionSeconds, want{rng: "900-43200"}},
+		"ExternalID":         {rules.ExternalID, want{length: "2-1224", form: "external"}},
+		"WebIdentityToken":   {rules.WebIdentityToken, want{length: "4-20000"}},
+		"ListMaxItems":       {rules.ListMaxItems, want{rng: "1-1000"}},
+		"RegionName":         {rules.RegionName, want{form: "region"}},
 	} {
 		checkRule(t, name, c.r, c.w)
+	}
+	// The key document's limit: "At most 12 hours".
+	if rules.MaxShortTermKeyLifetime != 12*time.Hour {
+		t.Errorf("MaxShortTermKeyLifetime = %v, want the spec's 12h", rules.MaxShortTermKeyLifetime)
 	}
 	if got := rules.DedicatedMasterCountsEnabled; !slices.Equal(got, []int64{3, 5}) {
 		t.Errorf("DedicatedMasterCountsEnabled = %v, want [3 5]", got)
@@ -151,6 +164,14 @@ func checkRule(t *testing.T, key string, r rules.Value, w want) {
 		"path":   {"/team/", "team"},
 		"model":  {"anthropic.claude-v2:1", "claude v2"},
 		"region": {"eu-west-3", "Europe"},
+		// The length in the form: the bad value is one past it.
+		"prefix":     {"/apps/", "apps/"},
+		"service":    {"models.cloud.example", "Models"},
+		"credential": {strings.Repeat("A", 128), strings.Repeat("A", 129)},
+		"domain":     {"demo-1", "1demo"},
+		"id":         {"0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1fg"},
+		"session":    {strings.Repeat("s", 64), strings.Repeat("s", 65)},
+		"external":   {"a:b/c@d", "a b"},
 	}
 	switch f, ok := forms[w.form]; {
 	case w.form == "" && r.Form != nil:
@@ -200,11 +221,11 @@ func TestSpecLimits(t *testing.T) {
 		row string
 		got []int64
 	}{
-		{"DomainName length", []int64{searchclient.DomainNameMinLength, searchclient.DomainNameMaxLength}},
+		{"DomainName length", []int64{rules.DomainName.Length.Min, rules.DomainName.Length.Max}},
 		{"AcceptedWarnings", []int64{rules.MaxAcceptedWarnings}},
 		{"AccessPolicies length", []int64{0, rules.MaxAccessPoliciesChars}},
-		{"Automated snapshot suspension", []int64{int64(validators.MaxSnapshotPause / (24 * time.Hour))}},
-		{"DryRunId, ChangeId length", []int64{searchclient.IDLength}},
+		{"Automated snapshot suspension", []int64{int64(rules.MaxSnapshotPause / (24 * time.Hour))}},
+		{"DryRunId, ChangeId length", []int64{rules.ChangeID.Length.Min}},
 		{"Default for indices.query.bool.max_clause_count", []int64{mustInt(t, rules.AdvancedOptionDefaults()[rules.MaxClauseCount])}},
 	} {
 		want, ok := limits[c.row]
@@ -216,8 +237,11 @@ func TestSpecLimits(t *testing.T) {
 			t.Errorf("%s: the constants say %v, the spec %v", c.row, c.got, want)
 		}
 	}
-	if validators.MaxSnapshotPause%(24*time.Hour) != 0 {
-		t.Errorf("MaxSnapshotPause %v is not a whole number of days", validators.MaxSnapshotPause)
+	if l := rules.ChangeID.Length; l.Min != l.Max {
+		t.Errorf("ChangeID's length %v is not exact", l)
+	}
+	if rules.MaxSnapshotPause%(24*time.Hour) != 0 {
+		t.Errorf("MaxSnapshotPause %v is not a whole number of days", rules.MaxSnapshotPause)
 	}
 	if r := rules.DomainConfig["AccessPolicies"].Length; r == nil || r.Max != rules.MaxAccessPoliciesChars {
 		t.Errorf("AccessPolicies' rule %v does not use MaxAccessPoliciesChars", r)

@@ -1,18 +1,29 @@
-// Package rules holds the value rules that the provider and the emulator
-// both apply, written once: the search domain configuration's members
+// Package rules holds every value rule (a pattern, a length, a range, a
+// number of items, a limit) that the provider and the services' requests
+// share, written once: the search domain configuration's members
 // (rules.DomainConfig: ranges, lengths, forms, numbers of items; the
-// AdvancedOptions values), the identity inputs the provider sends, the
-// converse request's model id and text, and the form of a region name. The
-// provider derives its validators from them (internal/validators) and the
-// emulator checks requests with them, so a value is never refused by one
-// and accepted by the other; the agreement tests (TestValueRulesAgree,
-// TestIdentityRulesAgree, TestConverseRulesAgree) hold both sides to it.
-// Where the spec gives a limit the rule is the spec's; where it does not,
-// the rule is the project's decision, written here once and documented in
-// contributing/design.md ("Value rules"). Enumerations are not here: the
-// emulator keeps its own lists, written from the spec, and the agreement
-// test compares them with the provider's. This package imports the
-// standard library only (the rules rule of .golangci.yml).
+// AdvancedOptions values) and the search service's domain name, change id
+// and snapshot suspension (search.go); the identity inputs the provider
+// sends, its listings' path prefix and page size, a key's service name and
+// id (identity.go); the token service's session name and length, external
+// id and web identity token (token.go); the short-term key's lifetime (keys.go); the converse
+// request's model id and text (converse.go); the form of a region name.
+// The provider derives its validators from them (internal/validators,
+// which mark each as derived: validators.Ruled), the clients check
+// requests with them, and the emulator checks requests with them, so a
+// value is never refused by one and accepted by another. Tests hold it:
+// TestValueRulesHome (internal/provider) walks every schema the provider
+// serves, the provider block and the list resources' configurations too,
+// and fails for a validator whose rule is written anywhere else; the
+// agreement tests (TestValueRulesAgree, TestControlRulesAgree,
+// TestIdentityRulesAgree, TestTokenRulesAgree, TestConverseRulesAgree)
+// send values derived from each rule to both sides. Where the spec gives
+// a limit the rule is the spec's; where it does not, the rule is the
+// service's documented one or the project's decision, written here once
+// and documented in contributing/design.md ("Value rules"). Enumerations
+// are not here: the emulator keeps its own lists, written from the spec,
+// and the agreement tests compare them with the provider's. This package
+// imports the standard library only (the rules rule of .golangci.yml).
 package rules
 
 import (

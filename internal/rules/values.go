@@ -172,8 +172,9 @@ var arn = Value{Form: &Form{
 // DomainConfig: unexported, so nothing outside this package changes it.
 var hour = between(0, 23)
 
-// region is a region name's form (Region), as a member's rule.
-var region = Value{Form: &Form{Re: Region, Must: "must be a region name such as us-east-1", Example: "us-east-1"}}
+// RegionName is a region name's form (Region) as a value's rule: the
+// provider's region arguments and WorkforceIdentityInstanceRegion.
+var RegionName = Value{Form: &Form{Re: Region, Must: "must be a region name such as us-east-1", Example: "us-east-1"}}
 
 // masterUserName is the master user's name, whether the internal user
 // database's (MasterUserOptions) or SAML's: the same user, the same rule.
@@ -257,7 +258,7 @@ var DomainConfig = map[string]Value{
 	"EncryptionAtRestOptions.KmsKeyId": AnyString,
 
 	"WorkforceIdentityOptions.WorkforceIdentityInstanceARN":    arn,
-	"WorkforceIdentityOptions.WorkforceIdentityInstanceRegion": region,
+	"WorkforceIdentityOptions.WorkforceIdentityInstanceRegion": RegionName,
 	"WorkforceIdentityOptions.RolesKey":                        AnyString,
 	"WorkforceIdentityOptions.SubjectKey":                      AnyString,
 

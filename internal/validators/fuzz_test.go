@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // FuzzAdvancedOptionValue: the validator refuses exactly the values of
@@ -64,7 +66,7 @@ func FuzzSnapshotPauseWindow(f *testing.F) {
 		SnapshotPauseWindow().ValidateObject(context.Background(), validator.ObjectRequest{Path: path.Root("automated_snapshot_pause_options"), ConfigValue: obj}, resp)
 		s, errS := time.Parse(time.RFC3339, start)
 		e, errE := time.Parse(time.RFC3339, end)
-		wantRefused := errS == nil && errE == nil && (!e.After(s) || e.Sub(s) > MaxSnapshotPause)
+		wantRefused := errS == nil && errE == nil && (!e.After(s) || e.Sub(s) > rules.MaxSnapshotPause)
 		if got := resp.Diagnostics.HasError(); got != wantRefused {
 			t.Fatalf("start %q end %q: refused %v, want %v", start, end, got, wantRefused)
 		}

@@ -9,10 +9,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
-)
 
-// MaxSnapshotPause is the spec's limit on suspending automated snapshots.
-const MaxSnapshotPause = 72 * time.Hour
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+)
 
 // SnapshotPauseWindow checks an automated snapshot suspension: enabled
 // needs start_time and end_time, and end_time follows start_time by at
@@ -51,10 +50,10 @@ func (snapshotPauseWindow) ValidateObject(_ context.Context, req validator.Objec
 	case !end.After(start):
 		resp.Diagnostics.AddAttributeError(req.Path.AtName("end_time"), "Invalid Snapshot Suspension",
 			fmt.Sprintf("end_time (%s) must be after start_time (%s).", end.Format(time.RFC3339), start.Format(time.RFC3339)))
-	case end.Sub(start) > MaxSnapshotPause:
+	case end.Sub(start) > rules.MaxSnapshotPause:
 		resp.Diagnostics.AddAttributeError(req.Path.AtName("end_time"), "Snapshot Suspension Too Long",
 			fmt.Sprintf("Automated snapshots can be suspended for at most 3 days; end_time is %s after start_time. Move end_time to %s or earlier.",
-				end.Sub(start), start.Add(MaxSnapshotPause).Format(time.RFC3339)))
+				end.Sub(start), start.Add(rules.MaxSnapshotPause).Format(time.RFC3339)))
 	}
 }
 

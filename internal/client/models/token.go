@@ -15,6 +15,7 @@ import (
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // Short-term key format (the design guide, contributing/design.md, "Wire
@@ -26,7 +27,7 @@ const (
 	// SigningName is the SigV4 service name of short-term keys.
 	SigningName = "models"
 	// MaxTokenLifetime is the spec's limit on a short-term key.
-	MaxTokenLifetime = 12 * time.Hour
+	MaxTokenLifetime = rules.MaxShortTermKeyLifetime
 	// TokenAction is the presigned action.
 	TokenAction = "CallWithBearerToken"
 	// EmptyPayloadHash is the payload hash the presigned request is signed

@@ -192,7 +192,7 @@ func (s *Service) findCredential(form url.Values) (*user, *credential, *apiError
 	if id == "" {
 		return nil, nil, invalidInput("ServiceSpecificCredentialId is required.")
 	}
-	if len(id) < 20 || len(id) > 128 || strings.ContainsAny(id, " /") {
+	if rules.CredentialID.CheckString(id) != nil {
 		return nil, nil, invalidInput("ServiceSpecificCredentialId %q is not a credential id (20 to 128 letters and digits).", id)
 	}
 	for _, k := range u.Credentials {

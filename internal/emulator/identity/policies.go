@@ -19,7 +19,6 @@ const (
 	// user (IAM's default).
 	MaxPoliciesPerUser = 10
 	defaultMaxItems    = 100
-	maxMaxItems        = 1000
 )
 
 type attachedPolicyXML struct {
@@ -145,8 +144,8 @@ func pageSize(form url.Values) (int, *apiError) {
 		return defaultMaxItems, nil
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > maxMaxItems {
-		return 0, invalidInput("MaxItems %q must be an integer from 1 to %d.", v, maxMaxItems)
+	if r := rules.ListMaxItems.Range; err != nil || !r.Contains(int64(n)) {
+		return 0, invalidInput("MaxItems %q must be an integer from %d to %d.", v, r.Min, r.Max)
 	}
 	return n, nil
 }

@@ -160,6 +160,9 @@ func (s *Service) listUsers(_ *core.Caller, form url.Values) (any, *apiError) {
 		after = name
 	}
 	prefix := form.Get("PathPrefix")
+	if form.Has("PathPrefix") && rules.UserPathPrefix.CheckString(prefix) != nil {
+		return nil, invalidInput("PathPrefix %q must begin with / and hold 1 to 512 printable ASCII characters.", prefix)
+	}
 	var all []userXML
 	for _, u := range s.users {
 		if strings.HasPrefix(u.Path, prefix) && (after == "" || strings.ToLower(u.Name) > strings.ToLower(after)) {

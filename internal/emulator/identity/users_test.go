@@ -2,10 +2,13 @@ package identity
 
 import (
 	"encoding/xml"
+	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 type listUsersPage struct {
@@ -69,6 +72,44 @@ func TestListUsersPages(t *testing.T) {
 		a := call(t, s, adminCaller, "ListUsers", tc.key, tc.value)
 		if a.status != 400 || a.code != "InvalidInput" {
 			t.Errorf("%s: answer %d %s %q, want 400 InvalidInput", tc.name, a.status, a.code, a.msg)
+		}
+	}
+}
+
+// ListUsers checks PathPrefix with rules.UserPathPrefix, the rule the
+// provider's path_prefix validators use: a prefix that does not begin
+// with /, holds a character that is not printable ASCII, is empty or
+// longer than 512 characters is refused with InvalidInput naming
+// PathPrefix, before any user is listed; one of the form lists the users
+// under it.
+func TestListUsersPathPrefix(t *testing.T) {
+	t.Parallel()
+	s, _ := newService(t) // alice, at /
+	must(t, call(t, s, adminCaller, "CreateUser", "UserName", "app", "Path", "/apps/"))
+	for _, c := range []struct {
+		prefix string
+		want   []string // nil: refused
+	}{
+		{"/", []string{"alice", "app"}},
+		{"/apps/", []string{"app"}},
+		{"/" + strings.Repeat("p", 511), []string{}},
+		{"/ops/", []string{}},
+		{"apps/", nil},
+		{"/a b/", nil},
+		{"/é/", nil},
+		{"", nil},
+		{"/" + strings.Repeat("p", 512), nil},
+	} {
+		a := call(t, s, adminCaller, "ListUsers", "PathPrefix", c.prefix)
+		if c.want == nil {
+			if a.status != http.StatusBadRequest || a.code != "InvalidInput" || !strings.Contains(a.msg, "PathPrefix") {
+				t.Errorf("PathPrefix %.20q: got %d %s %q, want 400 InvalidInput naming PathPrefix", c.prefix, a.status, a.code, a.msg)
+			}
+			continue
+		}
+		names, _, _ := listUsers(t, s, "PathPrefix", c.prefix)
+		if d := cmp.Diff(c.want, names, cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("PathPrefix %.20q (-want +got):\n%s", c.prefix, d)
 		}
 	}
 }

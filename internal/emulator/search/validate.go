@@ -307,7 +307,7 @@ func snapshotPauseTooLong(p *AutomatedSnapshotPauseInput) (time.Duration, bool) 
 		return 0, false
 	}
 	d := p.EndTime.Time().Sub(p.StartTime.Time())
-	return d, d > maxSnapshotPause
+	return d, d > rules.MaxSnapshotPause
 }
 
 func fmtDuration(d time.Duration) string {

@@ -3,7 +3,6 @@ package search
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"time"
 
@@ -101,34 +100,23 @@ func Enumerations() map[string][]string {
 	return out
 }
 
-// The spec's limits.
-const (
-	domainNameMinLength = 3
-	domainNameMaxLength = 28
-	// maxSnapshotPause is the longest automated snapshot suspension.
-	maxSnapshotPause = 72 * time.Hour
-)
-
-var (
-	domainNameRegexp = regexp.MustCompile(`^[a-z][a-z0-9\-]+$`)
-	idRegexp         = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-)
-
-// validDomainName says which of the spec's rules a domain name breaks.
+// validDomainName says which of the spec's rules (rules.DomainName) a
+// domain name breaks.
 func validDomainName(name string) error {
-	if n := len(name); n < domainNameMinLength || n > domainNameMaxLength {
-		return fmt.Errorf("domain name %q must be %d to %d characters long, it has %d", name, domainNameMinLength, domainNameMaxLength, n)
+	r := rules.DomainName
+	if n := len(name); !r.Length.Contains(int64(n)) {
+		return fmt.Errorf("domain name %q must be %d to %d characters long, it has %d", name, r.Length.Min, r.Length.Max, n)
 	}
-	if !domainNameRegexp.MatchString(name) {
-		return fmt.Errorf("domain name %q must start with a lower-case letter and contain only lower-case letters, digits and hyphens", name)
+	if !r.Form.Re.MatchString(name) {
+		return fmt.Errorf("domain name %q %s", name, r.Form.Must)
 	}
 	return nil
 }
 
-// validID checks a DryRunId or ChangeId: 36 characters, 8-4-4-4-12 hex.
+// validID checks a DryRunId or ChangeId (rules.ChangeID).
 func validID(id string) error {
-	if !idRegexp.MatchString(id) {
-		return fmt.Errorf("id %q must be 36 characters in hexadecimal groups 8-4-4-4-12", id)
+	if rules.ChangeID.CheckString(id) != nil {
+		return fmt.Errorf("id %q %s", id, rules.ChangeID.Form.Must)
 	}
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 // Short-term bearer keys of the model runtime (the design guide,
@@ -20,7 +22,7 @@ const (
 	BearerPrefix      = "models-api-key-" //nolint:gosec // a format prefix, not a credential
 	BearerService     = "models"
 	BearerAction      = "CallWithBearerToken"
-	MaxBearerLifetime = 43200 // seconds
+	MaxBearerLifetime = int(rules.MaxShortTermKeyLifetime / time.Second)
 	bearerSuffix      = "&Version=1"
 )
 

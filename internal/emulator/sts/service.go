@@ -16,7 +16,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,6 +28,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/policy"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 )
 
 const (
@@ -37,8 +37,6 @@ const (
 	// webIdentity is the one action sent unsigned: the token authenticates it.
 	webIdentity = "AssumeRoleWithWebIdentity"
 )
-
-var sessionNameRe = regexp.MustCompile(`^[\w+=,.@-]{2,64}$`)
 
 // Service is the emulated token service.
 type Service struct {
@@ -191,7 +189,7 @@ func (s *Service) roleRequest(form url.Values) (identity.Role, string, time.Dura
 	if arn == "" {
 		return identity.Role{}, "", 0, bad("ValidationError", "RoleArn is required.")
 	}
-	if !sessionNameRe.MatchString(name) {
+	if rules.RoleSessionName.CheckString(name) != nil {
 		return identity.Role{}, "", 0, bad("ValidationError", "RoleSessionName %q must be 2 to 64 characters of letters, digits and +=,.@_-.", name)
 	}
 	role, ok := s.identity.RoleByArn(arn)
@@ -201,8 +199,8 @@ func (s *Service) roleRequest(form url.Values) (identity.Role, string, time.Dura
 	d := time.Hour
 	if v := form.Get("DurationSeconds"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 900 || n > 43200 {
-			return identity.Role{}, "", 0, bad("ValidationError", "DurationSeconds must be between 900 and 43200, got %q.", v)
+		if r := rules.RoleSessionSeconds.Range; err != nil || !r.Contains(int64(n)) {
+			return identity.Role{}, "", 0, bad("ValidationError", "DurationSeconds must be between %d and %d, got %q.", r.Min, r.Max, v)
 		}
 		d = time.Duration(n) * time.Second
 	}
@@ -216,6 +214,9 @@ func (s *Service) assumeRole(c *core.Caller, form url.Values) (any, *apiError) {
 	role, name, d, aerr := s.roleRequest(form)
 	if aerr != nil {
 		return nil, aerr
+	}
+	if id := form.Get("ExternalId"); form.Has("ExternalId") && rules.ExternalID.CheckString(id) != nil {
+		return nil, bad("ValidationError", "ExternalId %q must be 2 to 1224 characters of letters, digits and +=,.@:/_-.", id)
 	}
 	keys := map[string]string{}
 	if id := form.Get("ExternalId"); id != "" {
@@ -239,6 +240,9 @@ func (s *Service) assumeRoleWithWebIdentity(form url.Values) (any, *apiError) {
 		return nil, aerr
 	}
 	raw := form.Get("WebIdentityToken")
+	if l := rules.WebIdentityToken.Length; !l.Contains(int64(len(raw))) {
+		return nil, bad("ValidationError", "WebIdentityToken must be %d to %d characters long, not %d.", l.Min, l.Max, len(raw))
+	}
 	tok, err := jwt.ParseSigned(raw, []jose.SignatureAlgorithm{jose.RS256, jose.RS384, jose.RS512, jose.ES256, jose.ES384, jose.PS256})
 	if err != nil {
 		return nil, bad("InvalidIdentityToken", "The web identity token is not a signed JWT.")

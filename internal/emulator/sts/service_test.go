@@ -148,7 +148,8 @@ func TestAssumeRoleWithWebIdentity(t *testing.T) {
 	for _, tc := range []struct {
 		name, token, code, contains string
 	}{
-		{"not a JWT", "abc", "InvalidIdentityToken", "not a signed JWT"},
+		{"not a JWT", "abcd", "InvalidIdentityToken", "not a signed JWT"},
+		{"shorter than any token", "abc", "ValidationError", "WebIdentityToken must be 4 to 20000 characters"},
 		{"unknown issuer", sign(jwt.Claims{Issuer: "https://other.example", Subject: "good", Audience: jwt.Audience{"aud-1"}, Expiry: exp}), "InvalidIdentityToken", "No OpenIDConnect provider found"},
 		{"wrong audience", sign(jwt.Claims{Issuer: iss, Subject: "good", Audience: jwt.Audience{"aud-2"}, Expiry: exp}), "InvalidIdentityToken", "Incorrect token audience"},
 		{"expired", sign(jwt.Claims{Issuer: iss, Subject: "good", Audience: jwt.Audience{"aud-1"}, Expiry: jwt.NewNumericDate(now.Add(-time.Second))}), "ExpiredTokenException", "Token expired"},

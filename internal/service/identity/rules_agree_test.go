@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -20,9 +23,11 @@ import (
 )
 
 // identityInput is one value the provider sends to the identity service:
-// the attribute that holds it and the request that carries it.
+// the attribute that holds it (of a resource, or of a list resource's
+// configuration) and the request that carries it.
 type identityInput struct {
 	res    resource.Resource
+	list   list.ListResource
 	attr   string
 	values []string // derived from the rule
 	ints   []int64  // for a whole number
@@ -32,14 +37,16 @@ type identityInput struct {
 }
 
 // TestIdentityRulesAgree: every identity input the provider sends (user
-// names, path, policy ARN, service name, credential age, key status)
-// gets the same verdict from the attribute's validators and from the
-// emulator, on values derived from the shared rules (rules.UserName,
-// rules.UserPath, rules.PolicyARN, rules.CredentialAgeDays) or the
+// names, path, policy ARN, service name, credential age, key status, and
+// the list resources' user name, service name and path prefix) gets the
+// same verdict from the attribute's validators and from the emulator, on
+// values derived from the shared rules (rules.UserName, rules.UserPath,
+// rules.UserPathPrefix, rules.PolicyARN, rules.CredentialAgeDays) or the
 // enumeration: each limit and one past, empty, a value of the form and
 // values not of it, another case, 2^53+1. Every disagreement is printed.
-// The resources' schemas drive it: an attribute with validators and no
-// probe fails it (everyRuleProbed).
+// The resources' schemas and the list resources' configuration schemas
+// drive it: an attribute with validators and no probe fails it
+// (everyRuleProbed).
 func TestIdentityRulesAgree(t *testing.T) {
 	t.Parallel()
 	srv := emulatortest.New(t)
@@ -130,13 +137,29 @@ func TestIdentityRulesAgree(t *testing.T) {
 				user, key := fresh()
 				return url.Values{"Action": {"UpdateServiceSpecificCredential"}, "UserName": {user}, "ServiceSpecificCredentialId": {key}, "Status": {v}}
 			}},
+		{list: NewUserList(), attr: "path_prefix", values: append(str(rules.UserPathPrefix), "/", "apps/", "/a b/", "/é/"),
+			form: func(v, _ string) url.Values { return url.Values{"Action": {"ListUsers"}, "PathPrefix": {v}} }},
+		{list: NewUserPolicyAttachmentList(), attr: "user_name", values: append(str(rules.UserName), "a/b"),
+			form: func(v, _ string) url.Values {
+				send(url.Values{"Action": {"CreateUser"}, "UserName": {v}}) // so that a valid name exists
+				return url.Values{"Action": {"ListAttachedUserPolicies"}, "UserName": {v}}
+			}},
+		{list: NewServiceSpecificCredentialList(), attr: "user_name", values: append(str(rules.UserName), "a/b"),
+			form: func(v, _ string) url.Values {
+				send(url.Values{"Action": {"CreateUser"}, "UserName": {v}}) // so that a valid name exists
+				return url.Values{"Action": {"ListServiceSpecificCredentials"}, "UserName": {v}}
+			}},
+		// An empty service_name is none: the client sends no ServiceName.
+		{list: NewServiceSpecificCredentialList(), attr: "service_name", values: []string{DefaultServiceName, "mo", "other.cloud.example", strings.ToUpper(DefaultServiceName)},
+			form: func(v, _ string) url.Values {
+				user, _ := fresh()
+				return url.Values{"Action": {"ListServiceSpecificCredentials"}, "UserName": {user}, "ServiceName": {v}}
+			}},
 	}
 	everyRuleProbed(t, inputs)
 	disagree := 0
 	for _, in := range inputs {
-		var sresp resource.SchemaResponse
-		in.res.Schema(ctx, resource.SchemaRequest{}, &sresp)
-		a := sresp.Schema.Attributes[in.attr]
+		a := in.attribute()
 		check := func(v string, providerRefuses bool) {
 			status, body := send(in.form(v, ""))
 			// A name taken already (409) passed the value's checks.
@@ -154,7 +177,7 @@ func TestIdentityRulesAgree(t *testing.T) {
 		}
 		for _, v := range in.values {
 			var resp validator.StringResponse
-			for _, x := range a.(schema.StringAttribute).Validators {
+			for _, x := range stringValidators(a) {
 				x.ValidateString(ctx, validator.StringRequest{Path: path.Root(in.attr), ConfigValue: types.StringValue(v)}, &resp)
 			}
 			check(v, resp.Diagnostics.HasError())
@@ -172,51 +195,93 @@ func TestIdentityRulesAgree(t *testing.T) {
 	}
 }
 
+// attribute is the probed attribute of the resource's schema or of the
+// list resource's configuration schema.
+func (in identityInput) attribute() any {
+	ctx := context.Background()
+	if in.list != nil {
+		var lresp list.ListResourceSchemaResponse
+		in.list.ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &lresp)
+		return lresp.Schema.Attributes[in.attr]
+	}
+	var sresp resource.SchemaResponse
+	in.res.Schema(ctx, resource.SchemaRequest{}, &sresp)
+	return sresp.Schema.Attributes[in.attr]
+}
+
+// key names the probed attribute: "cloud_identity_user.path", or with
+// "list " before it for a list resource's.
+func (in identityInput) key() string {
+	if in.list != nil {
+		return "list " + listTypeName(in.list) + "." + in.attr
+	}
+	return typeName(in.res) + "." + in.attr
+}
+
+// stringValidators are a string attribute's validators, of a resource or
+// a list resource.
+func stringValidators(a any) []validator.String {
+	switch a := a.(type) {
+	case schema.StringAttribute:
+		return a.Validators
+	case listschema.StringAttribute:
+		return a.Validators
+	}
+	panic(fmt.Sprintf("not a string attribute: %T", a))
+}
+
 // wireName is the request parameter of each probed attribute.
 var wireName = map[string]string{
 	"user_name": "UserName", "path": "Path", "policy_arn": "PolicyArn", "service_name": "ServiceName",
-	"credential_age_days": "CredentialAgeDays", "status": "Status",
+	"credential_age_days": "CredentialAgeDays", "status": "Status", "path_prefix": "PathPrefix",
 }
 
 // notSent are the attributes with validators whose value no request
 // carries, with why.
 var notSent = map[string]string{
 	"cloud_identity_service_specific_credential.renew_before_days": "the provider's own renewal margin, checked against credential_age_days, never sent",
+	"list cloud_identity_service_specific_credential.status":       "the provider keeps the listed keys in this status, never sent",
 }
 
-// everyRuleProbed fails for an attribute of the identity resources that
-// has validators (a rule) and neither a probe among inputs nor a reason
-// in notSent: a new rule cannot go unchecked against the emulator.
+// everyRuleProbed fails for an attribute of the identity resources or of
+// their list resources' configurations that has validators (a rule) and
+// neither a probe among inputs nor a reason in notSent: a new rule cannot
+// go unchecked against the emulator.
 func everyRuleProbed(t *testing.T, inputs []identityInput) {
 	t.Helper()
 	ctx := context.Background()
 	probed := map[string]bool{}
 	for _, in := range inputs {
-		probed[typeName(in.res)+"."+in.attr] = true
+		probed[in.key()] = true
 	}
+	attrs := map[string]any{}
 	for _, r := range []resource.Resource{NewUserResource(), NewUserPolicyAttachmentResource(), NewServiceSpecificCredentialResource()} {
 		var sresp resource.SchemaResponse
 		r.Schema(ctx, resource.SchemaRequest{}, &sresp)
 		for name, a := range sresp.Schema.Attributes {
-			ruled := false
-			switch a := a.(type) {
-			case schema.StringAttribute:
-				ruled = len(a.Validators) > 0
-			case schema.Int64Attribute:
-				ruled = len(a.Validators) > 0
-			case schema.SetAttribute:
-				ruled = len(a.Validators) > 0
-			case schema.MapAttribute:
-				ruled = len(a.Validators) > 0
-			case schema.ListAttribute:
-				ruled = len(a.Validators) > 0
-			}
-			key := typeName(r) + "." + name
-			if _, skip := notSent[key]; ruled && !probed[key] && !skip {
-				t.Errorf("%s has validators and no probe: add one to TestIdentityRulesAgree's inputs (or to notSent, saying why no request carries it)", key)
-			}
+			attrs[typeName(r)+"."+name] = a
 		}
 	}
+	for _, l := range ListResources() {
+		var lresp list.ListResourceSchemaResponse
+		l().ListResourceConfigSchema(ctx, list.ListResourceSchemaRequest{}, &lresp)
+		for name, a := range lresp.Schema.Attributes {
+			attrs["list "+listTypeName(l())+"."+name] = a
+		}
+	}
+	for key, a := range attrs {
+		// Every attribute type has Validators (a slice), whatever its schema.
+		ruled := reflect.ValueOf(a).FieldByName("Validators").Len() > 0
+		if _, skip := notSent[key]; ruled && !probed[key] && !skip {
+			t.Errorf("%s has validators and no probe: add one to TestIdentityRulesAgree's inputs (or to notSent, saying why no request carries it)", key)
+		}
+	}
+}
+
+func listTypeName(l list.ListResource) string {
+	var m resource.MetadataResponse
+	l.Metadata(context.Background(), resource.MetadataRequest{ProviderTypeName: "cloud"}, &m)
+	return m.TypeName
 }
 
 func typeName(r resource.Resource) string {

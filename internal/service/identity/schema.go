@@ -55,12 +55,8 @@ func serviceNameAttribute() schema.StringAttribute {
 		Computed:            true,
 		Default:             stringdefault.StaticString(DefaultServiceName),
 		MarkdownDescription: "Service the key is for: `" + DefaultServiceName + "` (the default), the model runtime service, is the one service that accepts these keys; any other is refused at plan. Changing it replaces the key.",
-		Validators: []validator.String{
-			stringvalidator.LengthBetween(3, 128),
-			stringvalidator.RegexMatches(serviceNameRe, "must be a service name such as "+DefaultServiceName),
-			stringvalidator.OneOf(supportedServiceNames...),
-		},
-		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		Validators:          append(validators.ASCIIStringRule(rules.ServiceName), stringvalidator.OneOf(supportedServiceNames...)),
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 	"time"
 
@@ -58,11 +57,6 @@ const (
 // supportedServiceNames are the services that accept service-specific
 // credentials; the service refuses any other with NotSupportedService.
 var supportedServiceNames = []string{DefaultServiceName}
-
-var (
-	serviceNameRe  = regexp.MustCompile(`^[a-z0-9-]+(\.[a-z0-9-]+)+$`)
-	credentialIDRe = regexp.MustCompile(`^[\w]{20,128}$`)
-)
 
 // NewServiceSpecificCredentialResource is the factory of
 // cloud_identity_service_specific_credential.
@@ -640,7 +634,7 @@ func (r *serviceSpecificCredentialResource) ImportState(ctx context.Context, req
 		if resp.Diagnostics.Append(diags...); diags.HasError() {
 			return
 		}
-		if checkImportIdentity(ident, &resp.Diagnostics, userNameRule, identityRule{"service_specific_credential_id", credentialIDRe.MatchString, "20 to 128 letters and digits, such as ACCAEXAMPLE234567ABCDE"}); resp.Diagnostics.HasError() {
+		if checkImportIdentity(ident, &resp.Diagnostics, userNameRule, identityRule{"service_specific_credential_id", rules.CredentialID.Form.Re.MatchString, "20 to 128 letters and digits, such as ACCAEXAMPLE234567ABCDE"}); resp.Diagnostics.HasError() {
 			return
 		}
 		user, id, ok = ident["user_name"], ident["service_specific_credential_id"], true
@@ -653,7 +647,7 @@ func (r *serviceSpecificCredentialResource) ImportState(ctx context.Context, req
 		ident[identityRegion] = r.clients.Region
 		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, ident)...)
 	}
-	if !ok || !validUserName(user) || !credentialIDRe.MatchString(id) {
+	if !ok || !validUserName(user) || rules.CredentialID.CheckString(id) != nil {
 		resp.Diagnostics.AddError("Invalid Import ID",
 			fmt.Sprintf("Import a key as <user_name>/<service_specific_credential_id>, for example alice/ACCAEXAMPLE234567ABCDE, or by an identity with both; got %q.", req.ID))
 		return

@@ -3,16 +3,15 @@ package identity
 import (
 	"context"
 	"fmt"
-	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/listing"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 var (
@@ -22,10 +21,7 @@ var (
 
 // userPageSize is the MaxItems of each ListUsers page: the most the
 // service allows, so thousands of users take a few calls.
-const userPageSize = 1000
-
-// pathPrefixRe is the identity service's rule for ListUsers' PathPrefix.
-var pathPrefixRe = regexp.MustCompile(`^/[\x21-\x7E]*$`)
+const userPageSize = rules.MaxListItems
 
 // NewUserList is the factory of the cloud_identity_user list resource.
 func NewUserList() list.ListResource { return &userList{} }
@@ -48,10 +44,7 @@ func (l *userList) ListResourceConfigSchema(_ context.Context, _ list.ListResour
 			"path_prefix": listschema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "Only users whose path begins with this, such as `/apps/`. Default: every user.",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(1, 512),
-					stringvalidator.RegexMatches(pathPrefixRe, "must begin with / and hold only printable ASCII characters"),
-				},
+				Validators:          validators.ASCIIStringRule(rules.UserPathPrefix),
 			},
 		},
 	}

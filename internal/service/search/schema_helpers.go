@@ -3,12 +3,13 @@ package search
 import (
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
 )
 
 // Schema pieces used by more than one of the service's types: the rules of
@@ -40,20 +41,10 @@ type validationFailureModel struct {
 }
 
 // domainNameValidators are the spec's rules for a domain name.
-func domainNameValidators() []validator.String {
-	return []validator.String{
-		stringvalidator.LengthBetween(searchclient.DomainNameMinLength, searchclient.DomainNameMaxLength),
-		stringvalidator.RegexMatches(searchclient.DomainNameRegexp, "must start with a lower-case letter and contain only lower-case letters, digits and hyphens"),
-	}
-}
+func domainNameValidators() []validator.String { return validators.ASCIIStringRule(rules.DomainName) }
 
 // idValidators are the spec's rules for a dry run id or change id.
-func idValidators() []validator.String {
-	return []validator.String{
-		stringvalidator.LengthBetween(searchclient.IDLength, searchclient.IDLength),
-		stringvalidator.RegexMatches(searchclient.IDRegexp, "must be 36 characters in hexadecimal groups 8-4-4-4-12"),
-	}
-}
+func idValidators() []validator.String { return validators.ASCIIStringRule(rules.ChangeID) }
 
 // validationFailuresSchema is the list of a dry run's or change's findings.
 func validationFailuresSchema(of string) schema.ListNestedAttribute {
