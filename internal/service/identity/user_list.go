@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/resourceidentity"
 )
 
 var (
@@ -77,7 +78,7 @@ func (l *userList) List(ctx context.Context, req list.ListRequest, stream *list.
 func userResult(ctx context.Context, req list.ListRequest, u *identityclient.User) list.ListResult {
 	result := req.NewListResult(ctx)
 	result.DisplayName = u.Path + u.UserName
-	result.Diagnostics.Append(setIdentity(ctx, result.Identity, userIdentity(u))...)
+	result.Diagnostics.Append(resourceidentity.Set(ctx, result.Identity, userIdentity(u))...)
 	if req.IncludeResource {
 		m := userModel{ForceDestroy: types.BoolValue(false)}
 		flattenUser(u, &m)

@@ -146,12 +146,12 @@ import {
 		{
 			Config:      importWith(`domain_name = "demo", region = "us-west-2"`),
 			PlanOnly:    true,
-			ExpectError: acctest.ErrorRe(`Unable to Import Search Domain Config.*domain "demo" in region us-west-2, but the provider is configured for region us-east-1`),
+			ExpectError: acctest.ErrorRe(`Resource Identity Names Another Region.*The identity of domain "demo" names region us-west-2, but the provider is configured for us-east-1`),
 		},
 		{
 			Config:      importWith(`domain_name = "demo", account_id = "999999999999"`),
 			PlanOnly:    true,
-			ExpectError: acctest.ErrorRe(`domain "demo" in account 999999999999, but the provider's credentials belong to account 123456789012`),
+			ExpectError: acctest.ErrorRe(`Resource Identity Names Another Account.*The identity of domain "demo" names account 999999999999, but the provider runs in account 123456789012`),
 		},
 		{
 			// domain_name alone: the region and the account default to the
@@ -164,7 +164,7 @@ import {
 			// is not that account's.
 			Config:      otherAccountProvider(t, emu) + domainAt("test", "demo"),
 			PlanOnly:    true,
-			ExpectError: acctest.ErrorRe(`Unable to Read Search Domain Config.*domain "demo" in account 123456789012, but the provider's credentials belong to account 999999999999`),
+			ExpectError: acctest.ErrorRe(`Resource Identity Names Another Account.*The identity of domain "demo" names account 123456789012, but the provider runs in account 999999999999`),
 		},
 		{
 			// The documentation's example imports demo again under another name.
@@ -180,7 +180,7 @@ import {
 			// must not be taken for it.
 			Config:      emu.ProviderConfig(emulatortest.InRegion("us-west-2")) + domainAt("example", "demo"),
 			PlanOnly:    true,
-			ExpectError: acctest.ErrorRe(`Unable to Read Search Domain Config.*domain "demo" in region us-east-1, but the provider is configured for region us-west-2`),
+			ExpectError: acctest.ErrorRe(`Resource Identity Names Another Region.*The identity of domain "demo" names region us-east-1, but the provider is configured for us-west-2`),
 		},
 	})
 }
