@@ -1,0 +1,899 @@
+package provider_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
+	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
+)
+
+// The identity tests of every resource type with a resource identity,
+// generated from one table (identityTypes): after create the identity is
+// set and names what the state names; import by id, import block by id,
+// import block by identity (naming only what it must, or another account
+// or region, which is refused); a state written before identities existed
+// gets its identity on refresh; an identity whose account could not be
+// learnt gets it at the next refresh; a provider that now runs in another
+// account (or region) is refused before it calls the service. A fifth type
+// needs one more row.
+
+const limitedAccessPolicy = "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"
+
+// identityType is one resource type with an identity, as the generated
+// tests drive it. Its object is named test.
+type identityType struct {
+	typ string
+	// config is the object (and what it needs) after providerConfig.
+	config func(providerConfig string) string
+	// update changes the object in place; nil for a type whose every
+	// argument replaces it.
+	update func(config string) string
+	// names are the identity's naming attributes as the config's object
+	// has them (each also equals the state's attribute of that name).
+	names map[string]knownvalue.Check
+	// importID is the object's import id, from state.
+	importID func(s *terraform.State) string
+	// verifyIdentifier and verifyIgnore drive the import by id's
+	// ImportStateVerify.
+	verifyIdentifier string
+	verifyIgnore     []string
+	// existing makes an object out of band, as an import finds it: the
+	// resource block's body for it, its import id and the naming
+	// attributes of an import block's identity (HCL, without braces).
+	existing func(t *testing.T, emu *acctest.Emulator) (body, id, identity string)
+	// invalid is an import block's identity (HCL, without braces) that
+	// breaks the rules, and the error it gets; "" for none.
+	invalid, invalidErr string
+	// replace changes the config so that the object is replaced, and
+	// gives the new object's naming attributes; nil for none.
+	replace func(config string) (string, map[string]knownvalue.Check)
+	// regional types name their region; refuseRegion ones refuse a
+	// recorded identity of another region (the key instead plans its
+	// replacement).
+	regional, refuseRegion bool
+	// accountOfObject: the object names its account (a user's ARN), so
+	// its identity never lacks one.
+	accountOfObject bool
+	// emulator is the emulator the type's tests start.
+	emulator func(t *testing.T) *acctest.Emulator
+}
+
+func (it identityType) addr() string { return it.typ + ".test" }
+
+// want is the whole identity the state should hold for the config's object.
+func (it identityType) want(emu *acctest.Emulator, account knownvalue.Check) map[string]knownvalue.Check {
+	w := map[string]knownvalue.Check{"account_id": account}
+	for k, v := range it.names {
+		w[k] = v
+	}
+	if it.regional {
+		w["region"] = knownvalue.StringExact(emu.Region())
+	}
+	return w
+}
+
+// checks are the state checks of the config's object and its identity.
+func (it identityType) checks(emu *acctest.Emulator, account knownvalue.Check) []statecheck.StateCheck {
+	checks := []statecheck.StateCheck{statecheck.ExpectIdentity(it.addr(), it.want(emu, account))}
+	for name := range it.names {
+		checks = append(checks, statecheck.ExpectIdentityValueMatchesState(it.addr(), tfjsonpath.New(name)))
+	}
+	return checks
+}
+
+// identityTypes are every resource type with a resource identity.
+var identityTypes = []identityType{
+	{
+		typ: "cloud_identity_user",
+		config: func(p string) string {
+			return p + `
+resource "cloud_identity_user" "test" {
+  user_name = "iduser"
+  path      = "/apps/"
+}
+`
+		},
+		update: func(c string) string {
+			return strings.Replace(c, `path      = "/apps/"`, "path      = \"/apps/\"\n  force_destroy = true", 1)
+		},
+		names:    map[string]knownvalue.Check{"user_name": knownvalue.StringExact("iduser")},
+		importID: func(*terraform.State) string { return "iduser" },
+		existing: func(t *testing.T, emu *acctest.Emulator) (string, string, string) {
+			t.Helper()
+			if _, err := adminIdentity(t, emu).CreateUser(t.Context(), identityclient.CreateUserInput{UserName: "carla", Path: "/apps/"}); err != nil {
+				t.Fatal(err)
+			}
+			return "user_name = \"carla\"\n  path = \"/apps/\"", "carla", `user_name = "carla"`
+		},
+		invalid:    `user_name = "bad/name"`,
+		invalidErr: `Invalid Import Identity.*The identity's user_name must be 1 to 64 letters, digits and \+=,\.@_-; got "bad/name"`,
+		replace: func(c string) (string, map[string]knownvalue.Check) {
+			return strings.Replace(c, `"iduser"`, `"idbob"`, 1), map[string]knownvalue.Check{"user_name": knownvalue.StringExact("idbob")}
+		},
+		accountOfObject: true,
+		emulator:        newEmulator,
+	},
+	{
+		typ: "cloud_identity_user_policy_attachment",
+		config: func(p string) string {
+			return p + fmt.Sprintf(`
+resource "cloud_identity_user" "test" {
+  user_name = "idpat"
+}
+
+resource "cloud_identity_user_policy_attachment" "test" {
+  user_name  = cloud_identity_user.test.user_name
+  policy_arn = %q
+}
+`, limitedAccessPolicy)
+		},
+		names:    map[string]knownvalue.Check{"user_name": knownvalue.StringExact("idpat"), "policy_arn": knownvalue.StringExact(limitedAccessPolicy)},
+		importID: func(*terraform.State) string { return "idpat/" + limitedAccessPolicy },
+		existing: func(t *testing.T, emu *acctest.Emulator) (string, string, string) {
+			t.Helper()
+			c := adminIdentity(t, emu)
+			if _, err := c.CreateUser(t.Context(), identityclient.CreateUserInput{UserName: "ivan"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.AttachUserPolicy(t.Context(), "ivan", limitedAccessPolicy); err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprintf("user_name = \"ivan\"\n  policy_arn = %q", limitedAccessPolicy), "ivan/" + limitedAccessPolicy,
+				fmt.Sprintf(`user_name = "ivan", policy_arn = %q`, limitedAccessPolicy)
+		},
+		invalid:    `user_name = "alice", policy_arn = "ModelsLimitedAccess"`,
+		invalidErr: `Invalid Import Identity.*The identity's policy_arn must be a policy ARN .*; got "ModelsLimitedAccess"`,
+		emulator:   newEmulator,
+	},
+	{
+		typ:    "cloud_identity_service_specific_credential",
+		config: func(p string) string { return keyWith(p, "credential_age_days = 30") },
+		update: func(c string) string {
+			return strings.Replace(c, "credential_age_days = 30", "credential_age_days = 30\n  status = \"Inactive\"", 1)
+		},
+		names: map[string]knownvalue.Check{
+			"user_name":                      knownvalue.StringExact("idkey"),
+			"service_specific_credential_id": knownvalue.StringRegexp(regexp.MustCompile(`^\w{20,128}$`)),
+		},
+		importID: func(s *terraform.State) string {
+			return s.RootModule().Resources["cloud_identity_service_specific_credential.test"].Primary.ID
+		},
+		verifyIgnore: []string{"service_api_key_value", "reset_triggers", "held"},
+		existing: func(t *testing.T, emu *acctest.Emulator) (string, string, string) {
+			t.Helper()
+			if _, err := adminIdentity(t, emu).CreateUser(t.Context(), identityclient.CreateUserInput{UserName: "rita"}); err != nil {
+				t.Fatal(err)
+			}
+			id, _, err := emu.Identity.CreateCredentialBehindTheBack("rita", "models.cloud.example", 30, emu.Region())
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Made by hand a while ago: its import is pure (no held mark to plan).
+			emu.Clock().Advance(2 * time.Minute)
+			return "user_name = \"rita\"\n  credential_age_days = 30", "rita/" + id,
+				fmt.Sprintf(`user_name = "rita", service_specific_credential_id = %q`, id)
+		},
+		invalid:    `user_name = "alice", service_specific_credential_id = "ACCA-1", account_id = "12345"`,
+		invalidErr: `Invalid Import Identity.*service_specific_credential_id must be 20 to 128 letters and digits.*; got "ACCA-1".*account_id must be 12 digits; got "12345"`,
+		replace: func(c string) (string, map[string]knownvalue.Check) {
+			return strings.Replace(c, "credential_age_days = 30", "credential_age_days = 60", 1), map[string]knownvalue.Check{
+				"user_name": knownvalue.StringExact("idkey"), "service_specific_credential_id": knownvalue.StringRegexp(regexp.MustCompile(`^\w{20,128}$`)),
+			}
+		},
+		regional: true,
+		emulator: newEmulator,
+	},
+	{
+		typ:    "cloud_search_domain_config",
+		config: func(p string) string { return p + domainBlock("test", "demo") },
+		update: func(c string) string {
+			return strings.Replace(c, "automated_snapshot_start_hour = 0", "automated_snapshot_start_hour = 3", 1)
+		},
+		names:            map[string]knownvalue.Check{"domain_name": knownvalue.StringExact("demo")},
+		importID:         func(*terraform.State) string { return "demo" },
+		verifyIdentifier: "domain_name",
+		verifyIgnore:     []string{"dry_run"},
+		existing: func(t *testing.T, emu *acctest.Emulator) (string, string, string) {
+			t.Helper()
+			if err := emu.Search.AddDomain(emusearch.DomainSpec{DomainName: "other"}); err != nil {
+				t.Fatal(err)
+			}
+			return `domain_name = "other"`, "other", `domain_name = "other"`
+		},
+		replace: func(c string) (string, map[string]knownvalue.Check) {
+			return strings.Replace(c, `"demo"`, `"spare"`, 1), map[string]knownvalue.Check{"domain_name": knownvalue.StringExact("spare")}
+		},
+		regional: true, refuseRegion: true,
+		emulator: domainEmulator,
+	},
+}
+
+// identityTypeOf is the row of typ.
+func identityTypeOf(typ string) identityType {
+	for _, it := range identityTypes {
+		if it.typ == typ {
+			return it
+		}
+	}
+	panic("no identity type " + typ)
+}
+
+// keyWith is a user with the limited-access policy and one key; extra
+// goes into the key's block.
+func keyWith(providerConfig, extra string) string {
+	return providerConfig + fmt.Sprintf(`
+resource "cloud_identity_user" "test" {
+  user_name = "idkey"
+}
+
+resource "cloud_identity_user_policy_attachment" "test" {
+  user_name  = cloud_identity_user.test.user_name
+  policy_arn = %q
+}
+
+resource "cloud_identity_service_specific_credential" "test" {
+  user_name = cloud_identity_user.test.user_name
+  %s
+}
+`, limitedAccessPolicy, extra)
+}
+
+// domainBlock is a cloud_search_domain_config block named name for domain.
+func domainBlock(name, domain string) string {
+	return fmt.Sprintf(`
+resource "cloud_search_domain_config" %q {
+  domain_name      = %q
+  snapshot_options = { automated_snapshot_start_hour = 0 }
+}
+`, name, domain)
+}
+
+// newEmulator is the emulator of the identity service's types.
+func newEmulator(t *testing.T) *acctest.Emulator { return acctest.NewEmulator(t) }
+
+// domainEmulator is an emulator whose search service runs at test pace.
+func domainEmulator(t *testing.T) *acctest.Emulator {
+	t.Helper()
+	emu := acctest.NewEmulator(t)
+	// spare is the domain a replacement moves to.
+	if err := emu.Search.AddDomain(emusearch.DomainSpec{DomainName: "spare"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := emu.Search.SetPace(emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 300 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	return emu
+}
+
+// identityCase runs steps on a CLI with resource identity (Terraform
+// 1.12+), skipping with the reason on one without; at the end nothing
+// is left in the identity service of emu (nil: no such check).
+func identityCase(t *testing.T, emu *acctest.Emulator, steps []resource.TestStep) {
+	t.Helper()
+	var checkDestroy resource.TestCheckFunc
+	if emu != nil {
+		checkDestroy = func(*terraform.State) error {
+			if st := emu.Identity.State(); len(st.Users) > 0 {
+				return fmt.Errorf("left behind: %+v", st.Users)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroy,
+		Steps:                    steps,
+	})
+}
+
+// eachIdentityType runs test for every type, as a subtest named by it.
+func eachIdentityType(t *testing.T, test func(t *testing.T, it identityType)) {
+	t.Helper()
+	for _, it := range identityTypes {
+		t.Run(it.typ, func(t *testing.T) { test(t, it) })
+	}
+}
+
+// TestAccIdentity_basic: the identity is in state after create, names
+// what the state names, stays through a refresh and an update in place;
+// an import by id, an import block by id and an import block by identity
+// find the same object.
+func TestAccIdentity_basic(t *testing.T) {
+	eachIdentityType(t, func(t *testing.T, it identityType) {
+		emu := it.emulator(t)
+		cfg := it.config(emu.ProviderConfig())
+		steps := []resource.TestStep{
+			{Config: cfg, ConfigStateChecks: it.checks(emu, knownvalue.StringExact(emu.Account()))},
+			{
+				Config:            cfg,
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: it.checks(emu, knownvalue.StringExact(emu.Account())),
+			},
+			{
+				ResourceName: it.addr(), ImportState: true, ImportStateVerify: true,
+				ImportStateIdFunc:                    func(s *terraform.State) (string, error) { return it.importID(s), nil },
+				ImportStateVerifyIdentifierAttribute: it.verifyIdentifier, ImportStateVerifyIgnore: it.verifyIgnore,
+			},
+			{
+				ResourceName: it.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithID,
+				ImportStateIdFunc: func(s *terraform.State) (string, error) { return it.importID(s), nil },
+			},
+			{ResourceName: it.addr(), ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+		}
+		if it.update != nil {
+			steps = append(steps, resource.TestStep{
+				Config: it.update(cfg),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(it.addr(), plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: it.checks(emu, knownvalue.StringExact(emu.Account())),
+			})
+			cfg = it.update(cfg)
+		}
+		// A moved block keeps the object and its identity.
+		renamed := strings.Replace(cfg, fmt.Sprintf("resource %q \"test\"", it.typ), fmt.Sprintf("resource %q \"renamed\"", it.typ), 1)
+		moved := it.typ + ".renamed"
+		steps = append(steps, resource.TestStep{
+			Config: renamed + fmt.Sprintf("\nmoved {\n  from = %s\n  to   = %s\n}\n", it.addr(), moved),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(moved, plancheck.ResourceActionNoop),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(moved, it.want(emu, knownvalue.StringExact(emu.Account())))},
+		})
+		if it.replace != nil {
+			// Another object replaces it, with its own identity.
+			next, names := it.replace(renamed)
+			checks := []statecheck.StateCheck{statecheck.ExpectIdentityValue(moved, tfjsonpath.New("account_id"), knownvalue.StringExact(emu.Account()))}
+			for name, v := range names {
+				checks = append(checks, statecheck.ExpectIdentityValue(moved, tfjsonpath.New(name), v), statecheck.ExpectIdentityValueMatchesState(moved, tfjsonpath.New(name)))
+			}
+			steps = append(steps, resource.TestStep{
+				Config: next,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(moved, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				ConfigStateChecks: checks,
+			})
+		}
+		identityCase(t, emu, steps)
+	})
+}
+
+// importConfig is the object made out of band, named test, imported by
+// the import block's to-be-filled target (id = ... or identity = {...}).
+func importConfig(it identityType, providerConfig, body, target string) string {
+	return providerConfig + fmt.Sprintf(`
+import {
+  to = %[1]s.test
+  %[2]s
+}
+
+resource %[1]q "test" {
+  %[3]s
+}
+`, it.typ, target, body)
+}
+
+// TestAccIdentity_import: an object made by hand is adopted by an import
+// block that names it by its string id, or by an identity that names only
+// what it must (account_id and region default to the provider's): the
+// plan is a pure import and the state holds the whole identity. An
+// identity naming another account (or, for a regional type, another
+// region) is refused with the reason, before anything is read.
+func TestAccIdentity_import(t *testing.T) {
+	eachIdentityType(t, func(t *testing.T, it identityType) {
+		for _, kind := range []string{"id", "identity"} {
+			t.Run("by "+kind, func(t *testing.T) {
+				emu := it.emulator(t)
+				body, id, identity := it.existing(t, emu)
+				target := fmt.Sprintf("id = %q", id)
+				if kind == "identity" {
+					target = "identity = { " + identity + " }"
+				}
+				want := map[string]knownvalue.Check{"account_id": knownvalue.StringExact(emu.Account())}
+				if it.regional {
+					want["region"] = knownvalue.StringExact(emu.Region())
+				}
+				var steps []resource.TestStep
+				if kind == "identity" {
+					refused := func(extra, re string) resource.TestStep {
+						return resource.TestStep{
+							PreConfig:   emu.ClearCalls,
+							Config:      importConfig(it, emu.ProviderConfig(), body, "identity = { "+identity+extra+" }"),
+							ExpectError: acctest.ErrorRe(re),
+						}
+					}
+					if it.invalid != "" {
+						steps = append(steps, resource.TestStep{
+							PreConfig:   emu.ClearCalls,
+							Config:      importConfig(it, emu.ProviderConfig(), body, "identity = { "+it.invalid+" }"),
+							ExpectError: acctest.ErrorRe(it.invalidErr),
+						})
+					}
+					steps = append(steps, refused(`, account_id = "999999999999"`,
+						`Resource Identity Names Another Account.*names account 999999999999, but the provider runs in account `+emu.Account()))
+					if it.regional {
+						steps = append(steps, refused(`, region = "eu-west-1"`,
+							`Resource Identity Names Another Region.*names region eu-west-1, but the provider is configured for `+emu.Region()))
+					}
+				}
+				steps = append(steps, resource.TestStep{
+					PreConfig: func() {
+						if kind == "identity" {
+							noServiceCalls(t, emu, "a refused import")
+						}
+					},
+					Config: importConfig(it, emu.ProviderConfig(), body, target),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(it.addr(), plancheck.ResourceActionNoop),
+					}},
+				})
+				for name, v := range want {
+					steps[len(steps)-1].ConfigStateChecks = append(steps[len(steps)-1].ConfigStateChecks,
+						statecheck.ExpectIdentityValue(it.addr(), tfjsonpath.New(name), v))
+				}
+				for name := range it.names {
+					steps[len(steps)-1].ConfigStateChecks = append(steps[len(steps)-1].ConfigStateChecks,
+						statecheck.ExpectIdentityValueMatchesState(it.addr(), tfjsonpath.New(name)))
+				}
+				// The user the attachment or key was made for stays: it is
+				// no object of the configuration.
+				identityCase(t, nil, steps)
+			})
+		}
+	})
+}
+
+// noServiceCalls fails t if emu answered a call other than the token
+// service's since the calls were last cleared: what happened (what) had
+// to stop before asking the services.
+func noServiceCalls(t *testing.T, emu *acctest.Emulator, what string) {
+	t.Helper()
+	for _, c := range emu.Calls() {
+		if c.Service != "sts" {
+			t.Errorf("%s called %s %s", what, c.Service, c.Operation)
+		}
+	}
+}
+
+// otherAccountKey signs for account 999999999999 (otherAccountProvider).
+const otherAccountKey = "AKIDOTHERACCOUNT0001"
+
+// otherAccountProvider gives emu credentials of a second account,
+// 999999999999, allowed everything, and returns a provider block that
+// uses them. The emulator keeps one set of objects for every account.
+func otherAccountProvider(t *testing.T, emu *acctest.Emulator) string {
+	t.Helper()
+	other := "arn:cloud:identity::999999999999:user/other-admin"
+	emu.Credentials().Add(sigv4.Credential{AccessKeyID: otherAccountKey, SecretAccessKey: "other-secret", Principal: other, Account: "999999999999"})
+	if _, err := emu.Identity.AttachPrincipalPolicy(other, "all", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	return emu.ProviderConfig(emulatortest.Credentials(otherAccountKey, "other-secret"))
+}
+
+// checkNoOtherAccountCalls fails t if the other account's credentials
+// called a service (the token service, for the account, is expected).
+func checkNoOtherAccountCalls(t *testing.T, emu *acctest.Emulator) {
+	t.Helper()
+	for _, c := range emu.Calls() {
+		if c.AccessKeyID == otherAccountKey && c.Service != "sts" {
+			t.Errorf("the other account's credentials called %s %s: the account check must come before any call", c.Service, c.Operation)
+		}
+	}
+}
+
+// TestAccIdentity_otherAccount: a refresh by a provider that now runs in
+// another account stops with the reason, before it asks the service
+// anything: asked there, the service would answer that nothing exists (and
+// the plan would create it all again in that account), or read an object
+// of the same name. The emulator keeps one set of objects for every
+// account, so what shows the check comes first is that the other
+// account's credentials made no call but the token service's.
+func TestAccIdentity_otherAccount(t *testing.T) {
+	eachIdentityType(t, func(t *testing.T, it identityType) {
+		emu := it.emulator(t)
+		other := otherAccountProvider(t, emu)
+		steps := []resource.TestStep{
+			{Config: it.config(emu.ProviderConfig())},
+			{
+				PreConfig:   emu.ClearCalls,
+				Config:      it.config(other),
+				PlanOnly:    true,
+				ExpectError: acctest.ErrorRe(`Resource Identity Names Another Account.*names account ` + emu.Account() + `, but the provider runs in account 999999999999`),
+			},
+			{
+				PreConfig: func() { checkNoOtherAccountCalls(t, emu) },
+				Config:    it.config(emu.ProviderConfig()),
+				PlanOnly:  true,
+			},
+		}
+		if it.refuseRegion {
+			// The provider now signs for another region: the state's
+			// object is not one it can read, and one of the same name
+			// there must not be taken for it.
+			steps = append(steps, resource.TestStep{
+				Config:      it.config(emu.ProviderConfig(emulatortest.InRegion("us-west-2"))),
+				PlanOnly:    true,
+				ExpectError: acctest.ErrorRe(`Resource Identity Names Another Region.*names region ` + emu.Region() + `, but the provider is configured for us-west-2`),
+			})
+		}
+		identityCase(t, emu, steps)
+	})
+}
+
+// TestAccIdentity_accountLearntLater: a create that cannot learn the
+// account (credentials not checked at Configure, and the token service
+// fails) warns and records the identity without it; the next refresh that
+// can learn it fills it in. An object that names its account (a user's
+// ARN) has it from the start.
+func TestAccIdentity_accountLearntLater(t *testing.T) {
+	eachIdentityType(t, func(t *testing.T, it identityType) {
+		emu := it.emulator(t)
+		cfg := it.config(emu.ProviderConfig(emulatortest.ProviderArguments("  skip_credentials_validation = true\n")))
+		var first knownvalue.Check = knownvalue.Null()
+		if it.accountOfObject {
+			first = knownvalue.StringExact(emu.Account())
+		}
+		identityCase(t, emu, []resource.TestStep{
+			{
+				PreConfig: func() {
+					if err := emu.InjectFault(emulator.Fault{Service: "sts", Operation: "GetCallerIdentity", Kind: emulator.FaultError, Times: -1}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:            cfg,
+				ConfigStateChecks: it.checks(emu, first),
+			},
+			{
+				PreConfig:         emu.ClearFaults,
+				Config:            cfg,
+				ConfigStateChecks: it.checks(emu, knownvalue.StringExact(emu.Account())),
+			},
+		})
+	})
+}
+
+// oldCLI is Terraform 1.11, the minimum supported (no resource identity).
+func oldCLI(t *testing.T) string {
+	t.Helper()
+	const cli = "/usr/local/bin/terraform"
+	if _, err := os.Stat(cli); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("Terraform 1.11 at %s: %v", cli, err)
+		}
+		t.Skipf("Terraform 1.11 at %s: %v", cli, err)
+	}
+	return cli
+}
+
+// TestAccIdentity_stateBeforeIdentity: a state written by Terraform 1.11
+// (no identities) is refreshed by a CLI with identities in the same
+// workspace: the first plan is empty, the refresh records the whole
+// identity, and an update keeps it. With skip_credentials_validation the
+// account is learnt too, with at most one GetCallerIdentity per run.
+func TestAccIdentity_stateBeforeIdentity(t *testing.T) {
+	acctest.PreCheck(t)
+	acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity)
+	eachIdentityType(t, func(t *testing.T, it identityType) {
+		for name, skip := range map[string]bool{"credentials validated": false, "skip_credentials_validation": true} {
+			t.Run(name, func(t *testing.T) {
+				emu := it.emulator(t)
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+				defer cancel()
+				ws := acctest.NewWorkspace(ctx, t)
+				ws.CLI = oldCLI(t)
+				providerConfig := emu.ProviderConfig()
+				if skip {
+					providerConfig = emu.ProviderConfig(emulatortest.ProviderArguments("  skip_credentials_validation = true\n"))
+				}
+				cfg := emulatortest.RequiredProvidersBlock + it.config(providerConfig)
+				if err := ws.Write(cfg); err != nil {
+					t.Fatal(err)
+				}
+				for _, args := range [][]string{{"init", "-backend=false"}, {"apply", "-auto-approve"}} {
+					if _, err := ws.Run(ctx, args...); err != nil {
+						t.Fatal(err)
+					}
+				}
+				checkIdentity(ctx, t, ws, it.addr(), nil)
+				ws.CLI = os.Getenv("TF_ACC_TERRAFORM_PATH")
+				emu.ClearCalls()
+				if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
+					t.Errorf("the first plan with identities is not empty or failed: %v", err)
+				}
+				if _, err := ws.Run(ctx, "apply", "-refresh-only", "-auto-approve"); err != nil {
+					t.Fatal(err)
+				}
+				if n := emu.CallCount("GetCallerIdentity"); skip && n > 2 {
+					t.Errorf("the plan and the refresh made %d GetCallerIdentity calls, want at most one each", n)
+				}
+				want := checkIdentity(ctx, t, ws, it.addr(), func(got map[string]string) map[string]string {
+					w := map[string]string{"account_id": emu.Account()}
+					if it.regional {
+						w["region"] = emu.Region()
+					}
+					for k := range it.names {
+						w[k] = got[k]
+					}
+					return w
+				})
+				if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
+					t.Errorf("the plan after the refresh is not empty or failed: %v", err)
+				}
+				if it.update == nil {
+					return
+				}
+				// An update keeps the identity as the refresh recorded it.
+				if err := ws.Write(emulatortest.RequiredProvidersBlock + it.update(it.config(providerConfig))); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := ws.Run(ctx, "apply", "-auto-approve"); err != nil {
+					t.Fatal(err)
+				}
+				checkIdentity(ctx, t, ws, it.addr(), func(map[string]string) map[string]string { return want })
+			})
+		}
+	})
+}
+
+// checkIdentity checks the identity of the workspace's resource addr
+// (a null attribute is ""): none when want is nil, else want(identity)
+// (given what the state holds, for values the test cannot know). It
+// returns the identity.
+func checkIdentity(ctx context.Context, t *testing.T, ws *tfrun.Workspace, addr string, want func(got map[string]string) map[string]string) map[string]string {
+	t.Helper()
+	shown, err := ws.Output(ctx, "show", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Address  string             `json:"address"`
+					Identity map[string]*string `json:"identity"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal(shown, &st); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range st.Values.RootModule.Resources {
+		if r.Address != addr {
+			continue
+		}
+		got := map[string]string{}
+		for k, v := range r.Identity {
+			got[k] = ""
+			if v != nil {
+				got[k] = *v
+			}
+		}
+		switch {
+		case want == nil && r.Identity != nil:
+			t.Errorf("%s has identity %v before any CLI with identities ran", addr, got)
+		case want != nil:
+			if d := cmp.Diff(want(got), got); d != "" {
+				t.Errorf("the identity of %s (-want +got):\n%s", addr, d)
+			}
+		}
+		return got
+	}
+	t.Fatalf("%s is not in state", addr)
+	return nil
+}
+
+// TestAccIdentity_domainOfAnotherRegion: adopting demo in the provider's
+// region neither reads nor changes the domain of the same name in
+// us-west-2, whose values differ.
+func TestAccIdentity_domainOfAnotherRegion(t *testing.T) {
+	emu := domainEmulator(t)
+	if err := emu.Search.AddDomain(emusearch.EverySectionDomain("demo", "us-west-2", emu.Clock().Now())); err != nil {
+		t.Fatal(err)
+	}
+	west, _ := emu.Search.DomainIn("us-west-2", "demo")
+	home, _ := emu.Search.Domain("demo")
+	addr := "cloud_search_domain_config.test"
+	identityCase(t, emu, []resource.TestStep{{
+		Config: emu.ProviderConfig() + domainBlock("test", "demo"),
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectIdentity(addr, identityTypeOf("cloud_search_domain_config").want(emu, knownvalue.StringExact(emu.Account()))),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("cluster_config").AtMapKey("instance_count"), knownvalue.Int64Exact(*home.ClusterConfig.InstanceCount)),
+		},
+		Check: func(*terraform.State) error {
+			for _, c := range emu.Calls() {
+				if c.Region == "us-west-2" {
+					return fmt.Errorf("the provider of %s called %s in us-west-2", emu.Region(), c.Operation)
+				}
+			}
+			now, _ := emu.Search.DomainIn("us-west-2", "demo")
+			if d := cmp.Diff(west, now); d != "" {
+				return fmt.Errorf("us-west-2's demo changed (-before +after):\n%s", d)
+			}
+			return nil
+		},
+	}})
+}
+
+// TestAccIdentity_domainExample: the documentation's example imports demo
+// by its whole identity: a pure import.
+func TestAccIdentity_domainExample(t *testing.T) {
+	emu := domainEmulator(t)
+	example, err := os.ReadFile("../../examples/resources/cloud_search_domain_config/import-by-identity.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := "cloud_search_domain_config.example"
+	identityCase(t, emu, []resource.TestStep{{
+		Config: emu.ProviderConfig() + domainBlock("example", "demo") + string(example),
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
+		}},
+		ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(addr, identityTypeOf("cloud_search_domain_config").want(emu, knownvalue.StringExact(emu.Account())))},
+	}})
+}
+
+// TestAccIdentity_accountChangedWithoutRefresh: an apply or a destroy
+// without refresh, by a provider that now runs in another account, stops
+// in Update and Delete before any call: Update would set the status of a
+// key of that account, Delete would delete objects of the same names
+// there.
+func TestAccIdentity_accountChangedWithoutRefresh(t *testing.T) {
+	acctest.PreCheck(t)
+	acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity)
+	emu := acctest.NewEmulator(t)
+	otherProvider := otherAccountProvider(t, emu)
+	resources := keyWith("", "credential_age_days = 30")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	ws := acctest.NewWorkspace(ctx, t)
+	if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig() + resources); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-backend=false"}, {"apply", "-auto-approve"}} {
+		if _, err := ws.Run(ctx, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inactive := strings.Replace(resources, "credential_age_days = 30", "credential_age_days = 30\n  status = \"Inactive\"", 1)
+	for _, step := range []struct {
+		config string
+		args   []string
+	}{
+		{otherProvider + inactive, []string{"apply", "-refresh=false", "-auto-approve", "-no-color"}},
+		{otherProvider + resources, []string{"destroy", "-refresh=false", "-auto-approve", "-no-color"}},
+	} {
+		if err := ws.Write(emulatortest.RequiredProvidersBlock + step.config); err != nil {
+			t.Fatal(err)
+		}
+		emu.ClearCalls()
+		_, err := ws.Run(ctx, step.args...)
+		if err == nil || !regexp.MustCompile(`(?s)Error: Resource Identity Names Another Account.*names account\s+`+emu.Account()).MatchString(err.Error()) {
+			t.Errorf("terraform %v by another account's provider: %v; want the account error", step.args, err)
+		}
+		checkNoOtherAccountCalls(t, emu)
+	}
+	if got := emu.Identity.UserNames(); len(got) != 1 {
+		t.Errorf("users %v, want idkey still there", got)
+	}
+	if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig() + resources); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Run(ctx, "destroy", "-auto-approve"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAccIdentity_domainTwoRegions: two providers, of us-east-1 and
+// us-west-2, each adopt their own domain demo, record its region, and
+// refresh to an empty plan. Each provider configuration is its own
+// process, as in real use, so the test runs the built provider (an
+// in-process provider serves every alias from one instance).
+func TestAccIdentity_domainTwoRegions(t *testing.T) {
+	acctest.PreCheck(t)
+	acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity)
+	emu := domainEmulator(t)
+	if err := emu.Search.AddDomain(emusearch.EverySectionDomain("demo", "us-west-2", emu.Clock().Now())); err != nil {
+		t.Fatal(err)
+	}
+	home, _ := emu.Search.Domain("demo")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	ws := builtProviderWorkspace(t)
+	west := emu.ProviderConfig(emulatortest.InRegion("us-west-2"), emulatortest.ProviderArguments("  alias = \"west\"\n"))
+	if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig() + west + domainBlock("test", "demo") + `
+resource "cloud_search_domain_config" "west" {
+  provider         = cloud.west
+  domain_name      = "demo"
+  snapshot_options = { automated_snapshot_start_hour = 5 }
+}
+`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Run(ctx, "apply", "-auto-approve"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
+		t.Errorf("the plan after adopting both is not empty or failed: %v", err)
+	}
+	shown, err := ws.Output(ctx, "show", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Address  string            `json:"address"`
+					Identity map[string]string `json:"identity"`
+					Values   struct {
+						ClusterConfig struct {
+							InstanceCount int `json:"instance_count"`
+						} `json:"cluster_config"`
+					} `json:"values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal(shown, &st); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		region string
+		count  int
+	}{"cloud_search_domain_config.test": {emu.Region(), int(*home.ClusterConfig.InstanceCount)}, "cloud_search_domain_config.west": {"us-west-2", 6}}
+	for _, r := range st.Values.RootModule.Resources {
+		w := want[r.Address]
+		id := map[string]string{"domain_name": "demo", "region": w.region, "account_id": emu.Account()}
+		if !cmp.Equal(r.Identity, id) || r.Values.ClusterConfig.InstanceCount != w.count {
+			t.Errorf("%s: identity %v and instance_count %d, want %v and %d", r.Address, r.Identity, r.Values.ClusterConfig.InstanceCount, id, w.count)
+		}
+		delete(want, r.Address)
+	}
+	if len(want) > 0 {
+		t.Errorf("not in state: %v", want)
+	}
+}
+
+// builtProviderWorkspace is a workspace where the CLI runs the provider
+// built from this module, one process per provider configuration. It is
+// the one test here that needs a built binary.
+func builtProviderWorkspace(t *testing.T) *tfrun.Workspace {
+	t.Helper()
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-cloud"), "github.com/cloudlabs/terraform-provider-cloud")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the provider: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	env, err := tfrun.DevOverrides(dir, "cloudlabs/cloud", bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: dir, Env: env}
+}
