@@ -76,6 +76,9 @@ type identityType struct {
 	// accountOfObject: the object names its account (a user's ARN), so
 	// its identity never lacks one.
 	accountOfObject bool
+	// refreshWithoutCall: a refresh makes no call to learn the account
+	// (resourceidentity.Type.RefreshWithoutCall); an update learns it.
+	refreshWithoutCall bool
 	// emulator is the emulator the type's tests start.
 	emulator func(t *testing.T) *acctest.Emulator
 }
@@ -225,7 +228,7 @@ resource "cloud_identity_user_policy_attachment" "test" {
 		replace: func(c string) (string, map[string]knownvalue.Check) {
 			return strings.Replace(c, `"demo"`, `"spare"`, 1), map[string]knownvalue.Check{"domain_name": knownvalue.StringExact("spare")}
 		},
-		regional: true, refuseRegion: true,
+		regional: true, refuseRegion: true, refreshWithoutCall: true,
 		emulator: domainEmulator,
 	},
 }
@@ -548,8 +551,9 @@ func TestAccIdentity_otherAccount(t *testing.T) {
 // TestAccIdentity_accountLearntLater: a create that cannot learn the
 // account (credentials not checked at Configure, and the token service
 // fails) warns and records the identity without it; the next refresh that
-// can learn it fills it in. An object that names its account (a user's
-// ARN) has it from the start.
+// can learn it fills it in (the next update, for a type whose refresh
+// makes no call). An object that names its account (a user's ARN) has it
+// from the start.
 func TestAccIdentity_accountLearntLater(t *testing.T) {
 	eachIdentityType(t, func(t *testing.T, it identityType) {
 		emu := it.emulator(t)
@@ -558,7 +562,7 @@ func TestAccIdentity_accountLearntLater(t *testing.T) {
 		if it.accountOfObject {
 			first = knownvalue.StringExact(emu.Account())
 		}
-		identityCase(t, emu, []resource.TestStep{
+		steps := []resource.TestStep{
 			{
 				PreConfig: func() {
 					if err := emu.InjectFault(emulator.Fault{Service: "sts", Operation: "GetCallerIdentity", Kind: emulator.FaultError, Times: -1}); err != nil {
@@ -568,12 +572,19 @@ func TestAccIdentity_accountLearntLater(t *testing.T) {
 				Config:            cfg,
 				ConfigStateChecks: it.checks(emu, first),
 			},
-			{
+		}
+		if it.refreshWithoutCall {
+			steps = append(steps,
+				resource.TestStep{PreConfig: emu.ClearFaults, Config: cfg, ConfigStateChecks: it.checks(emu, first)},
+				resource.TestStep{Config: it.update(cfg), ConfigStateChecks: it.checks(emu, knownvalue.StringExact(emu.Account()))})
+		} else {
+			steps = append(steps, resource.TestStep{
 				PreConfig:         emu.ClearFaults,
 				Config:            cfg,
 				ConfigStateChecks: it.checks(emu, knownvalue.StringExact(emu.Account())),
-			},
-		})
+			})
+		}
+		identityCase(t, emu, steps)
 	})
 }
 
@@ -594,7 +605,9 @@ func oldCLI(t *testing.T) string {
 // (no identities) is refreshed by a CLI with identities in the same
 // workspace: the first plan is empty, the refresh records the whole
 // identity, and an update keeps it. With skip_credentials_validation the
-// account is learnt too, with at most one GetCallerIdentity per run.
+// account is learnt too, with at most one GetCallerIdentity per run; a
+// type whose refresh makes no call records none then (and makes no
+// GetCallerIdentity), and its update fills it.
 func TestAccIdentity_stateBeforeIdentity(t *testing.T) {
 	acctest.PreCheck(t)
 	acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity)
@@ -628,11 +641,21 @@ func TestAccIdentity_stateBeforeIdentity(t *testing.T) {
 				if _, err := ws.Run(ctx, "apply", "-refresh-only", "-auto-approve"); err != nil {
 					t.Fatal(err)
 				}
-				if n := emu.CallCount("GetCallerIdentity"); skip && n > 2 {
+				noAccount := skip && it.refreshWithoutCall
+				switch n := emu.CallCount("GetCallerIdentity"); {
+				case noAccount && n != 0:
+					t.Errorf("the refreshes made %d GetCallerIdentity calls, want 0", n)
+				case skip && n > 2:
 					t.Errorf("the plan and the refresh made %d GetCallerIdentity calls, want at most one each", n)
 				}
+				account := func(noAccount bool) string {
+					if noAccount {
+						return ""
+					}
+					return emu.Account()
+				}
 				want := checkIdentity(ctx, t, ws, it.addr(), func(got map[string]string) map[string]string {
-					w := map[string]string{"account_id": emu.Account()}
+					w := map[string]string{"account_id": account(noAccount)}
 					if it.regional {
 						w["region"] = emu.Region()
 					}
@@ -647,24 +670,48 @@ func TestAccIdentity_stateBeforeIdentity(t *testing.T) {
 				if it.update == nil {
 					return
 				}
-				// An update keeps the identity as the refresh recorded it.
+				// An update keeps the identity as the refresh recorded it,
+				// with the account it learns if the refresh could not.
 				if err := ws.Write(emulatortest.RequiredProvidersBlock + it.update(it.config(providerConfig))); err != nil {
 					t.Fatal(err)
 				}
 				if _, err := ws.Run(ctx, "apply", "-auto-approve"); err != nil {
 					t.Fatal(err)
 				}
+				want["account_id"] = account(false)
 				checkIdentity(ctx, t, ws, it.addr(), func(map[string]string) map[string]string { return want })
 			})
 		}
 	})
 }
 
-// checkIdentity checks the identity of the workspace's resource addr
-// (a null attribute is ""): none when want is nil, else want(identity)
-// (given what the state holds, for values the test cannot know). It
-// returns the identity.
-func checkIdentity(ctx context.Context, t *testing.T, ws *tfrun.Workspace, addr string, want func(got map[string]string) map[string]string) map[string]string {
+// shownResource is a resource as `terraform show -json` shows it: its
+// address, its identity (nil for a null attribute) and the values a test
+// reads.
+type shownResource struct {
+	Address  string             `json:"address"`
+	Identity map[string]*string `json:"identity"`
+	Values   struct {
+		ClusterConfig struct {
+			InstanceCount int `json:"instance_count"`
+		} `json:"cluster_config"`
+	} `json:"values"`
+}
+
+// identity is r's identity with a null attribute as "".
+func (r shownResource) identity() map[string]string {
+	got := map[string]string{}
+	for k, v := range r.Identity {
+		got[k] = ""
+		if v != nil {
+			got[k] = *v
+		}
+	}
+	return got
+}
+
+// shownResources are the resources of the root module of ws's state.
+func shownResources(ctx context.Context, t *testing.T, ws *tfrun.Workspace) []shownResource {
 	t.Helper()
 	shown, err := ws.Output(ctx, "show", "-json")
 	if err != nil {
@@ -673,27 +720,27 @@ func checkIdentity(ctx context.Context, t *testing.T, ws *tfrun.Workspace, addr 
 	var st struct {
 		Values struct {
 			RootModule struct {
-				Resources []struct {
-					Address  string             `json:"address"`
-					Identity map[string]*string `json:"identity"`
-				} `json:"resources"`
+				Resources []shownResource `json:"resources"`
 			} `json:"root_module"`
 		} `json:"values"`
 	}
 	if err := json.Unmarshal(shown, &st); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range st.Values.RootModule.Resources {
+	return st.Values.RootModule.Resources
+}
+
+// checkIdentity checks the identity of the workspace's resource addr
+// (a null attribute is ""): none when want is nil, else want(identity)
+// (given what the state holds, for values the test cannot know). It
+// returns the identity.
+func checkIdentity(ctx context.Context, t *testing.T, ws *tfrun.Workspace, addr string, want func(got map[string]string) map[string]string) map[string]string {
+	t.Helper()
+	for _, r := range shownResources(ctx, t, ws) {
 		if r.Address != addr {
 			continue
 		}
-		got := map[string]string{}
-		for k, v := range r.Identity {
-			got[k] = ""
-			if v != nil {
-				got[k] = *v
-			}
-		}
+		got := r.identity()
 		switch {
 		case want == nil && r.Identity != nil:
 			t.Errorf("%s has identity %v before any CLI with identities ran", addr, got)
@@ -841,37 +888,15 @@ resource "cloud_search_domain_config" "west" {
 	if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
 		t.Errorf("the plan after adopting both is not empty or failed: %v", err)
 	}
-	shown, err := ws.Output(ctx, "show", "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st struct {
-		Values struct {
-			RootModule struct {
-				Resources []struct {
-					Address  string            `json:"address"`
-					Identity map[string]string `json:"identity"`
-					Values   struct {
-						ClusterConfig struct {
-							InstanceCount int `json:"instance_count"`
-						} `json:"cluster_config"`
-					} `json:"values"`
-				} `json:"resources"`
-			} `json:"root_module"`
-		} `json:"values"`
-	}
-	if err := json.Unmarshal(shown, &st); err != nil {
-		t.Fatal(err)
-	}
 	want := map[string]struct {
 		region string
 		count  int
 	}{"cloud_search_domain_config.test": {emu.Region(), int(*home.ClusterConfig.InstanceCount)}, "cloud_search_domain_config.west": {"us-west-2", 6}}
-	for _, r := range st.Values.RootModule.Resources {
+	for _, r := range shownResources(ctx, t, ws) {
 		w := want[r.Address]
 		id := map[string]string{"domain_name": "demo", "region": w.region, "account_id": emu.Account()}
-		if !cmp.Equal(r.Identity, id) || r.Values.ClusterConfig.InstanceCount != w.count {
-			t.Errorf("%s: identity %v and instance_count %d, want %v and %d", r.Address, r.Identity, r.Values.ClusterConfig.InstanceCount, id, w.count)
+		if !cmp.Equal(r.identity(), id) || r.Values.ClusterConfig.InstanceCount != w.count {
+			t.Errorf("%s: identity %v and instance_count %d, want %v and %d", r.Address, r.identity(), r.Values.ClusterConfig.InstanceCount, id, w.count)
 		}
 		delete(want, r.Address)
 	}

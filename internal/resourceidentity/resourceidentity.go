@@ -20,7 +20,9 @@
 // an identity left without its account would go unchecked for ever.
 // Learning the account costs no call when Configure checked the
 // credentials, and at most one GetCallerIdentity per provider process
-// when that check is skipped (conns.Caller keeps the answer). A create
+// when that check is skipped (conns.Caller keeps the answer); a type
+// whose refresh needs no call to be safe (Type.RefreshWithoutCall) makes
+// none there, and its first update fills the account instead. A create
 // that cannot learn it warns and records none (failing would leave the
 // object just made tainted, to be replaced); a refresh only logs it and
 // tries again next time (Terraform before 1.12 would see a warning on
@@ -82,6 +84,15 @@ type Type struct {
 	Attributes []Attribute
 	// Region is set for a type whose objects live in a region.
 	Region *RegionAttribute
+	// RefreshWithoutCall: a refresh of the type makes no call to learn
+	// the account; it checks and fills the account only when the
+	// caller's is known already (Configure's credential check). Right
+	// for a type whose every write checks the account first and whose
+	// refresh, finding nothing, leads to no write in another account
+	// (the domain config adopts a domain, it never creates one). A type
+	// whose refresh finding nothing would plan its object created again
+	// (a user, a key) pays the one call instead.
+	RefreshWithoutCall bool
 }
 
 // Identity is an identity's values; "" stands for null.
@@ -185,18 +196,51 @@ func CallerAccount(ctx context.Context, c *conns.Clients) (string, error) {
 	return c.Caller.AccountID(ctx)
 }
 
-// Write sets out to next, the identity of the object as a create, read or
-// update finds it, after the policy for a missing account: next.Account
+// callerAccount finds the account the provider runs in; "" when it
+// has none to give (no caller, as in unit tests, or not known without a
+// call where no call may be made).
+type callerAccount func(context.Context) (string, error)
+
+// caller is how the account is learnt at a refresh (refresh) or
+// another operation of the type.
+func (t Type) caller(c *conns.Clients, refresh bool) callerAccount {
+	if !refresh || !t.RefreshWithoutCall {
+		return func(ctx context.Context) (string, error) { return CallerAccount(ctx, c) }
+	}
+	return func(context.Context) (string, error) {
+		if c.Caller == nil {
+			return "", nil
+		}
+		arn, ok := c.Caller.Known()
+		if !ok {
+			return "", nil // the next update, or refresh, fills it
+		}
+		return conns.ARNAccount(arn), nil
+	}
+}
+
+// Write sets out to next, the identity of the object as a create or an
+// update leaves it, after the policy for a missing account: next.Account
 // when the object names it (a user's ARN does), else the provider's.
-// prior is the identity the object had: nil at a create, empty at a
-// refresh that has none. what names the object for a diagnostic.
+// prior is the identity the object had: nil at a create. what names the
+// object for a diagnostic.
 func (t Type) Write(ctx context.Context, c *conns.Clients, prior *Identity, next Identity, what string, out *tfsdk.ResourceIdentity) diag.Diagnostics {
+	return t.write(ctx, c, prior, next, what, out, false)
+}
+
+// WriteRefresh is Write for a Read; prior is empty when the state has
+// no identity.
+func (t Type) WriteRefresh(ctx context.Context, c *conns.Clients, prior *Identity, next Identity, what string, out *tfsdk.ResourceIdentity) diag.Diagnostics {
+	return t.write(ctx, c, prior, next, what, out, true)
+}
+
+func (t Type) write(ctx context.Context, c *conns.Clients, prior *Identity, next Identity, what string, out *tfsdk.ResourceIdentity, refresh bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if out == nil {
 		return diags // Terraform older than 1.12 carries no identity
 	}
 	if next.Account == "" {
-		next.Account = account(ctx, c, prior, what, &diags)
+		next.Account = account(ctx, t.caller(c, refresh), prior, what, &diags)
 		if diags.HasError() {
 			return diags
 		}
@@ -208,12 +252,12 @@ func (t Type) Write(ctx context.Context, c *conns.Clients, prior *Identity, next
 // account is the account_id of an identity being written: the provider's,
 // else the prior one's (see the package comment). A prior identity naming
 // another account is an error.
-func account(ctx context.Context, c *conns.Clients, prior *Identity, what string, diags *diag.Diagnostics) string {
+func account(ctx context.Context, caller callerAccount, prior *Identity, what string, diags *diag.Diagnostics) string {
 	want := ""
 	if prior != nil {
 		want = prior.Account
 	}
-	account, err := CallerAccount(ctx, c)
+	account, err := caller(ctx)
 	switch {
 	case err != nil && want != "":
 		return want // the next refresh checks again
@@ -242,6 +286,15 @@ func account(ctx context.Context, c *conns.Clients, prior *Identity, what string
 // be learnt, the operation goes on and its own call reports the
 // credentials.
 func (t Type) CheckPrior(ctx context.Context, c *conns.Clients, in *tfsdk.ResourceIdentity, what string, diags *diag.Diagnostics) *Identity {
+	return t.checkPrior(ctx, c, in, what, diags, false)
+}
+
+// CheckRefresh is CheckPrior for a Read.
+func (t Type) CheckRefresh(ctx context.Context, c *conns.Clients, in *tfsdk.ResourceIdentity, what string, diags *diag.Diagnostics) *Identity {
+	return t.checkPrior(ctx, c, in, what, diags, true)
+}
+
+func (t Type) checkPrior(ctx context.Context, c *conns.Clients, in *tfsdk.ResourceIdentity, what string, diags *diag.Diagnostics, refresh bool) *Identity {
 	prior, d := Get(ctx, in)
 	if diags.Append(d...); d.HasError() {
 		return &Identity{}
@@ -255,7 +308,7 @@ func (t Type) CheckPrior(ctx context.Context, c *conns.Clients, in *tfsdk.Resour
 	if prior.Account == "" || diags.HasError() {
 		return prior
 	}
-	account, err := CallerAccount(ctx, c)
+	account, err := t.caller(c, refresh)(ctx)
 	if err != nil || account == "" {
 		return prior
 	}

@@ -38,7 +38,7 @@ func TestAccount(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var diags diag.Diagnostics
-			got := account(context.Background(), tt.clients, tt.prior, "user a", &diags)
+			got := account(context.Background(), Type{}.caller(tt.clients, false), tt.prior, "user a", &diags)
 			if got != tt.want {
 				t.Errorf("account = %q, want %q", got, tt.want)
 			}
@@ -81,5 +81,35 @@ func TestCallerAccount(t *testing.T) {
 				t.Errorf("got %q, %v; want %q", got, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestRefreshWithoutCall: a type that refreshes without a call learns the
+// account at a refresh only when it is known already, and keeps what the
+// state has otherwise; its other operations make the call.
+func TestRefreshWithoutCall(t *testing.T) {
+	t.Parallel()
+	lookups := 0
+	lookup := func(context.Context) (string, error) {
+		lookups++
+		return "arn:cloud:identity::123456789012:user/ci", nil
+	}
+	unknown := &conns.Clients{Caller: conns.NewCaller("", lookup, "")}
+	typ := Type{RefreshWithoutCall: true}
+	var diags diag.Diagnostics
+	if got := account(context.Background(), typ.caller(unknown, true), &Identity{}, "domain a", &diags); got != "" || lookups != 0 || diags.HasError() {
+		t.Errorf("refresh with the account unknown: %q after %d lookups (%v), want none and no lookup", got, lookups, diags)
+	}
+	if got := account(context.Background(), typ.caller(unknown, true), &Identity{Account: "999999999999"}, "domain a", &diags); got != "999999999999" || lookups != 0 {
+		t.Errorf("refresh with the account unknown: %q after %d lookups, want the prior account kept and no lookup", got, lookups)
+	}
+	if got := account(context.Background(), typ.caller(unknown, false), &Identity{}, "domain a", &diags); got != "123456789012" || lookups != 1 {
+		t.Errorf("update: %q after %d lookups, want the account from one lookup", got, lookups)
+	}
+	if got := account(context.Background(), typ.caller(unknown, true), &Identity{}, "domain a", &diags); got != "123456789012" || lookups != 1 {
+		t.Errorf("refresh after the lookup: %q after %d lookups, want the known account and no new lookup", got, lookups)
+	}
+	if diags.HasError() {
+		t.Error(diags)
 	}
 }

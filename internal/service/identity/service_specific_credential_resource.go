@@ -331,7 +331,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		return
 	}
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
-	prior := keyIdentityType.CheckPrior(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics)
+	prior := keyIdentityType.CheckRefresh(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -358,7 +358,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	}
 	// The identity first, as in every path: nothing is written (the
 	// state) for a key whose identity is refused.
-	if resp.Diagnostics.Append(keyIdentityType.Write(ctx, r.clients, prior, keyIdentityOf(&state), "key "+keyAddress(&state), resp.Identity)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(keyIdentityType.WriteRefresh(ctx, r.clients, prior, keyIdentityOf(&state), "key "+keyAddress(&state), resp.Identity)...); resp.Diagnostics.HasError() {
 		return
 	}
 	if state.Held.IsNull() || state.Held.IsUnknown() {

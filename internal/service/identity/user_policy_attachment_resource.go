@@ -98,7 +98,7 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 		return
 	}
 	user, arn := state.UserName.ValueString(), state.PolicyArn.ValueString()
-	prior := attachmentIdentityType.CheckPrior(ctx, r.clients, req.Identity, "policy attachment "+state.ID.ValueString(), &resp.Diagnostics)
+	prior := attachmentIdentityType.CheckRefresh(ctx, r.clients, req.Identity, "policy attachment "+state.ID.ValueString(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -116,7 +116,7 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 	}
 	state.PolicyArn = types.StringValue(found)
 	state.ID = types.StringValue(user + "/" + found)
-	resp.Diagnostics.Append(attachmentIdentityType.Write(ctx, r.clients, prior, attachmentIdentity(state.UserName.ValueString(), state.PolicyArn.ValueString()), "policy attachment "+state.ID.ValueString(), resp.Identity)...)
+	resp.Diagnostics.Append(attachmentIdentityType.WriteRefresh(ctx, r.clients, prior, attachmentIdentity(state.UserName.ValueString(), state.PolicyArn.ValueString()), "policy attachment "+state.ID.ValueString(), resp.Identity)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -116,7 +116,7 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 		return
 	}
 	what := fmt.Sprintf("user %q", state.UserName.ValueString())
-	prior := userIdentityType.CheckPrior(ctx, r.clients, req.Identity, what, &resp.Diagnostics)
+	prior := userIdentityType.CheckRefresh(ctx, r.clients, req.Identity, what, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -137,7 +137,7 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 		state.ForceDestroy = types.BoolValue(false) // after import
 	}
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
-	resp.Diagnostics.Append(userIdentityType.Write(ctx, r.clients, prior, userIdentity(u), what, resp.Identity)...)
+	resp.Diagnostics.Append(userIdentityType.WriteRefresh(ctx, r.clients, prior, userIdentity(u), what, resp.Identity)...)
 }
 
 // Update changes only force_destroy, which lives in state alone; every

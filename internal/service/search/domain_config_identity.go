@@ -23,6 +23,9 @@ var domainIdentityType = resourceidentity.Type{
 		Bound:          "it reads and changes the domains of that region only",
 		RefuseRecorded: true,
 	},
+	// Every write checks the account first, and a refresh that finds no
+	// domain leads to an adoption that fails, never to a create.
+	RefreshWithoutCall: true,
 }
 
 // domainIdentity is the identity of domain in region, without its account.

@@ -110,11 +110,11 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 	// A state of another region or account is refused before any read: the
 	// provider would read a domain of the same name elsewhere.
 	what := domainWhat(domain.ValueString())
-	prior := domainIdentityType.CheckPrior(ctx, r.clients, req.Identity, what, &resp.Diagnostics)
+	prior := domainIdentityType.CheckRefresh(ctx, r.clients, req.Identity, what, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if resp.Diagnostics.Append(domainIdentityType.Write(ctx, r.clients, prior, domainIdentity(domain.ValueString(), r.clients.Region), what, resp.Identity)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(domainIdentityType.WriteRefresh(ctx, r.clients, prior, domainIdentity(domain.ValueString(), r.clients.Region), what, resp.Identity)...); resp.Diagnostics.HasError() {
 		return
 	}
 	live, err := findDomainConfig(ctx, r.clients.Search, domain.ValueString(), req.State.Raw)
