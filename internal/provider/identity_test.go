@@ -2,17 +2,13 @@ package provider_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -22,11 +18,9 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/sigv4"
 )
 
 // The identity tests of every resource type with a resource identity,
@@ -36,10 +30,9 @@ import (
 // or region, which is refused); a state written before identities existed
 // gets its identity on refresh; an identity whose account could not be
 // learnt gets it at the next refresh; a provider that now runs in another
-// account (or region) is refused before it calls the service. A fifth type
-// needs one more row.
-
-const limitedAccessPolicy = "arn:cloud:identity::cloud:policy/ModelsLimitedAccess"
+// account (or region) is refused before it calls the service. A fifth
+// type needs one more row. The cases that are one type's own are in
+// identity_cases_test.go, the helpers in identity_helpers_test.go.
 
 // identityType is one resource type with an identity, as the generated
 // tests drive it. Its object is named test.
@@ -243,53 +236,6 @@ func identityTypeOf(typ string) identityType {
 	panic("no identity type " + typ)
 }
 
-// keyWith is a user with the limited-access policy and one key; extra
-// goes into the key's block.
-func keyWith(providerConfig, extra string) string {
-	return providerConfig + fmt.Sprintf(`
-resource "cloud_identity_user" "test" {
-  user_name = "idkey"
-}
-
-resource "cloud_identity_user_policy_attachment" "test" {
-  user_name  = cloud_identity_user.test.user_name
-  policy_arn = %q
-}
-
-resource "cloud_identity_service_specific_credential" "test" {
-  user_name = cloud_identity_user.test.user_name
-  %s
-}
-`, limitedAccessPolicy, extra)
-}
-
-// domainBlock is a cloud_search_domain_config block named name for domain.
-func domainBlock(name, domain string) string {
-	return fmt.Sprintf(`
-resource "cloud_search_domain_config" %q {
-  domain_name      = %q
-  snapshot_options = { automated_snapshot_start_hour = 0 }
-}
-`, name, domain)
-}
-
-// newEmulator is the emulator of the identity service's types.
-func newEmulator(t *testing.T) *acctest.Emulator { return acctest.NewEmulator(t) }
-
-// domainEmulator is an emulator whose search service runs at test pace.
-func domainEmulator(t *testing.T) *acctest.Emulator {
-	t.Helper()
-	emu := acctest.NewEmulator(t)
-	// spare is the domain a replacement moves to.
-	if err := emu.Search.AddDomain(emusearch.DomainSpec{DomainName: "spare"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := emu.Search.SetPace(emusearch.Pace{DryRun: 300 * time.Millisecond, BlueGreenStage: 400 * time.Millisecond, Dynamic: 300 * time.Millisecond}); err != nil {
-		t.Fatal(err)
-	}
-	return emu
-}
-
 // identityCase runs steps on a CLI with resource identity (Terraform
 // 1.12+), skipping with the reason on one without; at the end nothing
 // is left in the identity service of emu (nil: no such check).
@@ -470,45 +416,6 @@ func TestAccIdentity_import(t *testing.T) {
 	})
 }
 
-// noServiceCalls fails t if emu answered a call other than the token
-// service's since the calls were last cleared: what happened (what) had
-// to stop before asking the services.
-func noServiceCalls(t *testing.T, emu *acctest.Emulator, what string) {
-	t.Helper()
-	for _, c := range emu.Calls() {
-		if c.Service != "sts" {
-			t.Errorf("%s called %s %s", what, c.Service, c.Operation)
-		}
-	}
-}
-
-// otherAccountKey signs for account 999999999999 (otherAccountProvider).
-const otherAccountKey = "AKIDOTHERACCOUNT0001"
-
-// otherAccountProvider gives emu credentials of a second account,
-// 999999999999, allowed everything, and returns a provider block that
-// uses them. The emulator keeps one set of objects for every account.
-func otherAccountProvider(t *testing.T, emu *acctest.Emulator) string {
-	t.Helper()
-	other := "arn:cloud:identity::999999999999:user/other-admin"
-	emu.Credentials().Add(sigv4.Credential{AccessKeyID: otherAccountKey, SecretAccessKey: "other-secret", Principal: other, Account: "999999999999"})
-	if _, err := emu.Identity.AttachPrincipalPolicy(other, "all", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`)); err != nil {
-		t.Fatal(err)
-	}
-	return emu.ProviderConfig(emulatortest.Credentials(otherAccountKey, "other-secret"))
-}
-
-// checkNoOtherAccountCalls fails t if the other account's credentials
-// called a service (the token service, for the account, is expected).
-func checkNoOtherAccountCalls(t *testing.T, emu *acctest.Emulator) {
-	t.Helper()
-	for _, c := range emu.Calls() {
-		if c.AccessKeyID == otherAccountKey && c.Service != "sts" {
-			t.Errorf("the other account's credentials called %s %s: the account check must come before any call", c.Service, c.Operation)
-		}
-	}
-}
-
 // TestAccIdentity_otherAccount: a refresh by a provider that now runs in
 // another account stops with the reason, before it asks the service
 // anything: asked there, the service would answer that nothing exists (and
@@ -586,19 +493,6 @@ func TestAccIdentity_accountLearntLater(t *testing.T) {
 		}
 		identityCase(t, emu, steps)
 	})
-}
-
-// oldCLI is Terraform 1.11, the minimum supported (no resource identity).
-func oldCLI(t *testing.T) string {
-	t.Helper()
-	const cli = "/usr/local/bin/terraform"
-	if _, err := os.Stat(cli); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("Terraform 1.11 at %s: %v", cli, err)
-		}
-		t.Skipf("Terraform 1.11 at %s: %v", cli, err)
-	}
-	return cli
 }
 
 // TestAccIdentity_stateBeforeIdentity: a state written by Terraform 1.11
@@ -683,242 +577,4 @@ func TestAccIdentity_stateBeforeIdentity(t *testing.T) {
 			})
 		}
 	})
-}
-
-// shownResource is a resource as `terraform show -json` shows it: its
-// address, its identity (nil for a null attribute) and the values a test
-// reads.
-type shownResource struct {
-	Address  string             `json:"address"`
-	Identity map[string]*string `json:"identity"`
-	Values   struct {
-		ClusterConfig struct {
-			InstanceCount int `json:"instance_count"`
-		} `json:"cluster_config"`
-	} `json:"values"`
-}
-
-// identity is r's identity with a null attribute as "".
-func (r shownResource) identity() map[string]string {
-	got := map[string]string{}
-	for k, v := range r.Identity {
-		got[k] = ""
-		if v != nil {
-			got[k] = *v
-		}
-	}
-	return got
-}
-
-// shownResources are the resources of the root module of ws's state.
-func shownResources(ctx context.Context, t *testing.T, ws *tfrun.Workspace) []shownResource {
-	t.Helper()
-	shown, err := ws.Output(ctx, "show", "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st struct {
-		Values struct {
-			RootModule struct {
-				Resources []shownResource `json:"resources"`
-			} `json:"root_module"`
-		} `json:"values"`
-	}
-	if err := json.Unmarshal(shown, &st); err != nil {
-		t.Fatal(err)
-	}
-	return st.Values.RootModule.Resources
-}
-
-// checkIdentity checks the identity of the workspace's resource addr
-// (a null attribute is ""): none when want is nil, else want(identity)
-// (given what the state holds, for values the test cannot know). It
-// returns the identity.
-func checkIdentity(ctx context.Context, t *testing.T, ws *tfrun.Workspace, addr string, want func(got map[string]string) map[string]string) map[string]string {
-	t.Helper()
-	for _, r := range shownResources(ctx, t, ws) {
-		if r.Address != addr {
-			continue
-		}
-		got := r.identity()
-		switch {
-		case want == nil && r.Identity != nil:
-			t.Errorf("%s has identity %v before any CLI with identities ran", addr, got)
-		case want != nil:
-			if d := cmp.Diff(want(got), got); d != "" {
-				t.Errorf("the identity of %s (-want +got):\n%s", addr, d)
-			}
-		}
-		return got
-	}
-	t.Fatalf("%s is not in state", addr)
-	return nil
-}
-
-// TestAccIdentity_domainOfAnotherRegion: adopting demo in the provider's
-// region neither reads nor changes the domain of the same name in
-// us-west-2, whose values differ.
-func TestAccIdentity_domainOfAnotherRegion(t *testing.T) {
-	emu := domainEmulator(t)
-	if err := emu.Search.AddDomain(emusearch.EverySectionDomain("demo", "us-west-2", emu.Clock().Now())); err != nil {
-		t.Fatal(err)
-	}
-	west, _ := emu.Search.DomainIn("us-west-2", "demo")
-	home, _ := emu.Search.Domain("demo")
-	addr := "cloud_search_domain_config.test"
-	identityCase(t, emu, []resource.TestStep{{
-		Config: emu.ProviderConfig() + domainBlock("test", "demo"),
-		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectIdentity(addr, identityTypeOf("cloud_search_domain_config").want(emu, knownvalue.StringExact(emu.Account()))),
-			statecheck.ExpectKnownValue(addr, tfjsonpath.New("cluster_config").AtMapKey("instance_count"), knownvalue.Int64Exact(*home.ClusterConfig.InstanceCount)),
-		},
-		Check: func(*terraform.State) error {
-			for _, c := range emu.Calls() {
-				if c.Region == "us-west-2" {
-					return fmt.Errorf("the provider of %s called %s in us-west-2", emu.Region(), c.Operation)
-				}
-			}
-			now, _ := emu.Search.DomainIn("us-west-2", "demo")
-			if d := cmp.Diff(west, now); d != "" {
-				return fmt.Errorf("us-west-2's demo changed (-before +after):\n%s", d)
-			}
-			return nil
-		},
-	}})
-}
-
-// TestAccIdentity_domainExample: the documentation's example imports demo
-// by its whole identity: a pure import.
-func TestAccIdentity_domainExample(t *testing.T) {
-	emu := domainEmulator(t)
-	example, err := os.ReadFile("../../examples/resources/cloud_search_domain_config/import-by-identity.tf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := "cloud_search_domain_config.example"
-	identityCase(t, emu, []resource.TestStep{{
-		Config: emu.ProviderConfig() + domainBlock("example", "demo") + string(example),
-		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-			plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
-		}},
-		ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(addr, identityTypeOf("cloud_search_domain_config").want(emu, knownvalue.StringExact(emu.Account())))},
-	}})
-}
-
-// TestAccIdentity_accountChangedWithoutRefresh: an apply or a destroy
-// without refresh, by a provider that now runs in another account, stops
-// in Update and Delete before any call: Update would set the status of a
-// key of that account, Delete would delete objects of the same names
-// there.
-func TestAccIdentity_accountChangedWithoutRefresh(t *testing.T) {
-	acctest.PreCheck(t)
-	acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity)
-	emu := acctest.NewEmulator(t)
-	otherProvider := otherAccountProvider(t, emu)
-	resources := keyWith("", "credential_age_days = 30")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	ws := acctest.NewWorkspace(ctx, t)
-	if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig() + resources); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{{"init", "-backend=false"}, {"apply", "-auto-approve"}} {
-		if _, err := ws.Run(ctx, args...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	inactive := strings.Replace(resources, "credential_age_days = 30", "credential_age_days = 30\n  status = \"Inactive\"", 1)
-	for _, step := range []struct {
-		config string
-		args   []string
-	}{
-		{otherProvider + inactive, []string{"apply", "-refresh=false", "-auto-approve", "-no-color"}},
-		{otherProvider + resources, []string{"destroy", "-refresh=false", "-auto-approve", "-no-color"}},
-	} {
-		if err := ws.Write(emulatortest.RequiredProvidersBlock + step.config); err != nil {
-			t.Fatal(err)
-		}
-		emu.ClearCalls()
-		_, err := ws.Run(ctx, step.args...)
-		if err == nil || !regexp.MustCompile(`(?s)Error: Resource Identity Names Another Account.*names account\s+`+emu.Account()).MatchString(err.Error()) {
-			t.Errorf("terraform %v by another account's provider: %v; want the account error", step.args, err)
-		}
-		checkNoOtherAccountCalls(t, emu)
-	}
-	if got := emu.Identity.UserNames(); len(got) != 1 {
-		t.Errorf("users %v, want idkey still there", got)
-	}
-	if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig() + resources); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ws.Run(ctx, "destroy", "-auto-approve"); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// TestAccIdentity_domainTwoRegions: two providers, of us-east-1 and
-// us-west-2, each adopt their own domain demo, record its region, and
-// refresh to an empty plan. Each provider configuration is its own
-// process, as in real use, so the test runs the built provider (an
-// in-process provider serves every alias from one instance).
-func TestAccIdentity_domainTwoRegions(t *testing.T) {
-	acctest.PreCheck(t)
-	acctest.SkipUnlessCLISupports(t, acctest.FeatureIdentity)
-	emu := domainEmulator(t)
-	if err := emu.Search.AddDomain(emusearch.EverySectionDomain("demo", "us-west-2", emu.Clock().Now())); err != nil {
-		t.Fatal(err)
-	}
-	home, _ := emu.Search.Domain("demo")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	ws := builtProviderWorkspace(t)
-	west := emu.ProviderConfig(emulatortest.InRegion("us-west-2"), emulatortest.ProviderArguments("  alias = \"west\"\n"))
-	if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig() + west + domainBlock("test", "demo") + `
-resource "cloud_search_domain_config" "west" {
-  provider         = cloud.west
-  domain_name      = "demo"
-  snapshot_options = { automated_snapshot_start_hour = 5 }
-}
-`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ws.Run(ctx, "apply", "-auto-approve"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
-		t.Errorf("the plan after adopting both is not empty or failed: %v", err)
-	}
-	want := map[string]struct {
-		region string
-		count  int
-	}{"cloud_search_domain_config.test": {emu.Region(), int(*home.ClusterConfig.InstanceCount)}, "cloud_search_domain_config.west": {"us-west-2", 6}}
-	for _, r := range shownResources(ctx, t, ws) {
-		w := want[r.Address]
-		id := map[string]string{"domain_name": "demo", "region": w.region, "account_id": emu.Account()}
-		if !cmp.Equal(r.identity(), id) || r.Values.ClusterConfig.InstanceCount != w.count {
-			t.Errorf("%s: identity %v and instance_count %d, want %v and %d", r.Address, r.identity(), r.Values.ClusterConfig.InstanceCount, id, w.count)
-		}
-		delete(want, r.Address)
-	}
-	if len(want) > 0 {
-		t.Errorf("not in state: %v", want)
-	}
-}
-
-// builtProviderWorkspace is a workspace where the CLI runs the provider
-// built from this module, one process per provider configuration. It is
-// the one test here that needs a built binary.
-func builtProviderWorkspace(t *testing.T) *tfrun.Workspace {
-	t.Helper()
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-cloud"), "github.com/cloudlabs/terraform-provider-cloud")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	dir := t.TempDir()
-	env, err := tfrun.DevOverrides(dir, "cloudlabs/cloud", bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: dir, Env: env}
 }
