@@ -181,9 +181,5 @@ func allowed(results []identityclient.EvaluationResult) bool {
 
 // userArn is the ARN of user name (default path) in the caller's account.
 func userArn(callerArn, name string) string {
-	account := ""
-	if parts := strings.SplitN(callerArn, ":", 6); len(parts) == 6 {
-		account = parts[4]
-	}
-	return fmt.Sprintf("arn:cloud:identity::%s:user/%s", account, name)
+	return fmt.Sprintf("arn:cloud:identity::%s:user/%s", conns.ARNAccount(callerArn), name)
 }

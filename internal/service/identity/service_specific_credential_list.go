@@ -14,6 +14,7 @@ import (
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/listing"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/resourceidentity"
 )
 
 var (
@@ -71,7 +72,7 @@ func (l *serviceSpecificCredentialList) List(ctx context.Context, req list.ListR
 	}
 	service, status := cfg.ServiceName.ValueString(), cfg.Status.ValueString()
 	stream.Results = listing.Limited(req.Limit, func(push func(list.ListResult) bool) {
-		account, err := callerAccount(ctx, l.clients)
+		account, err := resourceidentity.CallerAccount(ctx, l.clients)
 		if err != nil {
 			push(listing.Error("Unable to List Identity Service Specific Credentials", fmt.Sprintf("The identity of the listed keys names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
 			return
@@ -111,10 +112,7 @@ func (l *serviceSpecificCredentialList) keyResult(ctx context.Context, req list.
 		Region:             types.StringValue(l.clients.Region),
 	}
 	flattenCredential(c, &m)
-	result.Diagnostics.Append(setIdentity(ctx, result.Identity, identityValues{
-		"user_name": c.UserName, "service_specific_credential_id": c.ServiceSpecificCredentialID,
-		identityAccountID: account, identityRegion: l.clients.Region,
-	})...)
+	result.Diagnostics.Append(resourceidentity.Set(ctx, result.Identity, withAccount(keyIdentity(c.UserName, c.ServiceSpecificCredentialID, l.clients.Region), account))...)
 	listing.SetResource(ctx, req, &result, &m)
 	return result
 }

@@ -13,13 +13,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -30,6 +28,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/privatestate"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/recovery"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/resourceidentity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 )
@@ -86,7 +85,7 @@ type serviceSpecificCredentialModel struct {
 
 func (r *serviceSpecificCredentialResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_identity_service_specific_credential"
-	resp.ResourceBehavior = identityBehavior
+	resp.ResourceBehavior = resourceidentity.Behavior
 }
 
 func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -141,35 +140,7 @@ func (r *serviceSpecificCredentialResource) Schema(_ context.Context, _ resource
 // IdentitySchema: a key is named by its user and id, in its account and
 // the region it works in.
 func (r *serviceSpecificCredentialResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{
-		Attributes: map[string]identityschema.Attribute{
-			"user_name":                      requiredIdentityAttribute("Name of the user the key belongs to."),
-			"service_specific_credential_id": requiredIdentityAttribute("Id of the key."),
-			identityAccountID:                accountIDIdentityAttribute(),
-			identityRegion: identityschema.StringAttribute{
-				OptionalForImport: true,
-				Description:       "Region the key works in. Defaults to the provider's region; another region is an error.",
-			},
-		},
-	}
-}
-
-// setKeyIdentity writes the identity of the key m into id; prior is the
-// identity it had (nil at a create, see identityAccount).
-func (r *serviceSpecificCredentialResource) setKeyIdentity(ctx context.Context, m *serviceSpecificCredentialModel, prior identityValues, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
-	if id == nil {
-		return
-	}
-	account := identityAccount(ctx, r.clients, prior, "key "+keyAddress(m), diags)
-	if diags.HasError() {
-		return
-	}
-	diags.Append(setIdentity(ctx, id, identityValues{
-		"user_name":                      m.UserName.ValueString(),
-		"service_specific_credential_id": m.ServiceSpecificCredentialID.ValueString(),
-		identityAccountID:                account,
-		identityRegion:                   m.Region.ValueString(),
-	})...)
+	resp.IdentitySchema = keyIdentityType.Schema()
 }
 
 func (r *serviceSpecificCredentialResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -330,7 +301,7 @@ func (r *serviceSpecificCredentialResource) Create(ctx context.Context, req reso
 	plan.Held = types.BoolValue(true) // marked by the create (hold), or warned about
 	r.setCreatedStatus(ctx, cred, status, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &plan)...)
-	r.setKeyIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
+	resp.Diagnostics.Append(keyIdentityType.Write(ctx, r.clients, nil, keyIdentityOf(&plan), "key "+keyAddress(&plan), resp.Identity)...)
 }
 
 // setCreatedStatus gives a key just created or adopted the planned status.
@@ -356,7 +327,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		return
 	}
 	user, id := state.UserName.ValueString(), state.ServiceSpecificCredentialID.ValueString()
-	prior := checkPriorAccount(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics)
+	prior := keyIdentityType.CheckRefresh(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -369,7 +340,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	if found == nil {
 		tflog.Warn(ctx, gone, map[string]any{"user_name": user, "service_specific_credential_id": id})
 		resp.State.RemoveResource(ctx)
-		resp.Diagnostics.Append(goneIdentity(ctx, resp.Identity, identityValues{"user_name": user, "service_specific_credential_id": id, identityRegion: state.Region.ValueString()})...)
+		resp.Diagnostics.Append(resourceidentity.Gone(ctx, resp.Identity, keyIdentity(user, id, state.Region.ValueString()))...)
 		return
 	}
 	flattenCredential(found, &state)
@@ -383,7 +354,7 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 	}
 	// The identity first, as in every path: nothing is written (the
 	// state) for a key whose identity is refused.
-	if r.setKeyIdentity(ctx, &state, prior, resp.Identity, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(keyIdentityType.WriteRefresh(ctx, r.clients, prior, keyIdentityOf(&state), "key "+keyAddress(&state), resp.Identity)...); resp.Diagnostics.HasError() {
 		return
 	}
 	if state.Held.IsNull() || state.Held.IsUnknown() {
@@ -539,7 +510,7 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 	plan.CreateDate, plan.ExpirationDate, plan.Region = state.CreateDate, state.ExpirationDate, state.Region
 	plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
 	defer r.clients.Listings.Forget(state.UserName.ValueString())
-	prior := checkPriorAccount(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics)
+	prior := keyIdentityType.CheckPrior(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -561,7 +532,7 @@ func (r *serviceSpecificCredentialResource) Update(ctx context.Context, req reso
 		plan.ServiceAPIKeyValue = state.ServiceAPIKeyValue
 	}
 	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &plan)...)
-	r.setKeyIdentity(ctx, &plan, prior, resp.Identity, &resp.Diagnostics)
+	resp.Diagnostics.Append(keyIdentityType.Write(ctx, r.clients, prior, keyIdentityOf(&plan), "key "+keyAddress(&plan), resp.Identity)...)
 }
 
 // updateStatus sets the key's status, reporting whether it did.
@@ -606,7 +577,7 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if checkPriorAccount(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if keyIdentityType.CheckPrior(ctx, r.clients, req.Identity, "key "+state.ID.ValueString(), &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	if !state.Held.IsNull() && !state.Held.ValueBool() && r.markedElsewhere(ctx, &state, &resp.Diagnostics) {
@@ -630,22 +601,14 @@ func (r *serviceSpecificCredentialResource) Delete(ctx context.Context, req reso
 func (r *serviceSpecificCredentialResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	user, id, ok := strings.Cut(req.ID, "/")
 	if req.ID == "" {
-		ident, diags := readIdentity(ctx, req.Identity)
-		if resp.Diagnostics.Append(diags...); diags.HasError() {
+		ident, imported := keyIdentityType.Import(ctx, r.clients, req.Identity, func(id resourceidentity.Identity) string {
+			return fmt.Sprintf("key %s/%s", id.Attrs["user_name"], id.Attrs["service_specific_credential_id"])
+		}, &resp.Diagnostics)
+		if !imported {
 			return
 		}
-		if checkImportIdentity(ident, &resp.Diagnostics, userNameRule, identityRule{"service_specific_credential_id", rules.CredentialID.Form.Re.MatchString, "20 to 128 letters and digits, such as ACCAEXAMPLE234567ABCDE"}); resp.Diagnostics.HasError() {
-			return
-		}
-		user, id, ok = ident["user_name"], ident["service_specific_credential_id"], true
-		what := fmt.Sprintf("key %s/%s", user, id)
-		checkRegion(r.clients.Region, ident[identityRegion], what, &resp.Diagnostics)
-		ident[identityAccountID] = importAccount(ctx, r.clients, ident[identityAccountID], what, &resp.Diagnostics)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		ident[identityRegion] = r.clients.Region
-		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, ident)...)
+		user, id, ok = ident.Attrs["user_name"], ident.Attrs["service_specific_credential_id"], true
+		resp.Diagnostics.Append(resourceidentity.Set(ctx, resp.Identity, ident)...)
 	}
 	if !ok || !validUserName(user) || rules.CredentialID.CheckString(id) != nil {
 		resp.Diagnostics.AddError("Invalid Import ID",

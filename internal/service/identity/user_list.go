@@ -12,6 +12,7 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/listing"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/resourceidentity"
 )
 
 var (
@@ -70,7 +71,7 @@ func (l *userList) List(ctx context.Context, req list.ListRequest, stream *list.
 func userResult(ctx context.Context, req list.ListRequest, u *identityclient.User) list.ListResult {
 	result := req.NewListResult(ctx)
 	result.DisplayName = u.Path + u.UserName
-	result.Diagnostics.Append(setIdentity(ctx, result.Identity, userIdentity(u))...)
+	result.Diagnostics.Append(resourceidentity.Set(ctx, result.Identity, userIdentity(u))...)
 	m := userModel{ForceDestroy: types.BoolValue(false)}
 	flattenUser(u, &m)
 	listing.SetResource(ctx, req, &result, &m)

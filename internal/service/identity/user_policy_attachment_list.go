@@ -10,6 +10,7 @@ import (
 
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/listing"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/resourceidentity"
 )
 
 var (
@@ -52,7 +53,7 @@ func (l *userPolicyAttachmentList) List(ctx context.Context, req list.ListReques
 		return
 	}
 	stream.Results = listing.Limited(req.Limit, func(push func(list.ListResult) bool) {
-		account, err := callerAccount(ctx, l.clients)
+		account, err := resourceidentity.CallerAccount(ctx, l.clients)
 		if err != nil {
 			push(listing.Error("Unable to List Identity User Policy Attachments", fmt.Sprintf("The identity of the listed policy attachments names their account, which the provider learns from the token service (GetCallerIdentity); that call failed: %s", err)))
 			return
@@ -72,7 +73,7 @@ func (l *userPolicyAttachmentList) List(ctx context.Context, req list.ListReques
 func attachmentResult(ctx context.Context, req list.ListRequest, user string, p identityclient.AttachedPolicy, account string) list.ListResult {
 	result := req.NewListResult(ctx)
 	result.DisplayName = fmt.Sprintf("%s attached to %s", p.PolicyName, user)
-	result.Diagnostics.Append(setIdentity(ctx, result.Identity, identityValues{"user_name": user, "policy_arn": p.PolicyArn, identityAccountID: account})...)
+	result.Diagnostics.Append(resourceidentity.Set(ctx, result.Identity, withAccount(attachmentIdentity(user, p.PolicyArn), account))...)
 	m := userPolicyAttachmentModel{ID: types.StringValue(user + "/" + p.PolicyArn), UserName: types.StringValue(user), PolicyArn: types.StringValue(p.PolicyArn)}
 	listing.SetResource(ctx, req, &result, &m)
 	return result

@@ -7,20 +7,18 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/resourceidentity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
@@ -48,7 +46,7 @@ type userPolicyAttachmentModel struct {
 
 func (r *userPolicyAttachmentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_identity_user_policy_attachment"
-	resp.ResourceBehavior = identityBehavior
+	resp.ResourceBehavior = resourceidentity.Behavior
 }
 
 func (r *userPolicyAttachmentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -70,13 +68,7 @@ func (r *userPolicyAttachmentResource) Schema(_ context.Context, _ resource.Sche
 // IdentitySchema: an attachment is named by its user and policy, in the
 // user's account.
 func (r *userPolicyAttachmentResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{
-		Attributes: map[string]identityschema.Attribute{
-			"user_name":       requiredIdentityAttribute("Name of the user."),
-			"policy_arn":      requiredIdentityAttribute("ARN of the attached managed policy."),
-			identityAccountID: accountIDIdentityAttribute(),
-		},
-	}
+	resp.IdentitySchema = attachmentIdentityType.Schema()
 }
 
 func (r *userPolicyAttachmentResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -97,22 +89,7 @@ func (r *userPolicyAttachmentResource) Create(ctx context.Context, req resource.
 	}
 	plan.ID = types.StringValue(user + "/" + arn)
 	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &plan)...)
-	r.setAttachmentIdentity(ctx, &plan, nil, resp.Identity, &resp.Diagnostics)
-}
-
-// setAttachmentIdentity writes the identity of the attachment m into id;
-// prior is the identity it had (nil at a create, see identityAccount).
-func (r *userPolicyAttachmentResource) setAttachmentIdentity(ctx context.Context, m *userPolicyAttachmentModel, prior identityValues, id *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
-	if id == nil {
-		return
-	}
-	account := identityAccount(ctx, r.clients, prior, "policy attachment "+m.ID.ValueString(), diags)
-	if diags.HasError() {
-		return
-	}
-	diags.Append(setIdentity(ctx, id, identityValues{
-		"user_name": m.UserName.ValueString(), "policy_arn": m.PolicyArn.ValueString(), identityAccountID: account,
-	})...)
+	resp.Diagnostics.Append(attachmentIdentityType.Write(ctx, r.clients, nil, attachmentIdentity(user, arn), "policy attachment "+plan.ID.ValueString(), resp.Identity)...)
 }
 
 func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -122,7 +99,7 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 		return
 	}
 	user, arn := state.UserName.ValueString(), state.PolicyArn.ValueString()
-	prior := checkPriorAccount(ctx, r.clients, req.Identity, "policy attachment "+state.ID.ValueString(), &resp.Diagnostics)
+	prior := attachmentIdentityType.CheckRefresh(ctx, r.clients, req.Identity, "policy attachment "+state.ID.ValueString(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -135,12 +112,12 @@ func (r *userPolicyAttachmentResource) Read(ctx context.Context, req resource.Re
 	if found == "" {
 		tflog.Warn(ctx, "Policy attachment is gone, removing it from state", map[string]any{"user_name": user, "policy_arn": arn})
 		resp.State.RemoveResource(ctx)
-		resp.Diagnostics.Append(goneIdentity(ctx, resp.Identity, identityValues{"user_name": user, "policy_arn": arn})...)
+		resp.Diagnostics.Append(resourceidentity.Gone(ctx, resp.Identity, attachmentIdentity(user, arn))...)
 		return
 	}
 	state.PolicyArn = types.StringValue(found)
 	state.ID = types.StringValue(user + "/" + found)
-	r.setAttachmentIdentity(ctx, &state, prior, resp.Identity, &resp.Diagnostics)
+	resp.Diagnostics.Append(attachmentIdentityType.WriteRefresh(ctx, r.clients, prior, attachmentIdentity(state.UserName.ValueString(), state.PolicyArn.ValueString()), "policy attachment "+state.ID.ValueString(), resp.Identity)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -181,7 +158,7 @@ func (r *userPolicyAttachmentResource) Delete(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if checkPriorAccount(ctx, r.clients, req.Identity, "policy attachment "+state.ID.ValueString(), &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if attachmentIdentityType.CheckPrior(ctx, r.clients, req.Identity, "policy attachment "+state.ID.ValueString(), &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	user, arn := state.UserName.ValueString(), state.PolicyArn.ValueString()
@@ -197,19 +174,14 @@ func (r *userPolicyAttachmentResource) Delete(ctx context.Context, req resource.
 func (r *userPolicyAttachmentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	user, arn, ok := strings.Cut(req.ID, "/")
 	if req.ID == "" {
-		id, diags := readIdentity(ctx, req.Identity)
-		if resp.Diagnostics.Append(diags...); diags.HasError() {
+		id, imported := attachmentIdentityType.Import(ctx, r.clients, req.Identity, func(id resourceidentity.Identity) string {
+			return fmt.Sprintf("policy attachment %s/%s", id.Attrs["user_name"], id.Attrs["policy_arn"])
+		}, &resp.Diagnostics)
+		if !imported {
 			return
 		}
-		if checkImportIdentity(id, &resp.Diagnostics, userNameRule, identityRule{"policy_arn", func(s string) bool { return rules.PolicyARN.CheckString(s) == nil }, "a policy ARN such as arn:cloud:identity::cloud:policy/ModelsLimitedAccess"}); resp.Diagnostics.HasError() {
-			return
-		}
-		user, arn, ok = id["user_name"], id["policy_arn"], true
-		id[identityAccountID] = importAccount(ctx, r.clients, id[identityAccountID], fmt.Sprintf("policy attachment %s/%s", user, arn), &resp.Diagnostics)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, id)...)
+		user, arn, ok = id.Attrs["user_name"], id.Attrs["policy_arn"], true
+		resp.Diagnostics.Append(resourceidentity.Set(ctx, resp.Identity, id)...)
 	}
 	if !ok || !validUserName(user) || rules.PolicyARN.CheckString(arn) != nil {
 		resp.Diagnostics.AddError("Invalid Import ID",

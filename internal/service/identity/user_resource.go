@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -22,6 +21,7 @@ import (
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/diagnostics"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/resourceidentity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
@@ -52,6 +52,7 @@ type userModel struct {
 
 func (r *userResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_identity_user"
+	resp.ResourceBehavior = resourceidentity.Behavior
 }
 
 func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -83,12 +84,7 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 
 // IdentitySchema: a user is named by its name in its account.
 func (r *userResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{
-		Attributes: map[string]identityschema.Attribute{
-			"user_name":       requiredIdentityAttribute("Name of the user."),
-			identityAccountID: accountIDIdentityAttribute(),
-		},
-	}
+	resp.IdentitySchema = userIdentityType.Schema()
 }
 
 func (r *userResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -111,7 +107,7 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 	}
 	flattenUser(u, &plan)
 	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &plan)...)
-	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, userIdentity(u))...)
+	resp.Diagnostics.Append(userIdentityType.Write(ctx, r.clients, nil, userIdentity(u), fmt.Sprintf("user %q", u.UserName), resp.Identity)...)
 }
 
 func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -121,14 +117,15 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 		return
 	}
 	what := fmt.Sprintf("user %q", state.UserName.ValueString())
-	if checkPriorAccount(ctx, r.clients, req.Identity, what, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	prior := userIdentityType.CheckRefresh(ctx, r.clients, req.Identity, what, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	u, err := r.clients.Identity.GetUser(ctx, state.UserName.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "Identity user is gone, removing it from state", map[string]any{"user_name": state.UserName.ValueString()})
 		resp.State.RemoveResource(ctx)
-		resp.Diagnostics.Append(goneIdentity(ctx, resp.Identity, identityValues{"user_name": state.UserName.ValueString(), identityAccountID: conns.ARNAccount(state.Arn.ValueString())})...)
+		resp.Diagnostics.Append(resourceidentity.Gone(ctx, resp.Identity, userIdentity(&identityclient.User{UserName: state.UserName.ValueString(), Arn: state.Arn.ValueString()}))...)
 		return
 	}
 	if err != nil {
@@ -141,7 +138,7 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 		state.ForceDestroy = types.BoolValue(false) // after import
 	}
 	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &state)...)
-	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, userIdentity(u))...)
+	resp.Diagnostics.Append(userIdentityType.WriteRefresh(ctx, r.clients, prior, userIdentity(u), what, resp.Identity)...)
 }
 
 // Update changes only force_destroy, which lives in state alone; every
@@ -153,13 +150,13 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if checkPriorAccount(ctx, r.clients, req.Identity, fmt.Sprintf("user %q", state.UserName.ValueString()), &resp.Diagnostics); resp.Diagnostics.HasError() {
+	what := fmt.Sprintf("user %q", state.UserName.ValueString())
+	prior := userIdentityType.CheckPrior(ctx, r.clients, req.Identity, what, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(tfmodel.Set(ctx, &resp.State, &plan)...)
-	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, identityValues{
-		"user_name": state.UserName.ValueString(), identityAccountID: conns.ARNAccount(state.Arn.ValueString()),
-	})...)
+	resp.Diagnostics.Append(userIdentityType.Write(ctx, r.clients, prior, userIdentity(&identityclient.User{UserName: state.UserName.ValueString(), Arn: state.Arn.ValueString()}), what, resp.Identity)...)
 }
 
 func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -169,7 +166,7 @@ func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 		return
 	}
 	name := state.UserName.ValueString()
-	if checkPriorAccount(ctx, r.clients, req.Identity, fmt.Sprintf("user %q", name), &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if userIdentityType.CheckPrior(ctx, r.clients, req.Identity, fmt.Sprintf("user %q", name), &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	defer r.clients.Listings.Forget(name) // its keys and tags go with it
@@ -192,19 +189,14 @@ func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 func (r *userResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	name := req.ID
 	if name == "" {
-		id, diags := readIdentity(ctx, req.Identity)
-		if resp.Diagnostics.Append(diags...); diags.HasError() {
+		id, ok := userIdentityType.Import(ctx, r.clients, req.Identity, func(id resourceidentity.Identity) string {
+			return fmt.Sprintf("user %q", id.Attrs["user_name"])
+		}, &resp.Diagnostics)
+		if !ok {
 			return
 		}
-		if checkImportIdentity(id, &resp.Diagnostics, userNameRule); resp.Diagnostics.HasError() {
-			return
-		}
-		name = id["user_name"]
-		id[identityAccountID] = importAccount(ctx, r.clients, id[identityAccountID], fmt.Sprintf("user %q", name), &resp.Diagnostics)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, id)...)
+		name = id.Attrs["user_name"]
+		resp.Diagnostics.Append(resourceidentity.Set(ctx, resp.Identity, id)...)
 	}
 	if !validUserName(name) {
 		resp.Diagnostics.AddError("Invalid Import ID",
@@ -213,11 +205,6 @@ func (r *userResource) ImportState(ctx context.Context, req resource.ImportState
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("force_destroy"), false)...)
-}
-
-// userIdentity is the identity of u; its ARN names its account.
-func userIdentity(u *identityclient.User) identityValues {
-	return identityValues{"user_name": u.UserName, identityAccountID: conns.ARNAccount(u.Arn)}
 }
 
 func flattenUser(u *identityclient.User, m *userModel) {

@@ -8,13 +8,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/fanout"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/listing"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/resourceidentity"
 )
 
 var _ list.ListResourceWithConfigure = (*domainConfigList)(nil)
@@ -49,7 +49,7 @@ func (l *domainConfigList) List(ctx context.Context, req list.ListRequest, strea
 		}
 		// The account is the provider's, the same for every domain: one failure
 		// to find it fails the list once rather than each result.
-		account, err := callerAccount(ctx, l.clients)
+		account, err := resourceidentity.CallerAccount(ctx, l.clients)
 		if err != nil {
 			push(listing.Error(listFailed, fmt.Sprintf("Finding the account the provider runs in (GetCallerIdentity), which each domain's identity names, failed: %s", err)))
 			return
@@ -96,8 +96,9 @@ type domainResult struct {
 func (l *domainConfigList) result(ctx context.Context, req list.ListRequest, account, name, engine string) (_ list.ListResult, ok bool) {
 	res := req.NewListResult(ctx)
 	res.DisplayName = fmt.Sprintf("%s (%s, %s)", name, engine, l.clients.Region)
-	id := domainIdentity{DomainName: types.StringValue(name), Region: types.StringValue(l.clients.Region), AccountID: types.StringValue(account)}
-	if res.Diagnostics.Append(res.Identity.Set(ctx, id)...); res.Diagnostics.HasError() || !req.IncludeResource {
+	id := domainIdentity(name, l.clients.Region)
+	id.Account = account
+	if res.Diagnostics.Append(resourceidentity.Set(ctx, res.Identity, id)...); res.Diagnostics.HasError() || !req.IncludeResource {
 		return res, true
 	}
 	st := tfsdk.State{Schema: req.ResourceSchema, Raw: tftypes.NewValue(req.ResourceSchema.Type().TerraformType(ctx), nil)}

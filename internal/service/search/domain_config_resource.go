@@ -16,6 +16,7 @@ import (
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/conns"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/customtypes"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/resourceidentity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfmodel"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/tfvalue"
 )
@@ -36,6 +37,7 @@ type domainConfigResource struct {
 
 func (r *domainConfigResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_search_domain_config"
+	resp.ResourceBehavior = resourceidentity.Behavior
 }
 
 func (r *domainConfigResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -45,7 +47,7 @@ func (r *domainConfigResource) Schema(ctx context.Context, _ resource.SchemaRequ
 // IdentitySchema is the resource identity: domain_name, region, account_id
 // (domain_config_identity.go).
 func (r *domainConfigResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = domainIdentitySchema()
+	resp.IdentitySchema = domainIdentityType.Schema()
 }
 
 func (r *domainConfigResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -78,7 +80,7 @@ func (r *domainConfigResource) Create(ctx context.Context, req resource.CreateRe
 	}
 	domain := set.DomainName.ValueString()
 	// The identity first: an apply that stops in its wait still saves state.
-	if resp.Diagnostics.Append(setIdentity(ctx, r.clients, domain, nil, resp.Identity, "Unable to Create Search Domain Config")...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(domainIdentityType.Write(ctx, r.clients, nil, domainIdentity(domain, r.clients.Region), domainWhat(domain), resp.Identity)...); resp.Diagnostics.HasError() {
 		return
 	}
 	live, err := findDomainConfig(ctx, r.clients.Search, domain, req.Plan.Raw)
@@ -108,7 +110,12 @@ func (r *domainConfigResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	// A state of another region or account is refused before any read: the
 	// provider would read a domain of the same name elsewhere.
-	if resp.Diagnostics.Append(refreshIdentity(ctx, r.clients, domain.ValueString(), req.Identity, resp.Identity, "Unable to Read Search Domain Config")...); resp.Diagnostics.HasError() {
+	what := domainWhat(domain.ValueString())
+	prior := domainIdentityType.CheckRefresh(ctx, r.clients, req.Identity, what, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if resp.Diagnostics.Append(domainIdentityType.WriteRefresh(ctx, r.clients, prior, domainIdentity(domain.ValueString(), r.clients.Region), what, resp.Identity)...); resp.Diagnostics.HasError() {
 		return
 	}
 	live, err := findDomainConfig(ctx, r.clients.Search, domain.ValueString(), req.State.Raw)
@@ -136,31 +143,30 @@ func (r *domainConfigResource) Update(ctx context.Context, req resource.UpdateRe
 	ctx = withPasswords(ctx, req.Config)
 	var set settings
 	resp.Diagnostics.Append(tfmodel.GetAttributes(ctx, req.Plan, &set)...)
-	var prior recorded
-	resp.Diagnostics.Append(tfmodel.GetAttributes(ctx, req.State, &prior)...)
+	var was recorded
+	resp.Diagnostics.Append(tfmodel.GetAttributes(ctx, req.State, &was)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// An identity that a refresh left without its account keeps it so:
-	// Terraform refuses an identity that changes.
-	identify := setIdentity
-	if req.Identity != nil && !req.Identity.Raw.IsNull() && !hasAccount(ctx, req.Identity) {
-		identify = refreshIdentity
+	what := domainWhat(set.DomainName.ValueString())
+	prior := domainIdentityType.CheckPrior(ctx, r.clients, req.Identity, what, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
 	}
-	if resp.Diagnostics.Append(identify(ctx, r.clients, set.DomainName.ValueString(), req.Identity, resp.Identity, "Unable to Update Search Domain Config")...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(domainIdentityType.Write(ctx, r.clients, prior, domainIdentity(set.DomainName.ValueString(), r.clients.Region), what, resp.Identity)...); resp.Diagnostics.HasError() {
 		return
 	}
 	timeout, d := set.Timeouts.Update(ctx, defaultUpdateTimeout)
 	resp.Diagnostics.Append(d...)
 	ar := applyRequest{
 		config: req.Config, set: set, plan: req.Plan, prior: &req.State, timeout: timeout,
-		woChanged: set.woChanged(prior.WOVersion),
+		woChanged: set.woChanged(was.WOVersion),
 		review:    review{planned: plannedVerdict(ctx, req.Plan), handed: readReviewed(ctx, req.Private)},
 		private:   resp.Private,
 	}
 	ar.ch = changeOf(req.Config.Raw, req.State.Raw, ar.woChanged)
 	resp.Diagnostics.Append(forgetReviewed(ctx, resp.Private)...)
-	applyChange(ctx, r.clients, ar, result{changeID: prior.ChangeID.ValueString(), status: prior.Status.ValueString()}, &resp.State, &resp.Diagnostics)
+	applyChange(ctx, r.clients, ar, result{changeID: was.ChangeID.ValueString(), status: was.Status.ValueString()}, &resp.State, &resp.Diagnostics)
 }
 
 // Delete stops managing the configuration; it changes nothing remotely.
@@ -175,18 +181,26 @@ func (r *domainConfigResource) Delete(ctx context.Context, req resource.DeleteRe
 // whose region and account, when set, must be the provider's.
 func (r *domainConfigResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	name := req.ID
-	if name == "" && req.Identity != nil {
-		var id domainIdentity
-		if resp.Diagnostics.Append(req.Identity.Get(ctx, &id)...); resp.Diagnostics.HasError() {
+	if name == "" {
+		id, diags := resourceidentity.Get(ctx, req.Identity)
+		if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 			return
 		}
-		name = id.DomainName.ValueString()
+		if id != nil {
+			name = id.Attrs["domain_name"]
+		}
 	}
 	if err := searchclient.ValidDomainName(name); err != nil {
 		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Import a domain configuration by the domain's name (the import ID, or domain_name in an identity): %s", err))
 		return
 	}
-	if resp.Diagnostics.Append(setIdentity(ctx, r.clients, name, req.Identity, resp.Identity, "Unable to Import Search Domain Config")...); resp.Diagnostics.HasError() {
+	if req.ID == "" {
+		id, ok := domainIdentityType.Import(ctx, r.clients, req.Identity, func(resourceidentity.Identity) string { return domainWhat(name) }, &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		resp.Diagnostics.Append(resourceidentity.Set(ctx, resp.Identity, id)...)
+	} else if resp.Diagnostics.Append(domainIdentityType.Write(ctx, r.clients, &resourceidentity.Identity{}, domainIdentity(name, r.clients.Region), domainWhat(name), resp.Identity)...); resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(setImported(ctx, &resp.State, name)...)
