@@ -416,18 +416,32 @@ func crashTrial(t *testing.T, p crashPath, c crashCall, kind emulator.FaultKind,
 	if fresh {
 		w = freshRunner(t, w)
 	}
+	var l lost
+	if p.user != "" {
+		var held []string
+		if by != nil {
+			held = append(held, by.id)
+		}
+		l = lostBy(t, e, w, p.user, held...)
+	}
 	out, err := w.apply()
+	outcome := "ok"
 	var bad []string
-	if err != nil {
+	if !l.none() {
+		out, err, outcome, bad = l.followAdvice(t, e, w, out, err)
+	}
+	switch {
+	case len(bad) != 0:
+	case err != nil:
 		bad = append(bad, "the next apply failed: "+shorten(errorSummaries(out), 300))
-	} else {
+	default:
 		bad = p.check(t, e, w, by)
 	}
 	if len(bad) != 0 {
 		t.Errorf("%s, crash at %s (%s): %s\n%s", p.name, c, kind, strings.Join(bad, "; "), tail(out, 30))
 		return "FAIL: " + strings.Join(bad, "; ")
 	}
-	return "ok"
+	return outcome
 }
 
 // notReached is the outcome of a cell whose call the run never made: a

@@ -54,9 +54,9 @@ func keyDiagnostics(in identityclient.CreateServiceSpecificCredentialInput, out 
 			diags.AddWarning("Keys Possibly Held by No State",
 				fmt.Sprintf("User %q holds keys that a create (or adoption) of another Terraform run marked as held lately: %s. "+
 					"A run killed after marking its key but before Terraform saved its state leaves such a key live and in no state, and nothing on the service tells it from a key a state holds. "+
-					"If a configuration's state holds each (terraform state list), there is nothing to do. If none does, and this resource is the one that run was creating, "+
-					"the key is yours: remove this key from the state (terraform state rm) or delete it, and import the earlier key instead (terraform import <address> %s/<credential id>); otherwise delete it (its value was lost).",
-					user, keysOnUserText(n.Keys), user))
+					"If a configuration's state holds each (terraform state list), there is nothing to do. If none does, delete it (identity:DeleteServiceSpecificCredential): "+
+					"its value was lost with that run, so nothing can call with it. (To import it instead, remove its mark from the user first: an import stops on a key marked as held.)",
+					user, keysOnUserText(n.Keys)))
 		case recovery.KeyOrphanRemoved:
 			diags.AddWarning("Orphaned Identity Service Specific Credential Deleted",
 				fmt.Sprintf("Key %s of user %q was made by a create interrupted at %s: no configuration holds it and its value was lost. It does not fit the planned key, so the provider deleted it.",
