@@ -52,9 +52,11 @@ func lostBy(t *testing.T, e *emu, w *workdir, user string, held ...string) lost 
 	if st[userAddr] == nil && apiUser(t, e, user) != nil && userRecord(e, user) == "" {
 		l.user = user
 	}
-	if k := st[keyAddr]; k != nil {
-		id, _ := k["service_specific_credential_id"].(string)
-		held = append(held, id)
+	for addr, k := range st {
+		if strings.HasPrefix(addr, keyAddr) {
+			id, _ := k["service_specific_credential_id"].(string)
+			held = append(held, id)
+		}
 	}
 	tags := e.Identity.UserTags(user)
 	for _, id := range e.Identity.CredentialIDs(user) {

@@ -121,7 +121,11 @@ func waitedOutDetail(w recovery.RecordsInFlight) string {
 	var recs []string
 	last := time.Time{}
 	for _, r := range w.Records {
-		recs = append(recs, fmt.Sprintf("tag %s, started %s, lapses %s", r.Tag, r.Started.Format(time.RFC3339), r.Lapses.Format(time.RFC3339)))
+		if r.Started.IsZero() {
+			recs = append(recs, fmt.Sprintf("tag %s, a recovery taking a key over, lapses %s", r.Tag, r.Lapses.Format(time.RFC3339)))
+		} else {
+			recs = append(recs, fmt.Sprintf("tag %s, started %s, lapses %s", r.Tag, r.Started.Format(time.RFC3339), r.Lapses.Format(time.RFC3339)))
+		}
 		if r.Lapses.After(last) {
 			last = r.Lapses
 		}
