@@ -41,9 +41,9 @@ func AddKeyCreateOutcome(in identityclient.CreateServiceSpecificCredentialInput,
 			diags.AddWarning("Keys Possibly Held by No State",
 				fmt.Sprintf("User %q holds keys that a create (or adoption) of another Terraform run marked as held lately: %s. "+
 					"A run killed after marking its key but before Terraform saved its state leaves such a key live and in no state, and nothing on the service tells it from a key a state holds. "+
-					"If a configuration's state holds each (terraform state list), there is nothing to do. If none does, and this resource is the one that run was creating, "+
-					"the key is yours: remove this key from the state (terraform state rm) or delete it, and import the earlier key instead (terraform import <address> %s/<credential id>); otherwise delete it (its value was lost).",
-					user, keysOnUserText(n.Keys), user))
+					"If a configuration's state holds each (terraform state list), there is nothing to do. If none does, delete it (identity:DeleteServiceSpecificCredential): "+
+					"its value was lost with that run, so nothing can call with it. (To import it instead, remove its mark from the user first: an import stops on a key marked as held.)",
+					user, keysOnUserText(n.Keys)))
 		case recovery.KeyOrphanRemoved:
 			diags.AddWarning("Orphaned Identity Service Specific Credential Deleted",
 				fmt.Sprintf("Key %s of user %q was made by a create interrupted at %s: no configuration holds it and its value was lost. It does not fit the planned key, so the provider deleted it.",
@@ -108,7 +108,11 @@ func waitedOutDetail(w recovery.RecordsInFlight) string {
 	var recs []string
 	last := time.Time{}
 	for _, r := range w.Records {
-		recs = append(recs, fmt.Sprintf("tag %s, started %s, lapses %s", r.Tag, r.Started.Format(time.RFC3339), r.Lapses.Format(time.RFC3339)))
+		if r.Started.IsZero() {
+			recs = append(recs, fmt.Sprintf("tag %s, a recovery taking a key over, lapses %s", r.Tag, r.Lapses.Format(time.RFC3339)))
+		} else {
+			recs = append(recs, fmt.Sprintf("tag %s, started %s, lapses %s", r.Tag, r.Started.Format(time.RFC3339), r.Lapses.Format(time.RFC3339)))
+		}
 		if r.Lapses.After(last) {
 			last = r.Lapses
 		}

@@ -60,7 +60,7 @@ func TestKeyDiagnostics(t *testing.T) {
 			"Error: " + KeyCreateSummary, []string{`User "kim" carries the record`, "tag terraform-cloud:creating:far", "lapses 2026-03-01T13:00:00Z", "apply again after 2026-03-01T13:00:00Z", "remove the tag"}},
 		{"maybe unsaved", recovery.KeyOutcome{End: recovery.KeyCreated{Key: key}, Notes: []recovery.KeyNote{recovery.KeyMaybeUnsaved{Keys: []recovery.KeyOnUser{
 			{ID: "ACCAOLD", MarkTag: "terraform-cloud:creating:n0", Created: started, Settled: started}}}}},
-			"Warning: Keys Possibly Held by No State", []string{"ACCAOLD (created 2026-03-01T12:00:00Z, marked as held by tag terraform-cloud:creating:n0 at 2026-03-01T12:00:00Z)", `terraform import <address> kim/<credential id>`}},
+			"Warning: Keys Possibly Held by No State", []string{"ACCAOLD (created 2026-03-01T12:00:00Z, marked as held by tag terraform-cloud:creating:n0 at 2026-03-01T12:00:00Z)", "delete it (identity:DeleteServiceSpecificCredential)", "remove its mark from the user first"}},
 		{"key limit", recovery.KeyOutcome{End: recovery.KeyRefused{Err: fmt.Errorf("full: %w", client.ErrLimitExceeded), Keys: []recovery.KeyOnUser{
 			{ID: "ACCAA", MarkTag: "terraform-cloud:creating:n0", Created: started, Settled: started}, {ID: "ACCAB", Created: started}}}},
 			"Error: " + KeyCreateSummary, []string{"ACCAA (created 2026-03-01T12:00:00Z, marked as held by tag", "ACCAB (created 2026-03-01T12:00:00Z, marked as held by no configuration", "held by nobody"}},

@@ -149,6 +149,29 @@ func (h Hold) spokenFor(tags []identityclient.Tag, now time.Time) *HeldElsewhere
 	if m := MarkedElsewhere(tags, h.User, h.KeyID); m != nil {
 		return m
 	}
+	return h.live(tags, now)
+}
+
+// SpokenFor reports what on the user's tags (read at now, by the
+// service's clock; zero for not known) says key is another
+// configuration's, or may yet become another run's: its mark, a live claim
+// of another run (an adoption or an import taking it), or a create of its
+// service in flight whose window covers its creation, whose answer may name
+// it. An import stops on it at plan, before its state holds the key: an
+// import's apply cannot drop what the import wrote (Terraform keeps a
+// failed update's prior object), and a key in two states is deleted for
+// both by a destroy in either. nil when none (with now zero, only a mark
+// is looked for).
+func SpokenFor(tags []identityclient.Tag, key *identityclient.ServiceSpecificCredential, now time.Time) *HeldElsewhere {
+	h := Hold{User: key.UserName, Service: key.ServiceName, KeyID: key.ServiceSpecificCredentialID, Created: key.CreateDate}
+	if now.IsZero() {
+		return MarkedElsewhere(tags, h.User, h.KeyID)
+	}
+	return h.spokenFor(tags, now)
+}
+
+// live is spokenFor but for marks: the claims and creates still running.
+func (h Hold) live(tags []identityclient.Tag, now time.Time) *HeldElsewhere {
 	pending, keys := readTags(tags, h.Service)
 	for _, cl := range keys[MarkTag(h.KeyID)].claims {
 		if cl.nonce != h.Nonce && now.Before(cl.deadline.Add(clockMargin)) {

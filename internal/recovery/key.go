@@ -411,12 +411,23 @@ func (e *RecordsInFlight) Error() string {
 		e.User, e.Waited.Round(time.Second), strings.Join(tags, ", "))
 }
 
-// inFlightElsewhere names the other runs' records in flight in v.
+// inFlightElsewhere names what landingUntil waits for in v: the other
+// runs' records in flight, and the live claims of recoveries taking a key
+// over for a record still on the user (a claim's Started is zero).
 func (v *view) inFlightElsewhere(user string, own *record, waited time.Duration) *RecordsInFlight {
 	out := &RecordsInFlight{User: user, Waited: waited}
+	live := map[string]bool{}
 	for _, e := range v.pending {
+		live[e.ID] = true
 		if v.inFlight(e) && (own == nil || e.ID != own.ID) {
 			out.Records = append(out.Records, InFlight{Tag: e.ID, Started: e.Started, Lapses: e.Deadline.Add(clockMargin)})
+		}
+	}
+	for _, kt := range v.tags {
+		for _, cl := range kt.claims {
+			if live[cl.record] && v.now.Before(cl.deadline.Add(clockMargin)) {
+				out.Records = append(out.Records, InFlight{Tag: cl.tag, Lapses: cl.deadline.Add(clockMargin)})
+			}
 		}
 	}
 	return out

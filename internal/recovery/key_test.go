@@ -337,3 +337,21 @@ func TestKeyCreateSettleWhoseAnswerIsLost(t *testing.T) {
 		t.Fatalf("tags %v, want only the mark of key %s", tags, cred.ServiceSpecificCredentialID)
 	}
 }
+
+// TestInFlightElsewhereNamesLiveClaims: a create that waits out on another
+// run's takeover (a live claim for a record still on the user, that record
+// itself over) names the claim and when it lapses, not nothing.
+func TestInFlightElsewhereNamesLiveClaims(t *testing.T) {
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	rec := recordTag("n1", "models.cloud.example", start, start.Add(time.Minute))
+	claim := claimTag("n2", record{ID: rec.Key}, "ACCAKEY", start.Add(5*time.Minute))
+	pending, keys := readTags([]identityclient.Tag{rec, claim}, "models.cloud.example")
+	v := &view{now: start.Add(3 * time.Minute), pending: pending, tags: keys}
+	if v.landingUntil(nil).IsZero() {
+		t.Fatal("landingUntil does not wait for the live claim")
+	}
+	got := v.inFlightElsewhere("kim", nil, time.Minute)
+	if len(got.Records) != 1 || got.Records[0].Tag != claim.Key || !got.Records[0].Lapses.Equal(start.Add(5*time.Minute).Add(clockMargin)) {
+		t.Fatalf("records named %+v, want the claim %s lapsing %s", got.Records, claim.Key, start.Add(5*time.Minute).Add(clockMargin))
+	}
+}

@@ -262,11 +262,24 @@ func interleaveTrial(t *testing.T, c crashCall, act bAction, then string) string
 		}
 	} else {
 		a = freshRunner(t, a)
-		if out, err := a.apply(); err != nil {
+		l := lostBy(t, e, a, "crash", stateKey(b))
+		out, err := a.apply()
+		if act.after != nil {
+			bad = append(bad, act.after(t, e, b, it)...)
+		}
+		// A key A's killed run marked that B's import then took is held.
+		l.keys = slices.DeleteFunc(l.keys, func(id string) bool { return id == stateKey(b) })
+		if !l.none() {
+			var more []string
+			out, err, note, more = l.followAdvice(t, e, a, out, err)
+			note = " " + note
+			bad = append(bad, more...)
+		}
+		if err != nil {
 			bad = append(bad, "A's next apply failed: "+shorten(errorSummaries(out), 200))
 		}
 	}
-	if act.after != nil {
+	if then == "goes on" && act.after != nil {
 		bad = append(bad, act.after(t, e, b, it)...)
 	}
 	bad = append(bad, twoStatesHeld(t, e, a, b)...)
@@ -275,6 +288,12 @@ func interleaveTrial(t *testing.T, c crashCall, act bAction, then string) string
 		return "FAIL: " + strings.Join(bad, "; ")
 	}
 	return "ok" + note
+}
+
+// stateKey is the key w's state holds, "" for none.
+func stateKey(w *workdir) string {
+	id, _ := w.state()[keyAddr]["service_specific_credential_id"].(string)
+	return id
 }
 
 // inFastInterleavings is the subset make test runs: B creating or

@@ -28,8 +28,10 @@ resource "cloud_identity_service_specific_credential" "k" {
 }
 
 // TestKeys_importRacesAdoption: A's key create is killed with the key
-// made; B plans an import of that key (held false -> true, nothing
-// written); A's next apply adopts it (reset and mark); B applies its saved
+// made. While A's create could still be answered, B's plan of an import of
+// that key stops, naming the record; once it is over, B plans the import
+// (held false -> true, nothing written); A's next apply adopts it (reset
+// and mark); B applies its saved
 // plan. B stops, saying which configuration's tag holds the key, and
 // writes nothing; its refresh and its destroy stop the same way, so A's
 // key keeps working.
@@ -50,6 +52,17 @@ func TestKeys_importRacesAdoption(t *testing.T) {
 
 	b := newWorkdir(t)
 	b.write(importConfig(e, user, orphan))
+	out, err := b.run("plan", "-input=false", "-out=tfplan")
+	if flat := strings.Join(strings.Fields(out), " "); err == nil || !strings.Contains(flat, "Imported Key Held by Another Configuration") ||
+		!strings.Contains(flat, orphan) || !strings.Contains(flat, "still in flight") {
+		t.Fatalf("B's plan of an import of the key of a create still in flight did not stop naming it (err %v):\n%s", err, out)
+	}
+	if st := b.state(); st[keyAddr] != nil {
+		t.Fatalf("B's refused plan left the key in its state: %v", st[keyAddr])
+	}
+	// An hour on, A's create is over: its key is an orphan that A's next
+	// apply or B's import may take.
+	e.Clock().Advance(time.Hour)
 	if out, err := b.run("plan", "-input=false", "-out=tfplan"); err != nil {
 		t.Fatalf("B's plan of the import: %v\n%s", err, out)
 	} else if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "held = false -> true") {
@@ -63,7 +76,7 @@ func TestKeys_importRacesAdoption(t *testing.T) {
 	}
 	tagsBefore := e.Identity.UserTags(user)
 
-	out, err := b.run("apply", "-input=false", "tfplan")
+	out, err = b.run("apply", "-input=false", "tfplan")
 	flat := strings.Join(strings.Fields(out), " ")
 	if err == nil || !strings.Contains(flat, "Imported Key Held by Another Configuration") || !strings.Contains(flat, orphan) {
 		t.Fatalf("B's apply of its saved import plan did not stop on A's mark (err %v):\n%s", err, out)
@@ -176,7 +189,7 @@ func TestKeys_nextApplyNamesAKeyMarkedAndUnsaved(t *testing.T) {
 	f := freshRunner(t, w)
 	out := mustApply(t, f, "the apply on a fresh runner after the kill")
 	flat := strings.Join(strings.Fields(out), " ")
-	if !strings.Contains(flat, "Keys Possibly Held by No State") || !strings.Contains(flat, ids[0]) || !strings.Contains(flat, "terraform import") {
+	if !strings.Contains(flat, "Keys Possibly Held by No State") || !strings.Contains(flat, ids[0]) || !strings.Contains(flat, "delete it") {
 		t.Fatalf("the apply after the kill does not name key %s, marked and in no state:\n%s", ids[0], out)
 	}
 }

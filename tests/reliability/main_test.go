@@ -273,6 +273,7 @@ func (w *workdir) state() map[string]map[string]any {
 			RootModule struct {
 				Resources []struct {
 					Address string         `json:"address"`
+					Deposed string         `json:"deposed_key"`
 					Values  map[string]any `json:"values"`
 				} `json:"resources"`
 			} `json:"root_module"`
@@ -281,9 +282,15 @@ func (w *workdir) state() map[string]map[string]any {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		w.t.Fatalf("show -json: %v\n%s", err, out)
 	}
+	// A deposed object (create_before_destroy, the old one not yet
+	// destroyed) shares its address: it is kept as "<address> deposed <key>".
 	m := map[string]map[string]any{}
 	for _, r := range doc.Values.RootModule.Resources {
-		m[r.Address] = r.Values
+		addr := r.Address
+		if r.Deposed != "" {
+			addr += " deposed " + r.Deposed
+		}
+		m[addr] = r.Values
 	}
 	return m
 }

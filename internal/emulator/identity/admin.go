@@ -248,6 +248,29 @@ func (s *Service) DeleteCredentialBehindTheBack(userName, id string) bool {
 	return false
 }
 
+// UnmarkKeysBehindTheBack removes, out of band, every tag of user that
+// marks a key as held (the provider's terraform-cloud:key:<id>, and a
+// create's record settled as "held <id> <time>"), as a user moving a key
+// between configurations does; it returns how many it removed.
+func (s *Service) UnmarkKeysBehindTheBack(userName string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.users[strings.ToLower(userName)]
+	if !ok {
+		return 0
+	}
+	n := 0
+	for i := 0; i < len(u.Tags); i++ {
+		t := u.Tags[i]
+		if strings.HasPrefix(t.Key, "terraform-cloud:key:") || (strings.HasPrefix(t.Key, "terraform-cloud:creating:") && strings.HasPrefix(t.Value, "held ")) {
+			u.Tags = append(u.Tags[:i:i], u.Tags[i+1:]...)
+			i--
+			n++
+		}
+	}
+	return n
+}
+
 // AddManagedPolicy adds an account-managed policy that users can attach
 // (arn:cloud:identity::<account>:policy/<name>), beside the catalogue.
 func (s *Service) AddManagedPolicy(arn string, document []byte) error {

@@ -358,7 +358,15 @@ func (r *serviceSpecificCredentialResource) Read(ctx context.Context, req resour
 		return
 	}
 	if state.Held.IsNull() || state.Held.IsUnknown() {
-		state.Held = types.BoolValue(readsAsHeld(ctx, &state, req.Private) || r.beyondRecovery(ctx, found, serverTime, listed))
+		held := readsAsHeld(ctx, &state, req.Private)
+		if !held {
+			var taken *recovery.HeldElsewhere
+			if held, taken = r.beyondRecovery(ctx, found, serverTime, listed); taken != nil {
+				heldElsewhereError(taken, &resp.Diagnostics)
+				return
+			}
+		}
+		state.Held = types.BoolValue(held)
 	} else if !state.Held.ValueBool() && r.markedElsewhere(ctx, &state, &resp.Diagnostics) {
 		return
 	}
@@ -425,14 +433,20 @@ func readsAsHeld(ctx context.Context, state *serviceSpecificCredentialModel, pri
 // for all the keys of its user this import reads, called after the key
 // listing that found key was answered, listed; recovery.BeyondRecovery
 // says when). Then it needs no mark, and its import plans no update. When
-// the tags cannot be read, the answer is no: the apply marks it.
-func (r *serviceSpecificCredentialResource) beyondRecovery(ctx context.Context, key *identityclient.ServiceSpecificCredential, serverTime time.Time, listed conns.Answered) bool {
+// the tags cannot be read, the answer is no: the apply marks it. taken is
+// what says the key is another configuration's or may yet become another
+// run's (recovery.SpokenFor): then the import stops before its state holds
+// the key.
+func (r *serviceSpecificCredentialResource) beyondRecovery(ctx context.Context, key *identityclient.ServiceSpecificCredential, serverTime time.Time, listed conns.Answered) (held bool, taken *recovery.HeldElsewhere) {
 	out, err := r.clients.Listings.TagsSince(ctx, key.UserName, listed)
 	if err != nil {
 		tflog.Debug(ctx, "Could not read the tags of an imported key's user: the apply marks the key as held", map[string]any{"user_name": key.UserName, "error": err.Error()})
-		return false
+		return false, nil
 	}
-	return recovery.BeyondRecovery(out.Tags, key, serverTime)
+	if taken := recovery.SpokenFor(out.Tags, key, serverTime); taken != nil {
+		return false, taken
+	}
+	return recovery.BeyondRecovery(out.Tags, key, serverTime), nil
 }
 
 // markHeld marks an imported key as held on its user, as its create would
@@ -488,13 +502,14 @@ func heldElsewhereError(h *recovery.HeldElsewhere, diags *diag.Diagnostics) {
 	const summary = "Imported Key Held by Another Configuration"
 	if !h.Until.IsZero() {
 		diags.AddError(summary, fmt.Sprintf("Key %s of user %q may be the key of another run's create still in flight (its record, tag %s, is on the user until %s): "+
-			"that run's state will hold it, so this import marks nothing and changes nothing. Apply again after %s; if the key is then held by that run's configuration, remove the import from this one.",
+			"that run's state will hold it, so this import stops before anything is written. Plan again after %s; if the key is then held by that run's configuration, drop the import from this one.",
 			h.KeyID, h.User, h.Tag, h.Until.Format(time.RFC3339), h.Until.Format(time.RFC3339)))
 		return
 	}
 	diags.AddError(summary, fmt.Sprintf("Key %s of user %q is held by another configuration (tag %s = %s on the user): a key in two states is deleted for both by a destroy in either, "+
-		"and a reset in one stops the value in the other, so this import marks nothing and changes nothing. "+
-		"Remove the import from this configuration (terraform state rm, or drop the import block), or, if no other configuration holds the key any more, remove the tag %s from the user and apply again.",
+		"and a reset in one stops the value in the other, so this import stops before anything is written. "+
+		"Remove the key from this configuration (drop the import block, or terraform state rm where a state has it); or, if no configuration's state holds the key any more "+
+		"(another removed it with terraform state rm, or a run that made it was killed before Terraform saved it), remove the tag %s from the user (identity:UntagUser) and import again.",
 		h.KeyID, h.User, h.Tag, h.Value, h.Tag))
 }
 

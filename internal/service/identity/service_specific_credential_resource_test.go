@@ -136,6 +136,22 @@ func TestAccServiceSpecificCredential_lifecycle(t *testing.T) {
 			PlanOnly: true,
 		},
 		{
+			// The key is marked as held by this configuration's state:
+			// an import of it elsewhere stops at plan, naming the mark.
+			ResourceName: keyAddr,
+			ImportState:  true,
+			ImportStateIdFunc: func(s *terraform.State) (string, error) {
+				return "alice/" + s.RootModule().Resources[keyAddr].Primary.Attributes["service_specific_credential_id"], nil
+			},
+			ExpectError: regexp.MustCompile(`Imported Key Held by Another Configuration`),
+		},
+		{
+			// Moved as the docs say: the mark removed, then imported.
+			PreConfig: func() {
+				if n := emu.Identity.UnmarkKeysBehindTheBack("alice"); n != 1 {
+					t.Fatalf("removed %d marks from alice, want the key's 1", n)
+				}
+			},
 			ResourceName:                         keyAddr,
 			ImportState:                          true,
 			ImportStateVerify:                    true,
