@@ -74,6 +74,9 @@ type identityType struct {
 	refreshWithoutCall bool
 	// emulator is the emulator the type's tests start.
 	emulator func(t *testing.T) *acctest.Emulator
+	// moveOut readies the configuration's own object for an import
+	// elsewhere, as a user moving it does; nil when nothing is needed.
+	moveOut func(t *testing.T, emu *acctest.Emulator)
 }
 
 func (it identityType) addr() string { return it.typ + ".test" }
@@ -200,6 +203,17 @@ resource "cloud_identity_user_policy_attachment" "test" {
 		},
 		regional: true,
 		emulator: newEmulator,
+		// A key its create marked as held is imported by no other state
+		// (the import stops on the mark): moved as the key's page says,
+		// the mark removed, and a while later, so that no recovery could
+		// take it and its import is pure.
+		moveOut: func(t *testing.T, emu *acctest.Emulator) {
+			t.Helper()
+			if n := emu.Identity.UnmarkKeysBehindTheBack("idkey"); n != 1 {
+				t.Fatalf("removed %d marks from idkey, want the key's 1", n)
+			}
+			emu.Clock().Advance(2 * time.Minute)
+		},
 	},
 	{
 		typ:    "cloud_search_domain_config",
@@ -282,6 +296,11 @@ func TestAccIdentity_basic(t *testing.T) {
 				ConfigStateChecks: it.checks(emu, knownvalue.StringExact(emu.Account())),
 			},
 			{
+				PreConfig: func() {
+					if it.moveOut != nil {
+						it.moveOut(t, emu)
+					}
+				},
 				ResourceName: it.addr(), ImportState: true, ImportStateVerify: true,
 				ImportStateIdFunc:                    func(s *terraform.State) (string, error) { return it.importID(s), nil },
 				ImportStateVerifyIdentifierAttribute: it.verifyIdentifier, ImportStateVerifyIgnore: it.verifyIgnore,
