@@ -444,12 +444,12 @@ func applyFollowingHeldChange(t *testing.T, e *emu, w *workdir) (string, error) 
 	t.Helper()
 	e.Clock().Hold()
 	defer e.Clock().SetSpeed(1)
-	before := e.CountCalls("DescribeDomainChangeProgress", false)
+	before := e.Answered("DescribeDomainChangeProgress", false)
 	followed := e.WhenCalled(t, "DescribeDomainChangeProgress", followDeadline, func() { e.Clock().SetSpeed(3600) })
 	run := w.startApply()
 	select {
 	case err := <-run.done:
-		if e.CountCalls("DescribeDomainChangeProgress", false) == before {
+		if e.Answered("DescribeDomainChangeProgress", false) == before {
 			t.Fatalf("apply ended (%v) without following the running change:\n%s", err, run.out.String())
 		}
 		return run.out.String(), err

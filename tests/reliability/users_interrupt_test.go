@@ -227,15 +227,15 @@ func TestUsers_killDuringCreate(t *testing.T) {
 			if remote != nil && !remote.persisted(t, "cloud_identity_user") {
 				t.Fatal("the backend does not hold the adopted user")
 			}
-			if c := e.CallCount("CreateUser"); c != 2 {
+			if c := e.Sent("CreateUser"); c != 2 {
 				t.Fatalf("CreateUser sent %d times, want 2 (the killed one, then one refused as existing)", c)
 			}
-			if c := e.CallCount("CreateServiceSpecificCredential"); c != 1 && tc.op == "CreateServiceSpecificCredential" {
+			if c := e.Sent("CreateServiceSpecificCredential"); c != 1 && tc.op == "CreateServiceSpecificCredential" {
 				t.Fatalf("CreateServiceSpecificCredential sent %d times, want 1 (the killed one, adopted)", c)
 			}
 			addRow("users: kill -9 -> users in the service", usersHead, tc.name, tc.op+", "+backend, cmp.Or(record, "none"), applies,
 				strconv.Itoa(countFold(e.Identity.UserNames(), user)), strconv.Itoa(len(e.Identity.AttachedPolicyArns(user))),
-				strconv.Itoa(len(e.Identity.CredentialIDs(user))), strconv.Itoa(e.CallCount("CreateUser")), took.Round(100*time.Millisecond).String())
+				strconv.Itoa(len(e.Identity.CredentialIDs(user))), strconv.Itoa(e.Sent("CreateUser")), took.Round(100*time.Millisecond).String())
 			destroyed(t, e, w)
 		})
 	}

@@ -223,7 +223,7 @@ func TestAccDomainConfigIdentity_stateWithoutIdentity(t *testing.T) {
 			if _, err := ws.Run(ctx, "apply", "-refresh-only", "-auto-approve"); err != nil {
 				t.Fatal(err)
 			}
-			if n := emu.CallCount("GetCallerIdentity"); skip && n != 0 {
+			if n := emu.Sent("GetCallerIdentity"); skip && n != 0 {
 				t.Errorf("the refreshes made %d GetCallerIdentity calls, want 0", n)
 			}
 			want := map[string]string{"domain_name": "demo", "region": emu.Region(), "account_id": wantAccount}
