@@ -12,12 +12,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 )
 
 // The latency table: every emulator request waits a fixed delay (a delay

@@ -32,12 +32,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	sc "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/poll"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 )
 
 func main() {
