@@ -27,7 +27,7 @@ func freshRunner(t *testing.T, w *workdir) *workdir {
 	t.Helper()
 	f := newWorkdir(t)
 	home := t.TempDir()
-	f.env = append(f.env, "HOME="+home, "XDG_CACHE_HOME="+filepath.Join(home, ".cache"))
+	f.ws.Env = append(f.ws.Env, "HOME="+home, "XDG_CACHE_HOME="+filepath.Join(home, ".cache"))
 	for _, name := range []string{"main.tf", "terraform.tfstate"} {
 		b, err := os.ReadFile(filepath.Join(w.dir, name)) //nolint:gosec // the test's own directory
 		if os.IsNotExist(err) {

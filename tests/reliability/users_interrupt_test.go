@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
@@ -116,7 +117,7 @@ func (b *httpBackend) init(t *testing.T, w *workdir) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(providerBn, filepath.Join(dir, "terraform-provider-cloud_v0.0.1")); err != nil {
+	if err := os.Symlink(acctest.BuiltProviderPath(t), filepath.Join(dir, "terraform-provider-cloud_v0.0.1")); err != nil {
 		t.Fatal(err)
 	}
 	backend := fmt.Sprintf("terraform {\n  backend \"http\" {\n    address = %q\n  }\n}\n", b.URL+"/state")

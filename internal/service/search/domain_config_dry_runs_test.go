@@ -3,7 +3,6 @@ package search_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,8 +11,8 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
-	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
 // dryRunWorkspace is an initialised working directory whose Terraform
@@ -342,22 +341,14 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 func TestAccDomainConfig_dryRunHandOffBinary(t *testing.T) {
 	acctest.PreCheck(t)
 	emu := newDomainEmulator(t)
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-cloud"), "github.com/cloudlabs/terraform-provider-cloud")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	dir := t.TempDir()
-	env, err := tfrun.DevOverrides(dir, "cloudlabs/cloud", bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := filepath.Join(dir, "root")
+	// The working directory is a child of the one Terraform runs in.
+	parent := acctest.NewBuiltWorkspace(t)
+	root := filepath.Join(parent.Dir, "root")
 	if err := os.Mkdir(root, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: root, Env: env}
-	parent := &tfrun.Workspace{CLI: ws.CLI, Dir: dir, Env: env}
+	ws := new(*parent)
+	ws.Dir = root
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	write(t, ws, emu, "  snapshot_options = { automated_snapshot_start_hour = 1 }")

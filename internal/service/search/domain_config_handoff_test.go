@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 )
 
 // A note in the data directory is only a saving: whatever it names, apply
