@@ -35,7 +35,7 @@ func BuildProvider(t testing.TB) string {
 			return
 		}
 		builtProvider.dir = dir
-		builtProvider.err = goBuild(context.Background(), filepath.Join(dir, ProviderBinaryName), nil)
+		builtProvider.err = goBuild(context.Background(), filepath.Join(dir, ProviderBinaryName), nil, ".")
 	})
 	if builtProvider.err != nil {
 		t.Fatalf("building the provider: %v", builtProvider.err)
@@ -62,17 +62,27 @@ func RemoveBuiltProvider() {
 	}
 }
 
-// goBuild builds the provider (this module's main package) into out, with
-// the variables env added to this process's environment and extra flags
-// (such as the release's -trimpath and -ldflags); the error carries the
-// command's output.
-func goBuild(ctx context.Context, out string, env []string, flags ...string) error {
+// GoBuild builds pkg, a package of this module or of a module its go.mod
+// requires (such as a tool: opa), into out, failing t if it does not
+// build.
+func GoBuild(t testing.TB, out, pkg string) {
+	t.Helper()
+	if err := goBuild(t.Context(), out, nil, pkg); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// goBuild builds pkg (the provider: ".") from the module's root into out,
+// with the variables env added to this process's environment and extra
+// flags (such as the release's -trimpath and -ldflags); the error carries
+// the command's output.
+func goBuild(ctx context.Context, out string, env []string, pkg string, flags ...string) error {
 	root, err := repoRoot()
 	if err != nil {
 		return err
 	}
-	args := append(append([]string{"build"}, flags...), "-o", out, ".")
-	cmd := exec.CommandContext(ctx, "go", args...) //nolint:gosec // G204: this module's own main package
+	args := append(append([]string{"build"}, flags...), "-o", out, pkg)
+	cmd := exec.CommandContext(ctx, "go", args...) //nolint:gosec // G204: a package of this module or its requirements
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), env...)
 	if b, err := cmd.CombinedOutput(); err != nil {

@@ -59,7 +59,7 @@ func ProviderMirror(t testing.TB, dir, version string) string {
 	for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
 		bin := filepath.Join(mirror, host, "cloudlabs", "cloud", version, platform, "terraform-provider-cloud_v"+version)
 		if first == "" {
-			if err := goBuild(context.Background(), bin, []string{"CGO_ENABLED=0"}, "-trimpath", "-ldflags", "-s -w -X main.version="+version); err != nil {
+			if err := goBuild(context.Background(), bin, []string{"CGO_ENABLED=0"}, ".", "-trimpath", "-ldflags", "-s -w -X main.version="+version); err != nil {
 				t.Fatal(err)
 			}
 			first = bin
