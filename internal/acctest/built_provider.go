@@ -24,8 +24,8 @@ var builtProvider struct {
 // binary and returns the directory that holds terraform-provider-cloud,
 // for a test that needs the provider as its own process: one per provider
 // configuration, or killed while it runs. The directory outlives t, so
-// that later tests reuse the build; the package's TestMain removes it with
-// RemoveBuiltProvider.
+// that later tests reuse the build; the package's TestMain runs its tests
+// with RunTests, which removes it.
 func BuildProvider(t testing.TB) string {
 	t.Helper()
 	builtProvider.once.Do(func() {
@@ -53,13 +53,15 @@ func BuiltProviderPath(t testing.TB) string {
 	return filepath.Join(BuildProvider(t), ProviderBinaryName)
 }
 
-// RemoveBuiltProvider removes what BuildProvider built, if anything; a
-// package whose tests build the provider calls it from TestMain once its
-// tests have run.
-func RemoveBuiltProvider() {
+// RunTests runs m's tests, then removes what BuildProvider built, if
+// anything, and returns their exit code: a package whose tests build the
+// provider has `func TestMain(m *testing.M) { os.Exit(acctest.RunTests(m)) }`.
+func RunTests(m *testing.M) int {
+	code := m.Run()
 	if builtProvider.dir != "" {
 		_ = os.RemoveAll(builtProvider.dir)
 	}
+	return code
 }
 
 // GoBuild builds pkg, a package of this module or of a module its go.mod

@@ -27,7 +27,7 @@ func NewWorkspace(ctx context.Context, t testing.TB) *tfrun.Workspace {
 		t.Fatal(err)
 	}
 	t.Cleanup(stop)
-	return &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: dir, BaseEnv: BaseEnv(), Env: env}
+	return &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: dir, BaseEnv: BaseEnv, Env: env}
 }
 
 // NewBuiltWorkspace is an empty working directory where the CLI the tests
@@ -60,5 +60,5 @@ func binaryWorkspace(t testing.TB, env []string) *tfrun.Workspace {
 	t.Helper()
 	PreCheck(t)
 	env = append(env, "HOME="+t.TempDir())
-	return &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), BaseEnv: BaseEnv(), Env: env}
+	return &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: t.TempDir(), BaseEnv: BaseEnv, Env: env}
 }

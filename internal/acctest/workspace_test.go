@@ -11,7 +11,8 @@ import (
 // the CLI, with a developer's settings in this process's environment:
 // none of the provider's variables, nor Terraform's that choose the
 // provider or change a command, nor the developer's HOME reach it; the
-// test's input variables and the workspace's CLI configuration do.
+// test's input variables and the workspace's CLI configuration do, those
+// the test sets after making the workspace too (read at each command).
 func TestBinaryWorkspaceEnv(t *testing.T) {
 	envPath, err := exec.LookPath("env")
 	if err != nil {
@@ -33,6 +34,7 @@ func TestBinaryWorkspaceEnv(t *testing.T) {
 	}
 	ws := NewInstallWorkspace(t, "/the/workspace.tfrc")
 	ws.CLI = envPath
+	t.Setenv("TF_VAR_key_status", "Inactive")
 	out, err := ws.Output(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +49,7 @@ func TestBinaryWorkspaceEnv(t *testing.T) {
 			t.Errorf("the CLI's environment has %s=%v, want it unset", k, v)
 		}
 	}
-	for k, want := range map[string]string{"TF_CLI_CONFIG_FILE": "/the/workspace.tfrc", "TF_VAR_snapshot_hour": "5", "TF_IN_AUTOMATION": "1"} {
+	for k, want := range map[string]string{"TF_CLI_CONFIG_FILE": "/the/workspace.tfrc", "TF_VAR_snapshot_hour": "5", "TF_VAR_key_status": "Inactive", "TF_IN_AUTOMATION": "1"} {
 		if got := seen[k]; !slices.Equal(got, []string{want}) {
 			t.Errorf("the CLI's environment has %s=%v, want %s alone", k, got, want)
 		}

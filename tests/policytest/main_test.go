@@ -7,10 +7,6 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 )
 
-// TestMain removes the provider the plans' workspaces built once their
-// tests have run.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	acctest.RemoveBuiltProvider()
-	os.Exit(code)
-}
+// TestMain removes the provider binary BuildProvider built once the
+// package's tests have run.
+func TestMain(m *testing.M) { os.Exit(acctest.RunTests(m)) }

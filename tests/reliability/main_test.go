@@ -52,9 +52,8 @@ func TestMain(m *testing.M) {
 		fmt.Println("reliability tests drive the Terraform CLI: set TF_ACC=1 (make test-reliability)")
 		os.Exit(m.Run())
 	}
-	code := m.Run()
+	code := acctest.RunTests(m)
 	printReport()
-	acctest.RemoveBuiltProvider()
 	os.Exit(code)
 }
 

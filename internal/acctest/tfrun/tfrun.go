@@ -31,9 +31,10 @@ type Workspace struct {
 	CLI string
 	Dir string
 	Env []string
-	// BaseEnv, when set, is the environment commands start from (then
-	// Env); unset, they start from this process's.
-	BaseEnv []string
+	// BaseEnv, when set, gives the environment each command starts from
+	// (then Env), read when the command starts, as this process's is when
+	// it is unset.
+	BaseEnv func() []string
 	// OnStart, when set, is called with each command's process once it has
 	// started (to sample the provider's memory, for one).
 	OnStart func(*os.Process)
@@ -89,11 +90,11 @@ func (w *Workspace) Streams(ctx context.Context, args ...string) (stdout, stderr
 func (w *Workspace) command(ctx context.Context, args []string, stdout, stderr io.Writer) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
 	cmd.Dir = w.Dir
-	base := w.BaseEnv
-	if base == nil {
-		base = os.Environ()
+	base := os.Environ
+	if w.BaseEnv != nil {
+		base = w.BaseEnv
 	}
-	cmd.Env = append(append([]string{}, base...), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
+	cmd.Env = append(base(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
 	cmd.Env = append(cmd.Env, w.Env...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	return cmd
