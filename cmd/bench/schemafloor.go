@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
 // The floor with our schemas: the no-op provider's noop_identity_* types

@@ -19,9 +19,9 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 )
 
 const userResource = `
