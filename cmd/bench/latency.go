@@ -138,17 +138,6 @@ func callSummary(calls []emulator.Call) string {
 	return fmt.Sprintf("%d: %s", len(calls), strings.Join(parts, ", "))
 }
 
-// dryRuns counts the dry runs among calls.
-func dryRuns(calls []emulator.Call) int {
-	n := 0
-	for _, c := range calls {
-		if c.DryRun && c.Operation == "UpdateDomainConfig" {
-			n++
-		}
-	}
-	return n
-}
-
 // delayAll resets emu and makes every request to it wait delay (none
 // when delay is 0).
 func delayAll(emu *emulator.Emulator, delay time.Duration) error {
@@ -331,12 +320,12 @@ func (b *bench) latencyDomain(ctx context.Context, delay time.Duration) ([]laten
 	row := func(what string, m measured, calls []emulator.Call, needed int) latencyRow {
 		return latencyRow{
 			what:      fmt.Sprintf("Dynamic domain change (%s dry run, %s change): %s", secs(dryRunTime), secs(dynamicTime), what),
-			made:      fmt.Sprintf("%s; %s", plural(dryRuns(calls), "dry run"), callSummary(calls)),
+			made:      fmt.Sprintf("%s; %s", plural(emulator.DryRuns(calls), "dry run"), callSummary(calls)),
 			needed:    plural(needed, "dry run") + " and the change",
 			ours:      m,
 			floor:     floor,
 			floorWhat: floorWhat,
-			target:    dryRunTarget(dryRuns(calls), needed),
+			target:    dryRunTarget(emulator.DryRuns(calls), needed),
 		}
 	}
 

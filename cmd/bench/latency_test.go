@@ -33,8 +33,8 @@ func TestCallSummary(t *testing.T) {
 	if got := callSummary(nil); got != "0: " {
 		t.Fatalf("callSummary(nil) = %q", got)
 	}
-	if got := dryRuns(calls("UpdateDomainConfig!", "UpdateDomainConfig", "DescribeDryRunProgress", "UpdateDomainConfig!")); got != 2 {
-		t.Fatalf("dryRuns = %d, want 2", got)
+	if got := emulator.DryRuns(calls("UpdateDomainConfig!", "UpdateDomainConfig", "DescribeDryRunProgress", "UpdateDomainConfig!")); got != 2 {
+		t.Fatalf("emulator.DryRuns = %d, want 2", got)
 	}
 }
 

@@ -1,6 +1,7 @@
 package acctest
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -44,6 +45,23 @@ func WithoutProviderEnv(environ []string) []string {
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
 		if !isProviderEnv(k) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// BaseEnv is the environment a workspace's CLI commands start from: this
+// process's, without the ProviderEnv variables (a provider binary the CLI
+// starts reads them) and without Terraform's own TF_* variables but for
+// TF_VAR_* (a developer's TF_CLI_CONFIG_FILE, TF_REATTACH_PROVIDERS,
+// TF_CLI_ARGS or TF_DATA_DIR would change which provider runs or what a
+// command does; a test's input variables are its own).
+func BaseEnv() []string {
+	env := WithoutProviderEnv(os.Environ())
+	out := env[:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "TF_") || strings.HasPrefix(kv, "TF_VAR_") {
 			out = append(out, kv)
 		}
 	}

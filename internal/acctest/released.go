@@ -3,6 +3,7 @@ package acctest
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,11 +21,19 @@ import (
 // RepoRoot is the root of this repository's checkout.
 func RepoRoot(t testing.TB) string {
 	t.Helper()
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func repoRoot() (string, error) {
 	_, file, _, ok := runtime.Caller(0)
 	if !ok {
-		t.Fatal("no caller information")
+		return "", errors.New("no caller information")
 	}
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", ".."), nil
 }
 
 // BuildReleasedEmulator builds cloud-emulator into dir with the release's
@@ -50,9 +59,9 @@ func ProviderMirror(t testing.TB, dir, version string) string {
 	for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
 		bin := filepath.Join(mirror, host, "cloudlabs", "cloud", version, platform, "terraform-provider-cloud_v"+version)
 		if first == "" {
-			build := exec.CommandContext(context.Background(), "go", "build", "-trimpath", "-ldflags", "-s -w -X main.version="+version, "-o", bin, ".") //nolint:gosec // G204: fixed arguments
-			build.Env = append(os.Environ(), "CGO_ENABLED=0")
-			runBuild(t, build)
+			if err := goBuild(context.Background(), bin, []string{"CGO_ENABLED=0"}, ".", "-trimpath", "-ldflags", "-s -w -X main.version="+version); err != nil {
+				t.Fatal(err)
+			}
 			first = bin
 			continue
 		}

@@ -47,7 +47,7 @@ func TestConcurrentRequestsWithFaults(t *testing.T) {
 				_ = e.Calls()
 				_ = e.Faults()
 				_ = e.Identity.UserNames()
-				_ = e.CountCalls("CreateUser", false)
+				_ = e.Answered("CreateUser", false)
 			}
 		}
 	}()

@@ -137,9 +137,11 @@ func (e *Emulator) Calls() []Call { return e.log.snapshot() }
 // DroppedCalls is how many of the oldest calls the log's bound dropped.
 func (e *Emulator) DroppedCalls() int { return e.log.droppedCalls() }
 
-// CountCalls counts logged requests of one operation ("" for any) that the
-// service answered with a success status.
-func (e *Emulator) CountCalls(operation string, dryRun bool) int {
+// Answered counts the logged calls of one operation ("" for any), dry runs
+// or not as dryRun says, that the service answered with a success status:
+// what it did, not what it was asked (a refused or faulted call is not
+// counted; emulatortest's Sent counts every call sent).
+func (e *Emulator) Answered(operation string, dryRun bool) int {
 	n := 0
 	for _, c := range e.log.snapshot() {
 		if (operation == "" || c.Operation == operation) && c.DryRun == dryRun && c.Status < 300 {

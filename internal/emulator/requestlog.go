@@ -31,6 +31,18 @@ type Call struct {
 	Ended   time.Time `json:"ended"`
 }
 
+// DryRuns counts the dry runs (UpdateDomainConfig with DryRun) among
+// calls, answered or refused.
+func DryRuns(calls []Call) int {
+	n := 0
+	for _, c := range calls {
+		if c.DryRun && c.Operation == "UpdateDomainConfig" {
+			n++
+		}
+	}
+	return n
+}
+
 // MostInFlight is the most calls of operation (every operation: "") that
 // were being answered at the same time, among calls.
 func MostInFlight(calls []Call, operation string) int {

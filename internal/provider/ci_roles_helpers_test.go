@@ -12,8 +12,8 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
 
 // The CI guide's configurations and policies.

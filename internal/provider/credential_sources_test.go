@@ -402,7 +402,7 @@ func TestAccProvider_credentialCheck(t *testing.T) {
 			Config:            providerWith(emu, keys+"  skip_credentials_validation = true") + userResource,
 			ConfigStateChecks: userCreated("provider-test"),
 			Check: func(*terraform.State) error {
-				if n := emu.CallCount("GetCallerIdentity"); n != 0 {
+				if n := emu.Sent("GetCallerIdentity"); n != 0 {
 					return fmt.Errorf("GetCallerIdentity called %d times with skip_credentials_validation", n)
 				}
 				return nil
@@ -440,7 +440,7 @@ ephemeral "cloud_models_converse" "test" {
 	}
 	run(t,
 		resource.TestStep{Config: cfg(allowed.Arn), Check: func(*terraform.State) error {
-			if emu.CountCalls("Converse", false) == 0 {
+			if emu.Answered("Converse", false) == 0 {
 				return fmt.Errorf("the runtime answered no Converse call")
 			}
 			return nil

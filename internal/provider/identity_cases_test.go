@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,7 +19,6 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 )
 
@@ -144,7 +141,7 @@ func TestAccIdentity_domainTwoRegions(t *testing.T) {
 	home, _ := emu.Search.Domain("demo")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	ws := builtProviderWorkspace(t)
+	ws := acctest.NewBuiltWorkspace(t)
 	west := emu.ProviderConfig(emulatortest.InRegion("us-west-2"), emulatortest.ProviderArguments("  alias = \"west\"\n"))
 	if err := ws.Write(emulatortest.RequiredProvidersBlock + emu.ProviderConfig() + west + domainBlock("test", "demo") + `
 resource "cloud_search_domain_config" "west" {
@@ -178,20 +175,3 @@ resource "cloud_search_domain_config" "west" {
 	}
 }
 
-// builtProviderWorkspace is a workspace where the CLI runs the provider
-// built from this module, one process per provider configuration. It is
-// the one test here that needs a built binary.
-func builtProviderWorkspace(t *testing.T) *tfrun.Workspace {
-	t.Helper()
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-cloud"), "github.com/cloudlabs/terraform-provider-cloud")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	dir := t.TempDir()
-	env, err := tfrun.DevOverrides(dir, "cloudlabs/cloud", bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: dir, Env: env}
-}

@@ -555,7 +555,7 @@ func TestAccIdentity_stateBeforeIdentity(t *testing.T) {
 					t.Fatal(err)
 				}
 				noAccount := skip && it.refreshWithoutCall
-				switch n := emu.CallCount("GetCallerIdentity"); {
+				switch n := emu.Sent("GetCallerIdentity"); {
 				case noAccount && n != 0:
 					t.Errorf("the refreshes made %d GetCallerIdentity calls, want 0", n)
 				case skip && n > 2:

@@ -275,7 +275,7 @@ func TestKeyCreateSweepRemovesNothingOnATruncatedListing(t *testing.T) {
 	}
 	r.emu.ClearCalls()
 	createdQuietly(t, r.createKey(ctx))
-	if r.emu.CallCount("ListServiceSpecificCredentials") == 0 {
+	if r.emu.Sent("ListServiceSpecificCredentials") == 0 {
 		t.Fatal("the create did not list the user's keys: the test tests nothing")
 	}
 	if got := r.emu.Identity.UserTags("kim")[old.Key]; got != old.Value {

@@ -213,11 +213,7 @@ func newOfflineSandbox(t *testing.T, blocks []block, version string) *offlineSan
 	if err := os.Symlink(os.Getenv("TF_ACC_TERRAFORM_PATH"), filepath.Join(bin, "terraform")); err != nil {
 		t.Fatal(err)
 	}
-	build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(bin, "opa"), "github.com/open-policy-agent/opa")
-	build.Dir = acctest.RepoRoot(t)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building opa (go tool opa): %v\n%s", err, out)
-	}
+	acctest.GoBuild(t, filepath.Join(bin, "opa"), "github.com/open-policy-agent/opa") // go tool opa
 	s.emulator = acctest.BuildReleasedEmulator(t, work, version)
 	rc := acctest.ProviderMirror(t, work, version)
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 	emusearch "github.com/cloudlabs/terraform-provider-cloud/internal/emulator/search"
 )
 
@@ -142,67 +142,45 @@ resource "cloud_identity_service_specific_credential" "app" {
 }
 
 // planner runs `terraform plan -out` and `terraform show -json` with the
-// provider built from this module, through dev_overrides.
+// provider built from this module, each plan in a workspace of its own
+// (acctest.NewBuiltWorkspace).
 type planner struct {
-	cli, rc, providerBlock string
+	providerBlock string
 }
 
 func newPlanner(t *testing.T, providerBlock string) *planner {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-cloud"), ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	rc := filepath.Join(bin, "terraform.rc")
-	overrides := fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/cloudlabs/cloud" = %[1]q
-    "registry.opentofu.org/cloudlabs/cloud" = %[1]q
-  }
-  direct {}
-}
-`, bin)
-	if err := os.WriteFile(rc, []byte(overrides), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return &planner{cli: os.Getenv("TF_ACC_TERRAFORM_PATH"), rc: rc, providerBlock: providerBlock}
+	acctest.PreCheck(t)
+	return &planner{providerBlock: providerBlock}
 }
 
 // plan returns `show -json` of a saved plan of the configuration body.
 func (p *planner) plan(t *testing.T, body string) map[string]any {
 	t.Helper()
-	dir := t.TempDir()
+	ws := acctest.NewBuiltWorkspace(t)
 	cfg := `terraform {
   required_providers {
     cloud = { source = "cloudlabs/cloud" }
   }
 }
 ` + p.providerBlock + body
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(cfg), 0o600); err != nil {
+	if err := ws.Write(cfg); err != nil {
 		t.Fatal(err)
 	}
-	p.run(t, dir, "plan", "-input=false", "-no-color", "-out=tfplan")
+	run(t, ws, "plan", "-input=false", "-no-color", "-out=tfplan")
 	var plan map[string]any
-	if err := json.Unmarshal(p.run(t, dir, "show", "-json", "tfplan"), &plan); err != nil {
+	if err := json.Unmarshal(run(t, ws, "show", "-json", "tfplan"), &plan); err != nil {
 		t.Fatalf("decoding show -json: %v", err)
 	}
 	return plan
 }
 
-func (p *planner) run(t *testing.T, dir string, args ...string) []byte {
+// run runs one command and returns its stdout; a failure ends the test.
+func run(t *testing.T, ws *tfrun.Workspace, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(p.cli, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+p.rc, "TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := ws.Output(t.Context(), args...)
 	if err != nil {
-		t.Fatalf("%s %s: %v\n%s\n%s", filepath.Base(p.cli), strings.Join(args, " "), err, out, stderr.String())
+		t.Fatal(err)
 	}
 	return out
 }

@@ -23,6 +23,7 @@ import (
 	"golang.org/x/mod/sumdb/dirhash"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 )
 
 const project = "terraform-provider-cloud"
@@ -107,7 +108,7 @@ resource "cloud_identity_user" "app" {
 	}
 
 	t.Run("init refuses a zip that is not the signed one", func(t *testing.T) {
-		tf := newWorkspace(t, cli, cliConfig, config)
+		tf := newWorkspace(t, cliConfig, config)
 		writeFile(t, filepath.Join(tf.dir, ".terraform.lock.hcl"), lock("zh:"+strings.Repeat("0", 64)))
 		out, err := tf.run(ctx, "init", "-input=false", "-no-color")
 		mismatch := acctest.ErrorRe(regexp.QuoteMeta("the current package for "+source+" "+rel.Version) + " doesn't match any of the checksums previously recorded")
@@ -117,7 +118,7 @@ resource "cloud_identity_user" "app" {
 	})
 
 	t.Run("init installs the release and plans against the emulator", func(t *testing.T) {
-		tf := newWorkspace(t, cli, cliConfig, config)
+		tf := newWorkspace(t, cliConfig, config)
 		writeFile(t, filepath.Join(tf.dir, ".terraform.lock.hcl"), lock(zh))
 		if out, err := tf.run(ctx, "init", "-input=false", "-no-color"); err != nil {
 			t.Fatalf("terraform init: %v\n%s", err, out)
@@ -157,7 +158,7 @@ resource "cloud_identity_user" "app" {
 		}
 		// The installed provider talked to the emulator, and a plan writes
 		// nothing.
-		if n := emu.CountCalls("GetCallerIdentity", false); n == 0 {
+		if n := emu.Answered("GetCallerIdentity", false); n == 0 {
 			t.Fatalf("the emulator saw no GetCallerIdentity during the plan: %+v", emu.Calls())
 		}
 		emu.ExpectCalls(t, "CreateUser", 0, "a plan writes nothing")
@@ -166,7 +167,7 @@ resource "cloud_identity_user" "app" {
 	t.Run("the emulator's archive is verified, unzipped, and serves a plan from a seed", func(t *testing.T) {
 		exe := installEmulator(t, rel, sums, filepath.Join(work, "downloads"))
 		testReleasedEmulator(ctx, t, exe, rel.Version, func(config string) *workspace {
-			tf := newWorkspace(t, cli, cliConfig, config)
+			tf := newWorkspace(t, cliConfig, config)
 			writeFile(t, filepath.Join(tf.dir, ".terraform.lock.hcl"), lock(zh))
 			return tf
 		})
@@ -310,34 +311,28 @@ func gpg(ctx context.Context, t *testing.T, home string, args ...string) string 
 	return out.String()
 }
 
-// workspace is a working directory whose CLI runs see only the mirror.
+// workspace is a working directory whose CLI runs see only the mirror
+// (acctest.NewInstallWorkspace).
 type workspace struct {
-	cli, dir string
-	env      []string
+	ws  *tfrun.Workspace
+	dir string
 }
 
-func newWorkspace(t *testing.T, cli, cliConfig, config string) *workspace {
+func newWorkspace(t *testing.T, cliConfig, config string) *workspace {
 	t.Helper()
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), config)
-	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
-		name, _, _ := strings.Cut(kv, "=")
-		return name == "TF_PLUGIN_CACHE_DIR" || name == "TF_REATTACH_PROVIDERS" || name == "TF_CLI_CONFIG_FILE"
-	})
-	env = append(env, "TF_CLI_CONFIG_FILE="+cliConfig, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
-	return &workspace{cli: cli, dir: dir, env: env}
+	ws := acctest.NewInstallWorkspace(t, cliConfig)
+	writeFile(t, filepath.Join(ws.Dir, "main.tf"), config)
+	return &workspace{ws: ws, dir: ws.Dir}
 }
 
+// run runs one command and returns its stdout, and on failure its stderr
+// after it.
 func (w *workspace) run(ctx context.Context, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, w.cli, args...) //nolint:gosec // G204: the CLI the test runner chose
-	cmd.Dir, cmd.Env = w.dir, w.env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	stdout, stderr, err := w.ws.Streams(ctx, args...)
 	if err != nil {
-		return stdout.String() + stderr.String(), err
+		return string(stdout) + string(stderr), err
 	}
-	return stdout.String(), nil
+	return string(stdout), nil
 }
 
 var lockHash = regexp.MustCompile(`"((?:h1|zh):[^"]+)"`)

@@ -70,10 +70,10 @@ func TestKill_domainChangeWait(t *testing.T) {
 				sent = 1
 			}
 			w.write(domainConfig(e, acceptOffPeak+"\n  snapshot_options = { automated_snapshot_start_hour = 4 }\n  cluster_config = { instance_type = \"r6g.xlarge.search\" }"))
-			before := e.CountCalls("DescribeDomainChangeProgress", false)
+			before := e.Answered("DescribeDomainChangeProgress", false)
 			run := w.startApply()
 			waitFor(t, "the apply to send the change and follow it", func() bool {
-				return e.CountCalls("UpdateDomainConfig", false) > sent && e.CountCalls("DescribeDomainChangeProgress", false) > before
+				return e.Answered("UpdateDomainConfig", false) > sent && e.Answered("DescribeDomainChangeProgress", false) > before
 			})
 			killed := killProvider(t, run.cmd.Process.Pid)
 			err := <-run.done
@@ -109,7 +109,7 @@ func TestKill_domainChangeWait(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the apply after the kill: %v\n%s", err, out)
 			}
-			if n := e.CountCalls("UpdateDomainConfig", false); n != sent+1 {
+			if n := e.Answered("UpdateDomainConfig", false); n != sent+1 {
 				t.Fatalf("real UpdateDomainConfig calls = %d, want %d: the change was sent again", n, sent+1)
 			}
 			st := w.state()["cloud_search_domain_config.d"]

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
@@ -214,7 +215,8 @@ func mustApply(t *testing.T, w *workdir, what string) string {
 	return out
 }
 
-// providerPIDs are the provider processes the CLI process parent started.
+// providerPIDs are the provider processes the CLI process parent started:
+// its children running the built provider.
 func providerPIDs(parent int) []int {
 	dirs, _ := os.ReadDir("/proc")
 	var out []int
@@ -233,7 +235,7 @@ func providerPIDs(parent int) []int {
 		if len(f) < 2 || f[1] != strconv.Itoa(parent) {
 			continue
 		}
-		if exe, err := os.Readlink(filepath.Join("/proc", d.Name(), "exe")); err == nil && exe == providerBn {
+		if exe, err := os.Readlink(filepath.Join("/proc", d.Name(), "exe")); err == nil && filepath.Base(exe) == acctest.ProviderBinaryName {
 			out = append(out, pid)
 		}
 	}
@@ -444,12 +446,12 @@ func applyFollowingHeldChange(t *testing.T, e *emu, w *workdir) (string, error) 
 	t.Helper()
 	e.Clock().Hold()
 	defer e.Clock().SetSpeed(1)
-	before := e.CountCalls("DescribeDomainChangeProgress", false)
+	before := e.Answered("DescribeDomainChangeProgress", false)
 	followed := e.WhenCalled(t, "DescribeDomainChangeProgress", followDeadline, func() { e.Clock().SetSpeed(3600) })
 	run := w.startApply()
 	select {
 	case err := <-run.done:
-		if e.CountCalls("DescribeDomainChangeProgress", false) == before {
+		if e.Answered("DescribeDomainChangeProgress", false) == before {
 			t.Fatalf("apply ended (%v) without following the running change:\n%s", err, run.out.String())
 		}
 		return run.out.String(), err

@@ -27,7 +27,7 @@ func freshRunner(t *testing.T, w *workdir) *workdir {
 	t.Helper()
 	f := newWorkdir(t)
 	home := t.TempDir()
-	f.env = append(f.env, "HOME="+home, "XDG_CACHE_HOME="+filepath.Join(home, ".cache"))
+	f.ws.Env = append(f.ws.Env, "HOME="+home, "XDG_CACHE_HOME="+filepath.Join(home, ".cache"))
 	for _, name := range []string{"main.tf", "terraform.tfstate"} {
 		b, err := os.ReadFile(filepath.Join(w.dir, name)) //nolint:gosec // the test's own directory
 		if os.IsNotExist(err) {
@@ -103,7 +103,7 @@ func TestKeys_freshRunnerAfterInterruptedCreate(t *testing.T) {
 					t.Fatalf("state holds key %s, want the interrupted create's %s adopted", id, orphan)
 				}
 				saysAdopted(t, applied, id)
-				creates := e.CallCount("CreateServiceSpecificCredential")
+				creates := e.Sent("CreateServiceSpecificCredential")
 				if creates != 1 {
 					t.Fatalf("creates sent %d, want 1 (the interrupted one, adopted)", creates)
 				}
@@ -130,7 +130,7 @@ func TestKeys_interruptedReset(t *testing.T) {
 	sameKeyNewValue(t, e, f, user, id, before)
 	settled(t, e, f)
 	addRow("keys: interrupted create -> next apply", freshHead, "SIGINT to terraform", "ResetServiceSpecificCredential", "fresh runner",
-		"1", "0", "0", strconv.Itoa(e.CallCount("CreateServiceSpecificCredential")), "yes", took.Round(100*time.Millisecond).String())
+		"1", "0", "0", strconv.Itoa(e.Sent("CreateServiceSpecificCredential")), "yes", took.Round(100*time.Millisecond).String())
 }
 
 // TestUsers_freshRunnerAfterInterruptedCreate: SIGINT while CreateUser is
@@ -154,7 +154,7 @@ func TestUsers_freshRunnerAfterInterruptedCreate(t *testing.T) {
 	}
 	converged(t, e, f, user, orphan.UserID)
 	addRow("keys: interrupted create -> next apply", freshHead, "SIGINT to terraform", "CreateUser", "fresh runner",
-		strconv.Itoa(len(e.Identity.CredentialIDs(user))), "0", "0", strconv.Itoa(e.CallCount("CreateServiceSpecificCredential")), "yes", took.Round(100*time.Millisecond).String())
+		strconv.Itoa(len(e.Identity.CredentialIDs(user))), "0", "0", strconv.Itoa(e.Sent("CreateServiceSpecificCredential")), "yes", took.Round(100*time.Millisecond).String())
 }
 
 // twoConfigs is a key for user in its own directory; age sets its

@@ -50,7 +50,7 @@ func TestKeys_lostCreateAnswer(t *testing.T) {
 	out, took := timedApply(t, w, "the apply with a lost create answer")
 	id, _ := oneWorkingKey(t, e, w, "lost-create")
 	saysAdopted(t, out, id)
-	if c, r := e.CallCount("CreateServiceSpecificCredential"), e.CallCount("ResetServiceSpecificCredential"); c != 1 || r != 1 {
+	if c, r := e.Sent("CreateServiceSpecificCredential"), e.Sent("ResetServiceSpecificCredential"); c != 1 || r != 1 {
 		t.Fatalf("creates sent %d, resets %d; want 1 create (adopted, not repeated) and 1 reset (for its value)", c, r)
 	}
 	settled(t, e, w)
@@ -68,12 +68,12 @@ func TestKeys_timedOutCreate(t *testing.T) {
 	arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultDelay, Delay: delayFault})
 	_, took := timedApply(t, w, "the apply with a timed-out create")
 	oneWorkingKey(t, e, w, "slow-create")
-	if c := e.CallCount("CreateServiceSpecificCredential"); c != 1 {
+	if c := e.Sent("CreateServiceSpecificCredential"); c != 1 {
 		t.Fatalf("creates sent %d, want 1", c)
 	}
 	settled(t, e, w)
 	addRow("keys: fault -> keys in the service", keysHead, "create", fmt.Sprintf("delay %s > http_timeout %s", delayFault, attemptTimeout), "1", "1", "1",
-		strconv.Itoa(e.CallCount("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+		strconv.Itoa(e.Sent("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 }
 
 // TestKeys_killDuringCreate: the provider, or terraform itself, is killed
@@ -110,12 +110,12 @@ func TestKeys_killDuringCreate(t *testing.T) {
 				t.Fatalf("state holds key %s, want the orphan %s adopted", id, orphan)
 			}
 			saysAdopted(t, out, id)
-			if c := e.CallCount("CreateServiceSpecificCredential"); c != 1 {
+			if c := e.Sent("CreateServiceSpecificCredential"); c != 1 {
 				t.Fatalf("creates sent %d, want 1 (the killed one)", c)
 			}
 			settled(t, e, w)
 			addRow("keys: fault -> keys in the service", keysHead, "create", name, "2", "1", "1",
-				strconv.Itoa(e.CallCount("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+				strconv.Itoa(e.Sent("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 			addNote("%s during a key create: the run ended %s after the kill; the next plain apply adopted orphan %s in %s; keys counted: 1", name, killTook.Round(time.Millisecond), orphan, took.Round(100*time.Millisecond))
 		})
 	}
@@ -143,12 +143,12 @@ func TestKeys_twoFaultsInARow(t *testing.T) {
 		if id, _ := oneWorkingKey(t, e, w, user); id != orphan {
 			t.Fatalf("state holds key %s, want the orphan %s", id, orphan)
 		}
-		if c := e.CallCount("CreateServiceSpecificCredential"); c != 1 {
+		if c := e.Sent("CreateServiceSpecificCredential"); c != 1 {
 			t.Fatalf("creates sent %d, want 1", c)
 		}
 		settled(t, e, w)
 		addRow("keys: fault -> keys in the service", keysHead, "create, then its recovery", "kill -9, kill -9", "3", "1", "1",
-			strconv.Itoa(e.CallCount("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+			strconv.Itoa(e.Sent("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 	})
 	t.Run("lost create answer twice", func(t *testing.T) {
 		t.Parallel()
@@ -171,7 +171,7 @@ func TestKeys_twoFaultsInARow(t *testing.T) {
 		arm(t, e, emulator.Fault{Operation: "CreateServiceSpecificCredential", Kind: emulator.FaultLostResponse})
 		_, took := timedApply(t, w, "the second apply")
 		oneWorkingKey(t, e, w, user)
-		if c := e.CallCount("CreateServiceSpecificCredential"); c != 1 {
+		if c := e.Sent("CreateServiceSpecificCredential"); c != 1 {
 			t.Fatalf("creates sent %d, want 1: the second apply created again instead of adopting", c)
 		}
 		if len(e.Faults()) != 1 {
@@ -179,7 +179,7 @@ func TestKeys_twoFaultsInARow(t *testing.T) {
 		}
 		settled(t, e, w)
 		addRow("keys: fault -> keys in the service", keysHead, "create, twice", "lost_response (key not found), lost_response armed", "2", "1", "1",
-			strconv.Itoa(e.CallCount("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+			strconv.Itoa(e.Sent("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 	})
 }
 
@@ -222,7 +222,7 @@ func TestKeys_renewalCreateBeforeDestroy(t *testing.T) {
 	}
 	settled(t, e, w)
 	addRow("keys: fault -> keys in the service", keysHead, "renewal (create_before_destroy)", "lost_response", "1", "1",
-		strconv.Itoa(e.CallCount("CreateServiceSpecificCredential")-1), strconv.Itoa(e.CallCount("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+		strconv.Itoa(e.Sent("CreateServiceSpecificCredential")-1), strconv.Itoa(e.Sent("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 }
 
 // TestKeys_reset: a reset whose answer is lost is repeated within the
@@ -242,7 +242,7 @@ func TestKeys_reset(t *testing.T) {
 		if after != id || value == before {
 			t.Fatalf("after the reset: key %s value changed %v; want the same key with a new value", after, value != before)
 		}
-		if r := e.CallCount("ResetServiceSpecificCredential"); r != 2 {
+		if r := e.Sent("ResetServiceSpecificCredential"); r != 2 {
 			t.Fatalf("resets sent %d, want 2 (the lost one, repeated once)", r)
 		}
 		settled(t, e, w)
@@ -272,7 +272,7 @@ func TestKeys_reset(t *testing.T) {
 		sameKeyNewValue(t, e, w, user, id, before)
 		settled(t, e, w)
 		addRow("keys: fault -> keys in the service", keysHead, "reset", "kill -9 of the provider", "2", "1", "1",
-			strconv.Itoa(e.CallCount("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
+			strconv.Itoa(e.Sent("ResetServiceSpecificCredential")), took.Round(100*time.Millisecond).String())
 	})
 }
 
@@ -309,7 +309,7 @@ resource "cloud_identity_service_specific_credential" "k2" {
 			t.Fatalf("the state's value of key %s does not work", id)
 		}
 	}
-	if r := e.CallCount("ResetServiceSpecificCredential"); r != 0 {
+	if r := e.Sent("ResetServiceSpecificCredential"); r != 0 {
 		t.Fatalf("%d resets sent: a key was adopted", r)
 	}
 	settled(t, e, w)

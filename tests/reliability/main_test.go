@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -19,15 +20,6 @@ import (
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
-)
-
-// The harness: TestMain builds the provider into a temporary directory and
-// writes a CLI configuration whose dev_overrides point at it, so every test
-// runs the real CLI against the real binary with no `terraform init`.
-var (
-	cliPath    string // terraform or tofu
-	cliRC      string // TF_CLI_CONFIG_FILE
-	providerBn string // the provider binary
 )
 
 // report collects the rows every test adds, printed (and written to
@@ -60,46 +52,9 @@ func TestMain(m *testing.M) {
 		fmt.Println("reliability tests drive the Terraform CLI: set TF_ACC=1 (make test-reliability)")
 		os.Exit(m.Run())
 	}
-	if err := setup(); err != nil {
-		fmt.Fprintln(os.Stderr, "reliability setup:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
+	code := acctest.RunTests(m)
 	printReport()
-	_ = os.RemoveAll(filepath.Dir(cliRC))
 	os.Exit(code)
-}
-
-func setup() error {
-	cliPath = os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if cliPath == "" {
-		cliPath = acctest.FindCLI()
-	}
-	if cliPath == "" {
-		return errors.New("no Terraform CLI: set TF_ACC_TERRAFORM_PATH or put terraform or tofu on PATH")
-	}
-	dir, err := os.MkdirTemp("", "reliability-")
-	if err != nil {
-		return err
-	}
-	bin := filepath.Join(dir, "bin")
-	providerBn = filepath.Join(bin, "terraform-provider-cloud")
-	build := exec.Command("go", "build", "-o", providerBn, "github.com/cloudlabs/terraform-provider-cloud")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("building the provider: %w", err)
-	}
-	cliRC = filepath.Join(dir, "terraform.rc")
-	rc := fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "cloudlabs/cloud"                       = %[1]q
-    "registry.opentofu.org/cloudlabs/cloud" = %[1]q
-    "registry.terraform.io/cloudlabs/cloud" = %[1]q
-  }
-  direct {}
-}
-`, bin)
-	return os.WriteFile(cliRC, []byte(rc), 0o600)
 }
 
 func printReport() {
@@ -161,35 +116,30 @@ const (
 	delayFault     = 3 * time.Second
 )
 
-// workdir is one Terraform working directory; its commands run through
-// the harness's CLI runner (tfrun) in env.
+// workdir is one Terraform working directory, the harness's workspace for
+// the provider binary (acctest.NewBuiltWorkspace: the real CLI against the
+// real binary, no `terraform init`, nothing of the developer's
+// environment), with these tests' helpers.
 type workdir struct {
 	t   testing.TB
 	dir string
-	env []string
+	ws  *tfrun.Workspace
 }
 
-// newWorkdir is a working directory whose commands run with this
-// process's environment but for the provider's variables
-// (acctest.ProviderEnv: the provider binary reads them) and Terraform's
-// own (TF_*), and with the CLI configuration that selects the binary.
 func newWorkdir(t testing.TB) *workdir {
 	t.Helper()
-	if cliRC == "" {
+	if os.Getenv("TF_ACC") == "" {
 		t.Skip("drives the Terraform CLI: set TF_ACC=1 (make test-reliability)")
 	}
-	env := []string{"TF_CLI_CONFIG_FILE=" + cliRC}
-	for _, kv := range acctest.WithoutProviderEnv(os.Environ()) {
-		if !strings.HasPrefix(kv, "TF_") {
-			env = append(env, kv)
-		}
-	}
-	return &workdir{t: t, dir: t.TempDir(), env: env}
+	ws := acctest.NewBuiltWorkspace(t)
+	return &workdir{t: t, dir: ws.Dir, ws: ws}
 }
 
 // workspace runs commands in w with the variables extra added.
 func (w *workdir) workspace(extra []string) *tfrun.Workspace {
-	return &tfrun.Workspace{CLI: cliPath, Dir: w.dir, BaseEnv: w.env, Env: extra}
+	ws := *w.ws
+	ws.Env = append(slices.Clone(ws.Env), extra...)
+	return &ws
 }
 
 func (w *workdir) write(config string) {

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
@@ -116,7 +117,7 @@ func (b *httpBackend) init(t *testing.T, w *workdir) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(providerBn, filepath.Join(dir, "terraform-provider-cloud_v0.0.1")); err != nil {
+	if err := os.Symlink(acctest.BuiltProviderPath(t), filepath.Join(dir, "terraform-provider-cloud_v0.0.1")); err != nil {
 		t.Fatal(err)
 	}
 	backend := fmt.Sprintf("terraform {\n  backend \"http\" {\n    address = %q\n  }\n}\n", b.URL+"/state")
@@ -227,15 +228,15 @@ func TestUsers_killDuringCreate(t *testing.T) {
 			if remote != nil && !remote.persisted(t, "cloud_identity_user") {
 				t.Fatal("the backend does not hold the adopted user")
 			}
-			if c := e.CallCount("CreateUser"); c != 2 {
+			if c := e.Sent("CreateUser"); c != 2 {
 				t.Fatalf("CreateUser sent %d times, want 2 (the killed one, then one refused as existing)", c)
 			}
-			if c := e.CallCount("CreateServiceSpecificCredential"); c != 1 && tc.op == "CreateServiceSpecificCredential" {
+			if c := e.Sent("CreateServiceSpecificCredential"); c != 1 && tc.op == "CreateServiceSpecificCredential" {
 				t.Fatalf("CreateServiceSpecificCredential sent %d times, want 1 (the killed one, adopted)", c)
 			}
 			addRow("users: kill -9 -> users in the service", usersHead, tc.name, tc.op+", "+backend, cmp.Or(record, "none"), applies,
 				strconv.Itoa(countFold(e.Identity.UserNames(), user)), strconv.Itoa(len(e.Identity.AttachedPolicyArns(user))),
-				strconv.Itoa(len(e.Identity.CredentialIDs(user))), strconv.Itoa(e.CallCount("CreateUser")), took.Round(100*time.Millisecond).String())
+				strconv.Itoa(len(e.Identity.CredentialIDs(user))), strconv.Itoa(e.Sent("CreateUser")), took.Round(100*time.Millisecond).String())
 			destroyed(t, e, w)
 		})
 	}

@@ -21,22 +21,17 @@ func (e *Emulator) CallsTo(op string) []emulator.Call {
 	return out
 }
 
-// CallCount is len(CallsTo(op)).
-func (e *Emulator) CallCount(op string) int { return len(e.CallsTo(op)) }
+// Sent counts the calls of op ("" for any) the provider sent: every call
+// the emulator logged, answered or refused, dry runs included
+// (len(CallsTo(op))). The emulator's Answered counts those it answered
+// with success.
+func (e *Emulator) Sent(op string) int { return len(e.CallsTo(op)) }
 
-// DryRuns counts the dry runs (UpdateDomainConfig with DryRun) the
-// emulator logged, answered or refused. (The real changes a service
-// accepted are the emulator's CountCalls("UpdateDomainConfig", false): a
-// change refused while another runs is sent again.)
-func (e *Emulator) DryRuns() int {
-	n := 0
-	for _, c := range e.CallsTo("UpdateDomainConfig") {
-		if c.DryRun {
-			n++
-		}
-	}
-	return n
-}
+// DryRuns counts the dry runs (UpdateDomainConfig with DryRun) sent,
+// answered or refused. (The real changes the service accepted are
+// Answered("UpdateDomainConfig", false): a change refused while another
+// runs is sent again.)
+func (e *Emulator) DryRuns() int { return emulator.DryRuns(e.Calls()) }
 
 // ExpectCalls fails t unless the emulator logged want calls of op ("" for
 // any), answered or refused; the failure says why that many (why, when

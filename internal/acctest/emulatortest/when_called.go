@@ -20,14 +20,14 @@ import (
 // stops, without running fn, when t ends.
 func (e *Emulator) WhenCalled(t testing.TB, op string, deadline time.Duration, fn func()) <-chan struct{} {
 	t.Helper()
-	before := e.CountCalls(op, false)
+	before := e.Answered(op, false)
 	armedAt := e.lastSeq()
 	ran, stop, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	t.Cleanup(func() { close(stop); <-done })
 	go func() {
 		defer close(done)
 		var expired <-chan time.Time // nil, never ready, until the first call
-		for e.CountCalls(op, false) == before {
+		for e.Answered(op, false) == before {
 			if expired == nil && e.lastSeq() > armedAt {
 				expired = time.After(deadline)
 			}

@@ -31,9 +31,10 @@ type Workspace struct {
 	CLI string
 	Dir string
 	Env []string
-	// BaseEnv, when set, is the environment commands start from (then
-	// Env); unset, they start from this process's.
-	BaseEnv []string
+	// BaseEnv, when set, gives the environment each command starts from
+	// (then Env), read when the command starts, as this process's is when
+	// it is unset.
+	BaseEnv func() []string
 	// OnStart, when set, is called with each command's process once it has
 	// started (to sample the provider's memory, for one).
 	OnStart func(*os.Process)
@@ -68,11 +69,20 @@ func (w *Workspace) RunOutput(ctx context.Context, args ...string) (time.Duratio
 // Output runs one Terraform command and returns what it wrote to stdout
 // (such as show -json); on failure the error carries its stderr.
 func (w *Workspace) Output(ctx context.Context, args ...string) ([]byte, error) {
-	var out, stderr bytes.Buffer
-	if err := w.run(w.command(ctx, args, &out, &stderr)); err != nil {
-		return out.Bytes(), fmt.Errorf("terraform %v: %w\n%s%s", args, err, out.String(), stderr.String())
+	out, stderr, err := w.Streams(ctx, args...)
+	if err != nil {
+		return out, fmt.Errorf("terraform %v: %w\n%s%s", args, err, out, stderr)
 	}
-	return out.Bytes(), nil
+	return out, nil
+}
+
+// Streams runs one Terraform command and returns its stdout and stderr
+// apart, and the error of its run as exec gives it (an *exec.ExitError
+// for a non-zero exit).
+func (w *Workspace) Streams(ctx context.Context, args ...string) (stdout, stderr []byte, err error) {
+	var out, errOut bytes.Buffer
+	err = w.run(w.command(ctx, args, &out, &errOut))
+	return out.Bytes(), errOut.Bytes(), err
 }
 
 // command is one Terraform command in the workspace's directory and
@@ -80,11 +90,11 @@ func (w *Workspace) Output(ctx context.Context, args ...string) ([]byte, error) 
 func (w *Workspace) command(ctx context.Context, args []string, stdout, stderr io.Writer) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, w.CLI, args...) //nolint:gosec // runs the Terraform CLI the caller chose, by design
 	cmd.Dir = w.Dir
-	base := w.BaseEnv
-	if base == nil {
-		base = os.Environ()
+	base := os.Environ
+	if w.BaseEnv != nil {
+		base = w.BaseEnv
 	}
-	cmd.Env = append(append([]string{}, base...), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
+	cmd.Env = append(base(), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_INPUT=0")
 	cmd.Env = append(cmd.Env, w.Env...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	return cmd
@@ -117,10 +127,14 @@ func (w *Workspace) run(cmd *exec.Cmd) error {
 
 // DevOverrides writes a CLI configuration that takes the provider source
 // (such as cloudlabs/cloud) from binDir, and returns the environment that
-// selects it.
+// selects it: the one CLI configuration for a built provider. The source
+// is overridden under both registry hosts, as Reattach serves it:
+// Terraform and OpenTofu resolve "cloudlabs/cloud" on their own host, and
+// each ignores the other's entry.
 func DevOverrides(dir, source, binDir string) ([]string, error) {
 	path := filepath.Join(dir, "dev.tfrc")
-	cfg := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n  }\n  direct {}\n}\n", source, binDir)
+	cfg := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    %q = %q\n    %q = %q\n  }\n  direct {}\n}\n",
+		"registry.terraform.io/"+source, binDir, "registry.opentofu.org/"+source, binDir)
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		return nil, err
 	}

@@ -75,10 +75,10 @@ func TestDryRunDeploymentType(t *testing.T) {
 			if d := cmp.Diff(before, out.DomainConfig, cmpopts.IgnoreFields(api.DomainConfig{}, "ModifyingProperties", "Clock")); d != "" {
 				t.Errorf("the dry run's DomainConfig is not the current one (-current +answer):\n%s", d)
 			}
-			if n := env.e.CountCalls("UpdateDomainConfig", true); n != 1 {
+			if n := env.e.Answered("UpdateDomainConfig", true); n != 1 {
 				t.Errorf("request log has %d dry-run UpdateDomainConfig calls, want 1", n)
 			}
-			if n := env.e.CountCalls("UpdateDomainConfig", false); n != 0 {
+			if n := env.e.Answered("UpdateDomainConfig", false); n != 0 {
 				t.Errorf("request log has %d real UpdateDomainConfig calls, want 0", n)
 			}
 		})

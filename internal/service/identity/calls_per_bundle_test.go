@@ -128,7 +128,7 @@ func TestAccKeyBundle_permissionCheckNotAskedAgainAtApply(t *testing.T) {
 			t.Fatalf("terraform %v: %v\n%s", args, err, out)
 		}
 	}
-	planned := emu.CallCount("SimulatePrincipalPolicy")
+	planned := emu.Sent("SimulatePrincipalPolicy")
 	if planned == 0 {
 		t.Fatalf("the plan of %d keys asked no SimulatePrincipalPolicy", n)
 	}

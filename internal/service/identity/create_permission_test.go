@@ -51,7 +51,7 @@ resource "cloud_identity_service_specific_credential" "k" {
 			ExpectError: acctest.ErrorRe(`with cloud_identity_service_specific_credential.k\[7\], .*credential_age_days.* refuses a key for user "batch-7" .*"NoKeysForBatch7"`),
 		},
 	})
-	calls := emu.CallCount("SimulatePrincipalPolicy")
+	calls := emu.Sent("SimulatePrincipalPolicy")
 	// Ten keys at a time: about two calls per ten keys.
 	if calls > keys/3 {
 		t.Errorf("the plan of %d keys made %d SimulatePrincipalPolicy calls, want at most %d", keys, calls, keys/3)

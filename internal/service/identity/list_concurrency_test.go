@@ -155,7 +155,7 @@ list "cloud_identity_service_specific_credential" "four" {
 	if got := found["list.cloud_identity_service_specific_credential.four"]; !slices.Equal(got, ids[:4]) {
 		t.Errorf("keys found %v, want the first four users' %v", got, ids[:4])
 	}
-	if n := emu.CallCount("ListServiceSpecificCredentials"); n < 4 || n > 4+2 {
+	if n := emu.Sent("ListServiceSpecificCredentials"); n < 4 || n > 4+2 {
 		t.Errorf("%d ListServiceSpecificCredentials, want 4 to 6 (the four users needed, and at most list_concurrency-1 more)", n)
 	}
 }

@@ -387,7 +387,7 @@ func TestAccServiceSpecificCredential_lostCreateAnswer(t *testing.T) {
 			Check: checkOneWorkingKey(emu, "judy"),
 		},
 	})
-	if n := emu.CallCount("CreateServiceSpecificCredential"); n != 1 {
+	if n := emu.Sent("CreateServiceSpecificCredential"); n != 1 {
 		t.Errorf("CreateServiceSpecificCredential sent %d times, want 1", n)
 	}
 }
@@ -426,7 +426,7 @@ func TestAccServiceSpecificCredential_lostCreateAnswerAdoptedNextApply(t *testin
 			Check:  checkOneWorkingKey(emu, "kate"),
 		},
 	})
-	if n := emu.CallCount("CreateServiceSpecificCredential"); n != 1 {
+	if n := emu.Sent("CreateServiceSpecificCredential"); n != 1 {
 		t.Errorf("CreateServiceSpecificCredential sent %d times, want 1", n)
 	}
 }
@@ -633,7 +633,7 @@ resource "cloud_identity_service_specific_credential" "%[1]s" {
 	marked := func(user string, want bool) resource.TestCheckFunc {
 		return func(*terraform.State) error {
 			if _, ok := emu.Identity.UserTags(user)["terraform-cloud:key:"+keys[user]]; ok != want {
-				return fmt.Errorf("key %s of %s marked: %t, want %t (TagUser calls: %d)", keys[user], user, ok, want, emu.CountCalls("TagUser", false))
+				return fmt.Errorf("key %s of %s marked: %t, want %t (TagUser calls: %d)", keys[user], user, ok, want, emu.Answered("TagUser", false))
 			}
 			return nil
 		}

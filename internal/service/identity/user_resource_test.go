@@ -177,7 +177,7 @@ func TestAccUser_interruptedCreateAdoptedNextApply(t *testing.T) {
 			},
 		},
 	})
-	if n := emu.CallCount("CreateUser"); n != 2 {
+	if n := emu.Sent("CreateUser"); n != 2 {
 		t.Errorf("CreateUser sent %d times, want 2 (the lost one, then the one refused with EntityAlreadyExists)", n)
 	}
 }

@@ -156,7 +156,7 @@ data "cloud_search_domain_change_progress" "test" {
 		},
 	})
 	// The last two steps failed at validate time, with no call.
-	if n := emu.CallCount("DescribeDomainChangeProgress"); n != 3 {
+	if n := emu.Sent("DescribeDomainChangeProgress"); n != 3 {
 		t.Errorf("%d DescribeDomainChangeProgress calls, want 3 (one per step that reached the service)", n)
 	}
 }

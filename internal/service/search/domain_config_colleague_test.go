@@ -27,7 +27,7 @@ import (
 // and the last request is the apply's dry run.
 func wantNothingSentSinceColleague(t *testing.T, emu *acctest.Emulator) {
 	t.Helper()
-	if n := updates(emu); n != 2 {
+	if n := answeredUpdates(emu); n != 2 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 2 (our first apply and the colleague's change)", n)
 	}
 	if recs := emu.Search.UpdateRecords(); !recs[len(recs)-1].DryRun {
@@ -65,7 +65,7 @@ func TestAccDomainConfig_colleagueBlueGreenBetweenPlanAndApply(t *testing.T) {
 			ExpectError: acctest.ErrorRe(`Nothing was sent to domain "demo".*no longer the one the plan showed.*The plan showed: deployment type dynamic.*now says: deployment type blue/green.*Run terraform plan again`),
 		},
 	})
-	if n := updates(emu); n != 2 {
+	if n := answeredUpdates(emu); n != 2 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 2 (our first apply and the colleague's change)", n)
 	}
 	if d, _ := emu.Search.Domain("demo"); d.ClusterConfig == nil || d.ClusterConfig.InstanceType == nil || *d.ClusterConfig.InstanceType != "r6g.xlarge.search" {
@@ -98,7 +98,7 @@ func TestAccDomainConfig_savedPlanWhileColleagueChangeRuns(t *testing.T) {
 				statecheck.ExpectKnownValue(domainRes, dryRunValue("deployment_type"), knownvalue.StringExact("dynamic")),
 			},
 			Check: func(*terraform.State) error {
-				if n := updates(emu); n != 3 {
+				if n := answeredUpdates(emu); n != 3 {
 					return fmt.Errorf("real UpdateDomainConfig calls = %d, want 3 (ours twice, the colleague's once)", n)
 				}
 				if d, _ := emu.Search.Domain("demo"); d.SoftwareUpdateOptions == nil || d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled == nil || !*d.SoftwareUpdateOptions.AutoSoftwareUpdateEnabled {
@@ -121,7 +121,7 @@ func TestAccDomainConfig_noBlueGreenWithDryRunsOff(t *testing.T) {
   cluster_config = { instance_type = "r6g.xlarge.search" }`),
 		ExpectError: acctest.ErrorRe(`Nothing was sent to domain "demo".*deployment type blue/green.*Blue/Green Deployment Not Allowed`),
 	}})
-	if n := updates(emu); n != 0 {
+	if n := answeredUpdates(emu); n != 0 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 0", n)
 	}
 }
@@ -167,7 +167,7 @@ resource "terraform_data" "principal" {
 			},
 		},
 	})
-	if n := updates(emu); n != 1 {
+	if n := answeredUpdates(emu); n != 1 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 1 (the policy only)", n)
 	}
 }
@@ -340,7 +340,7 @@ func TestAccDomainConfig_savedPlanColleagueChangesAnotherManagedSection(t *testi
 			ExpectNonEmptyPlan: true,
 		},
 	})
-	if n := updates(emu); n != 3 {
+	if n := answeredUpdates(emu); n != 3 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 3 (ours twice, the colleague's once)", n)
 	}
 }

@@ -3,7 +3,6 @@ package search_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,8 +11,8 @@ import (
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/emulatortest"
-	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
+	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 )
 
 // dryRunWorkspace is an initialised working directory whose Terraform
@@ -29,10 +28,6 @@ func dryRunWorkspace(t *testing.T, emu *acctest.Emulator) (context.Context, *tfr
 	}
 	return ctx, ws
 }
-
-// dryRuns counts the dry runs (UpdateDomainConfig with DryRun) the emulator
-// logged, refused ones too.
-func dryRuns(emu *acctest.Emulator) int { return emu.DryRuns() }
 
 // colleagueDryRun dry-runs a change of the demo domain as someone else's
 // plan would.
@@ -64,7 +59,7 @@ func run(ctx context.Context, t *testing.T, ws *tfrun.Workspace, args ...string)
 // wantDryRuns checks how many dry runs the commands since before made.
 func wantDryRuns(t *testing.T, emu *acctest.Emulator, before, want int, what string) {
 	t.Helper()
-	if got := dryRuns(emu) - before; got != want {
+	if got := emu.DryRuns() - before; got != want {
 		t.Errorf("%s made %d dry runs, want %d", what, got, want)
 	}
 }
@@ -138,25 +133,25 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 		// record of a read to tie the reviewed one to); Create sends on the
 		// latter.
 		wantDryRuns(t, emu, 0, 2, "terraform apply of an adoption")
-		if n := updates(emu); n != 1 {
+		if n := answeredUpdates(emu); n != 1 {
 			t.Errorf("real UpdateDomainConfig calls = %d, want 1", n)
 		}
 	})
 	t.Run("plain apply", func(t *testing.T) {
 		t.Parallel()
 		emu, ctx, ws := adopted(t)
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		write(t, ws, emu, hour("8"))
 		run(ctx, t, ws, "apply", "-auto-approve")
 		wantDryRuns(t, emu, before, 1, "terraform apply of a dynamic change")
-		if n := updates(emu); n != 2 {
+		if n := answeredUpdates(emu); n != 2 {
 			t.Errorf("real UpdateDomainConfig calls = %d, want 2", n)
 		}
 	})
 	t.Run("saved plan", func(t *testing.T) {
 		t.Parallel()
 		emu, ctx, ws := adopted(t)
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		write(t, ws, emu, hour("8"))
 		run(ctx, t, ws, "plan", "-out=tfplan")
 		wantDryRuns(t, emu, before, 1, "terraform plan")
@@ -166,7 +161,7 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 	t.Run("each fresh plan", func(t *testing.T) {
 		t.Parallel()
 		emu, ctx, ws := adopted(t)
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		write(t, ws, emu, hour("8"))
 		run(ctx, t, ws, "plan")
 		run(ctx, t, ws, "plan")
@@ -177,7 +172,7 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 	t.Run("saved plan applied after an hour", func(t *testing.T) {
 		t.Parallel()
 		emu, ctx, ws := adopted(t)
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		write(t, ws, emu, hour("8"))
 		run(ctx, t, ws, "plan", "-out=tfplan")
 		emu.Clock().Advance(time.Hour + time.Minute)
@@ -187,7 +182,7 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 	t.Run("colleague's dry run between plan and apply", func(t *testing.T) {
 		t.Parallel()
 		emu, ctx, ws := adopted(t)
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		write(t, ws, emu, hour("8"))
 		run(ctx, t, ws, "plan", "-out=tfplan")
 		// The domain's latest dry run is now theirs, of another request.
@@ -199,7 +194,7 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 	t.Run("colleague's change to another section", func(t *testing.T) {
 		t.Parallel()
 		emu, ctx, ws := adopted(t)
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		write(t, ws, emu, hour("8"))
 		run(ctx, t, ws, "plan", "-out=tfplan")
 		colleague(t, emu, map[string]any{"SoftwareUpdateOptions": map[string]any{"AutoSoftwareUpdateEnabled": true}})
@@ -208,14 +203,14 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 		// The plan's dry run predates their change: the plan at apply runs
 		// its own, and the apply sends on it.
 		wantDryRuns(t, emu, before, 2, "a saved plan applied after a colleague's change to another section")
-		if n := updates(emu); n != 3 {
+		if n := answeredUpdates(emu); n != 3 {
 			t.Errorf("real UpdateDomainConfig calls = %d, want 3 (ours twice, the colleague's once)", n)
 		}
 	})
 	t.Run("colleague's change to the same section", func(t *testing.T) {
 		t.Parallel()
 		emu, ctx, ws := adopted(t)
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		write(t, ws, emu, hour("8"))
 		run(ctx, t, ws, "plan", "-out=tfplan")
 		colleague(t, emu, map[string]any{"SnapshotOptions": map[string]any{"AutomatedSnapshotStartHour": 5}})
@@ -231,7 +226,7 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 		t.Parallel()
 		emu, ctx, ws := adopted(t)
 		emu.ClockToOffPeak()
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		write(t, ws, emu, hour("1")+"\n  cluster_config = { instance_type = \"r6g.xlarge.search\" }\n"+acceptOffPeak)
 		run(ctx, t, ws, "apply", "-auto-approve")
 		// The off-peak rule reads the clock: a blue/green verdict is never
@@ -250,14 +245,14 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 		run(ctx, t, ws, "apply", "-refresh-only", "-auto-approve")
 		write(t, ws, emu, pause("3", ""))
 		colleaguePause(t, emu, 3)
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		_, out, err := ws.RunOutput(ctx, "plan", "-refresh=false", "-out=tfplan")
 		// Our plan shows our own verdict, which blocks the change.
 		if err == nil || !strings.Contains(out, "ADV_SNAPSHOT_PAUSE_NO_RESTORE") {
 			t.Errorf("the plan did not stop on our own verdict (ADV_SNAPSHOT_PAUSE_NO_RESTORE): %v\n%s", err, out)
 		}
 		wantDryRuns(t, emu, before, 1, "terraform plan -refresh=false after a colleague's dry run")
-		if n := updates(emu); n != 1 {
+		if n := answeredUpdates(emu); n != 1 {
 			t.Errorf("real UpdateDomainConfig calls = %d, want 1 (the adoption)", n)
 		}
 	})
@@ -268,14 +263,14 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 		write(t, ws, emu, pause("2", noRestore))
 		run(ctx, t, ws, "apply", "-auto-approve")
 		write(t, ws, emu, pause("3", noRestore))
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		run(ctx, t, ws, "plan", "-out=tfplan")
 		colleaguePause(t, emu, 3, "ADV_SNAPSHOT_PAUSE_NO_RESTORE")
 		// The latest dry run is theirs: the plan at apply runs its own,
 		// finds the reviewed verdict, and the apply sends on it.
 		run(ctx, t, ws, "apply", "tfplan")
 		wantDryRuns(t, emu, before, 3, "plan, the colleague's dry run, and the apply")
-		if n := updates(emu); n != 2 {
+		if n := answeredUpdates(emu); n != 2 {
 			t.Errorf("real UpdateDomainConfig calls = %d, want 2", n)
 		}
 		wantEverySendChecked(t, emu)
@@ -284,7 +279,7 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 		t.Parallel()
 		emu, ctx, ws := adopted(t)
 		write(t, ws, emu, hour("8"))
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		run(ctx, t, ws, "plan", "-out=tfplan")
 		// It plans what ours does, and the service adds
 		// ADV_DUALSTACK_RECOMMENDED for the unchanged ipv4 it carries.
@@ -292,7 +287,7 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 		emu.Clock().Advance(time.Second)
 		run(ctx, t, ws, "apply", "tfplan")
 		wantDryRuns(t, emu, before, 3, "plan, the colleague's dry run, and the apply")
-		if n := updates(emu); n != 2 {
+		if n := answeredUpdates(emu); n != 2 {
 			t.Errorf("real UpdateDomainConfig calls = %d, want 2", n)
 		}
 		wantEverySendChecked(t, emu)
@@ -301,7 +296,7 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 		t.Parallel()
 		emu, ctx, ws := adopted(t)
 		write(t, ws, emu, hour("8"))
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		run(ctx, t, ws, "plan", "-out=tfplan")
 		// A copy of the working directory without its .terraform.
 		runner := acctest.NewWorkspace(ctx, t)
@@ -326,7 +321,7 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 		// record has no service clock, so plans after it hand nothing on).
 		run(ctx, t, ws, "apply", "-refresh-only", "-auto-approve")
 		write(t, ws, emu, hour("8"))
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		run(ctx, t, ws, "plan", "-refresh=false")
 		run(ctx, t, ws, "plan", "-refresh=false", "-out=tfplan")
 		// Both start from the same read: the second takes the first's dry
@@ -346,22 +341,14 @@ func TestAccDomainConfig_dryRunsPerApply(t *testing.T) {
 func TestAccDomainConfig_dryRunHandOffBinary(t *testing.T) {
 	acctest.PreCheck(t)
 	emu := newDomainEmulator(t)
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-cloud"), "github.com/cloudlabs/terraform-provider-cloud")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	dir := t.TempDir()
-	env, err := tfrun.DevOverrides(dir, "cloudlabs/cloud", bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := filepath.Join(dir, "root")
+	// The working directory is a child of the one Terraform runs in.
+	parent := acctest.NewBuiltWorkspace(t)
+	root := filepath.Join(parent.Dir, "root")
 	if err := os.Mkdir(root, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	ws := &tfrun.Workspace{CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), Dir: root, Env: env}
-	parent := &tfrun.Workspace{CLI: ws.CLI, Dir: dir, Env: env}
+	ws := new(*parent)
+	ws.Dir = root
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	write(t, ws, emu, "  snapshot_options = { automated_snapshot_start_hour = 1 }")
@@ -369,7 +356,7 @@ func TestAccDomainConfig_dryRunHandOffBinary(t *testing.T) {
 	// The plan at apply hands its dry run to Create in its process.
 	wantDryRuns(t, emu, 0, 2, "the provider binary's adoption")
 	write(t, ws, emu, "  snapshot_options = { automated_snapshot_start_hour = 8 }")
-	before := dryRuns(emu)
+	before := emu.DryRuns()
 	run(ctx, t, parent, "-chdir=root", "plan", "-out=tfplan")
 	notes, _ := filepath.Glob(filepath.Join(root, ".terraform", "cloud-search-dry-runs", "*"))
 	if len(notes) != 1 {

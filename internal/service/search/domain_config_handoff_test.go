@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 	searchclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/search"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/service/search"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest/tfrun"
 )
 
 // A note in the data directory is only a saving: whatever it names, apply
@@ -59,7 +59,7 @@ resource "terraform_data" "count" {
 	ours := &searchclient.UpdateDomainConfigInput{DomainName: "demo", Sections: map[string]any{"ClusterConfig": map[string]any{"InstanceCount": 6}}}
 	plantNote(t, ws.Dir, search.NoteName(emu.URL, emu.Region(), ours, savedPlanRead(t, filepath.Join(ws.Dir, "tfplan"))), theirs)
 
-	sent, dryRunsBefore := realUpdateCalls(emu), dryRuns(emu)
+	sent, dryRunsBefore := sentUpdates(emu), emu.DryRuns()
 	_, output, err := ws.RunOutput(ctx, "apply", "tfplan")
 	if err == nil {
 		t.Fatalf("apply of the saved plan succeeded, want it stopped by allow_blue_green = false:\n%s", output)
@@ -67,10 +67,10 @@ resource "terraform_data" "count" {
 	if !strings.Contains(output, "Blue/Green Deployment Not Allowed") {
 		t.Errorf("apply failed without the blue/green refusal:\n%s", output)
 	}
-	if n := realUpdateCalls(emu) - sent; n != 0 {
+	if n := sentUpdates(emu) - sent; n != 0 {
 		t.Errorf("apply sent %d real UpdateDomainConfig, want none", n)
 	}
-	if n := dryRuns(emu) - dryRunsBefore; n < 1 {
+	if n := emu.DryRuns() - dryRunsBefore; n < 1 {
 		t.Errorf("apply made no dry run of its own, want one: it took the colleague's dry run %s for ours", theirs)
 	}
 	for _, rec := range emu.Search.UpdateRecords() {
@@ -78,18 +78,6 @@ resource "terraform_data" "count" {
 			t.Errorf("the service received our change as a real update: %+v", rec)
 		}
 	}
-}
-
-// realUpdateCalls counts the UpdateDomainConfig calls without DryRun the
-// emulator logged, answered or refused.
-func realUpdateCalls(emu *acctest.Emulator) int {
-	n := 0
-	for _, c := range emu.CallsTo("UpdateDomainConfig") {
-		if !c.DryRun {
-			n++
-		}
-	}
-	return n
 }
 
 // plantNote writes a note naming the dry run id under name in the
@@ -185,7 +173,7 @@ func TestAccDomainConfig_notesDirectoryHazards(t *testing.T) {
 	// again (the note is not used) and send exactly what it dry-ran.
 	applyAfresh := func(t *testing.T, emu *acctest.Emulator, ctx context.Context, ws *tfrun.Workspace) string {
 		t.Helper()
-		before := dryRuns(emu)
+		before := emu.DryRuns()
 		_, output, err := ws.RunOutput(ctx, "apply", "tfplan")
 		if err != nil {
 			t.Fatal(err)

@@ -95,7 +95,7 @@ func TestAccDomainConfigList_sideBySide(t *testing.T) {
 	if got := query(2); !slices.Equal(got, names[:2]) {
 		t.Errorf("domains found with limit 2: %v, want %v", got, names[:2])
 	}
-	if n := emu.CallCount("DescribeDomainConfig"); n < 2 || n > 2+2 {
+	if n := emu.Sent("DescribeDomainConfig"); n < 2 || n > 2+2 {
 		t.Errorf("the query with limit 2 read %d domains, want 2 to 4 (at most list_concurrency-1 past the limit)", n)
 	}
 }

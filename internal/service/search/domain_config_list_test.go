@@ -132,7 +132,7 @@ func TestAccDomainConfigList_limit(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					if n := emu.CallCount("DescribeDomainConfig"); n != 2 {
+					if n := emu.Sent("DescribeDomainConfig"); n != 2 {
 						t.Errorf("the query with limit 2 read %d domains, want 2", n)
 					}
 				},
@@ -238,7 +238,7 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 			t.Errorf("generated configuration holds %s, a value the service never returns:\n%s", secret, gen)
 		}
 	}
-	if n := emu.CallCount("UpdateDomainConfig"); n != 0 {
+	if n := emu.Sent("UpdateDomainConfig"); n != 0 {
 		t.Errorf("terraform query made %d UpdateDomainConfig calls, want 0", n)
 	}
 
@@ -315,7 +315,7 @@ func TestAccDomainConfigList_generateConfig(t *testing.T) {
 	if _, err := ws.Run(ctx, "plan", "-detailed-exitcode"); err != nil {
 		t.Errorf("the plan after the change ended is not empty: %v", err)
 	}
-	if n := emu.CallCount("UpdateDomainConfig"); n != 0 {
+	if n := emu.Sent("UpdateDomainConfig"); n != 0 {
 		t.Errorf("plan and apply of the generated configuration made %d UpdateDomainConfig calls (dry runs included), want 0", n)
 	}
 }
@@ -358,7 +358,7 @@ func TestAccDomainConfigList_accountUnknown(t *testing.T) {
 		t.Errorf("the error does not say what failed, or blames a domain:\n%s", out)
 	}
 	for _, op := range []string{"ListDomainNames", "DescribeDomainConfig"} {
-		if n := emu.CallCount(op); n != 0 {
+		if n := emu.Sent(op); n != 0 {
 			t.Errorf("the query made %d %s calls, want 0: it cannot name any result's account", n, op)
 		}
 	}

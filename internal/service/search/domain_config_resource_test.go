@@ -48,7 +48,7 @@ func TestAccDomainConfig_dynamicChange(t *testing.T) {
 				sameChange.AddStateValue(domainRes, tfjsonpath.New("change_id")),
 			},
 			Check: func(*terraform.State) error {
-				if n := updates(emu); n != 1 {
+				if n := answeredUpdates(emu); n != 1 {
 					return fmt.Errorf("real UpdateDomainConfig calls = %d, want 1", n)
 				}
 				return nil
@@ -62,7 +62,7 @@ func TestAccDomainConfig_dynamicChange(t *testing.T) {
 				sameChange.AddStateValue(domainRes, tfjsonpath.New("change_id")),
 			},
 			Check: func(*terraform.State) error {
-				if n := updates(emu); n != 1 {
+				if n := answeredUpdates(emu); n != 1 {
 					return fmt.Errorf("real UpdateDomainConfig calls = %d after an unchanged plan, want still 1", n)
 				}
 				return nil
@@ -139,7 +139,7 @@ func TestAccDomainConfig_criticalFailure(t *testing.T) {
 		Config:      domainConfig(emu, acceptOffPeak+"\n"+`  encryption_at_rest_options = { enabled = false }`),
 		ExpectError: acctest.ErrorRe(`Dry Run Found a Critical Failure.*CRIT_ENCRYPTION_AT_REST_DISABLE.*cannot be accepted`),
 	}})
-	if n := updates(emu); n != 0 {
+	if n := answeredUpdates(emu); n != 0 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 0", n)
 	}
 }
@@ -160,7 +160,7 @@ func TestAccDomainConfig_rulesWithoutCalls(t *testing.T) {
 	})
 	// Since the calls were cleared: neither rule made a dry run or a change
 	// (destroy makes none either).
-	if n := emu.CallCount("UpdateDomainConfig"); n != 0 {
+	if n := emu.Sent("UpdateDomainConfig"); n != 0 {
 		t.Errorf("UpdateDomainConfig calls = %d after the refused plans, want 0", n)
 	}
 }
@@ -220,7 +220,7 @@ func TestAccDomainConfig_timeoutThenWait(t *testing.T) {
 				statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("block_volume_options").AtMapKey("volume_size"), knownvalue.Int64Exact(300)),
 			},
 			Check: func(*terraform.State) error {
-				if n := updates(emu); n != 2 {
+				if n := answeredUpdates(emu); n != 2 {
 					return fmt.Errorf("real UpdateDomainConfig calls = %d, want 2 (the blue/green change was sent once)", n)
 				}
 				return nil
@@ -309,7 +309,7 @@ func TestAccDomainConfig_verdictChangedSincePlan(t *testing.T) {
 		}},
 		ExpectError: regexp.MustCompile(`(?s)Provider produced inconsistent final plan.*dry_run`),
 	}})
-	if n := updates(emu); n != 0 {
+	if n := answeredUpdates(emu); n != 0 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 0: nothing but the reviewed change may be applied", n)
 	}
 }
@@ -370,7 +370,7 @@ func TestAccDomainConfig_recordsTheDryRunOfTheChangeSent(t *testing.T) {
 		PreConfig: func() { emu.ClearCalls() },
 		Config:    domainConfig(emu, `  snapshot_options = { automated_snapshot_start_hour = 4 }`),
 		Check: func(s *terraform.State) error {
-			if n := updates(emu); n != 1 {
+			if n := answeredUpdates(emu); n != 1 {
 				return fmt.Errorf("real UpdateDomainConfig calls = %d, want 1", n)
 			}
 			sent, dry := -1, -1
@@ -464,7 +464,7 @@ func TestAccDomainConfig_followsAnotherChange(t *testing.T) {
 				},
 				Check: func(*terraform.State) error {
 					// Ours twice (steps 1 and 2) and the other one.
-					if n := updates(emu); n != 3 {
+					if n := answeredUpdates(emu); n != 3 {
 						return fmt.Errorf("real UpdateDomainConfig calls that succeeded = %d, want 3", n)
 					}
 					if !followedBeforeSending(emu.Calls()) {

@@ -102,7 +102,7 @@ func TestAccDryRunDataSource_waitForCompletion(t *testing.T) {
 		// Armed once the test has its parallel slot, so that the wait for
 		// one neither runs the watch's deadline nor lets the clock move.
 		PreConfig: func() {
-			before = emu.CountCalls("DescribeDryRunProgress", false)
+			before = emu.Answered("DescribeDryRunProgress", false)
 			emu.WhenCalled(t, "DescribeDryRunProgress", 2*time.Minute, func() { emu.Clock().Advance(2 * time.Hour) })
 		},
 		Config: dryRunConfig(emu, "demo", id, `wait_for_completion = true
@@ -115,7 +115,7 @@ func TestAccDryRunDataSource_waitForCompletion(t *testing.T) {
 		},
 		Check: func(*terraform.State) error {
 			// Once running, once done (a refresh may read it again).
-			if n := emu.CountCalls("DescribeDryRunProgress", false) - before; n < 2 {
+			if n := emu.Answered("DescribeDryRunProgress", false) - before; n < 2 {
 				return fmt.Errorf("%d DescribeDryRunProgress calls, want 2 or more: the data source did not wait", n)
 			}
 			return nil
@@ -180,7 +180,7 @@ func TestAccDryRunDataSource_validation(t *testing.T) {
 			ExpectError: acctest.ErrorRe(`"soon" must be a string containing a sequence of decimal numbers`),
 		},
 	})
-	if n := emu.CallCount("DescribeDryRunProgress"); n != 0 {
+	if n := emu.Sent("DescribeDryRunProgress"); n != 0 {
 		t.Errorf("%d DescribeDryRunProgress calls, want 0", n)
 	}
 }

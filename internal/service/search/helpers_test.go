@@ -94,10 +94,14 @@ resource "cloud_search_domain_config" "test" {
 
 func dryRunValue(path string) tfjsonpath.Path { return tfjsonpath.New("dry_run").AtMapKey(path) }
 
-// updates counts the real (not dry-run) UpdateDomainConfig calls the
-// service accepted: a change refused because another one is running is
+// answeredUpdates counts the real (not dry-run) UpdateDomainConfig calls
+// the service accepted: a change refused because another one is running is
 // sent again, and only the accepted ones change the domain.
-func updates(emu *acctest.Emulator) int { return emu.CountCalls("UpdateDomainConfig", false) }
+func answeredUpdates(emu *acctest.Emulator) int { return emu.Answered("UpdateDomainConfig", false) }
+
+// sentUpdates counts the real UpdateDomainConfig calls the provider sent,
+// answered or refused.
+func sentUpdates(emu *acctest.Emulator) int { return emu.Sent("UpdateDomainConfig") - emu.DryRuns() }
 
 // planHook runs a function between plan and apply.
 type planHook func()

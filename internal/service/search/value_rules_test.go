@@ -161,7 +161,7 @@ func TestAccDryRunDataSource_negativeTimeout(t *testing.T) {
   }`),
 		ExpectError: acctest.ErrorRe(`Invalid Timeout.*timeouts.read must be a positive duration`),
 	}})
-	if n := emu.CallCount("DescribeDryRunProgress"); n != 0 {
+	if n := emu.Sent("DescribeDryRunProgress"); n != 0 {
 		t.Errorf("%d DescribeDryRunProgress calls, want 0", n)
 	}
 }
@@ -211,7 +211,7 @@ resource "cloud_search_domain_config" "plain" {
 			plancheck.ExpectKnownValue("cloud_search_domain_config.plain", adv, allKeys("true")),
 		}}},
 	})
-	if n := updates(emu); n != 1 {
+	if n := answeredUpdates(emu); n != 1 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 1 (allow_explicit_index on demo only)", n)
 	}
 }
@@ -235,7 +235,7 @@ func TestAccDomainConfig_advancedOptionsKeyChanged(t *testing.T) {
 		}},
 		{Config: explicit("true"), ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 	})
-	if n := updates(emu); n != 2 {
+	if n := answeredUpdates(emu); n != 2 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 2 (false, then true)", n)
 	}
 }
@@ -331,7 +331,7 @@ func TestAccDomainConfig_acceptedWarningsLimit(t *testing.T) {
 			statecheck.ExpectKnownValue(domainRes, tfjsonpath.New("snapshot_options").AtMapKey("automated_snapshot_start_hour"), knownvalue.Int64Exact(5)),
 		}},
 	})
-	if n := updates(emu); n != 1 {
+	if n := answeredUpdates(emu); n != 1 {
 		t.Errorf("real UpdateDomainConfig calls = %d, want 1 (the 25 codes' apply)", n)
 	}
 }
