@@ -174,4 +174,3 @@ resource "cloud_search_domain_config" "west" {
 		t.Errorf("not in state: %v", want)
 	}
 }
-

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/botocorevectors"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator/botocorevectors"
 )
 
 func TestDecodeConverse(t *testing.T) {

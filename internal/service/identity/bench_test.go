@@ -45,7 +45,7 @@ func BenchmarkKeyModifyPlan(b *testing.B) {
 
 // BenchmarkKeyStateRoundTripFramework is BenchmarkKeyStateRoundTrip
 // through the framework's own Get and Set of the struct: the cost the
-// model helpers (model.go) save on every whole-model read and write.
+// model helpers (internal/tfmodel) save on every whole-model read and write.
 func BenchmarkKeyStateRoundTripFramework(b *testing.B) {
 	ctx := context.Background()
 	state := emptyState(b, NewServiceSpecificCredentialResource())

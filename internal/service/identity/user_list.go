@@ -10,9 +10,9 @@ import (
 
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/listing"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/resourceidentity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/rules"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/validators"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/resourceidentity"
 )
 
 var (
