@@ -85,18 +85,18 @@ func markedAsHeld(tags map[string]string, id string) bool {
 // says was lost and follows its advice as a user would: the user is
 // imported (the refused create names terraform import), each key deleted
 // (the warning Keys Possibly Held by No State names it: its value was lost
-// with the run). It returns the last apply's outcome, what was done, and
-// what went wrong.
-func (l lost) followAdvice(t *testing.T, e *emu, w *workdir, out string, err error) (string, error, string, []string) {
+// with the run). It returns the last apply's output, what was done, what
+// went wrong, and the last apply's error.
+func (l lost) followAdvice(t *testing.T, e *emu, w *workdir, out string, err error) (string, string, []string, error) {
 	t.Helper()
 	var done, bad []string
 	if l.user != "" {
 		flat := strings.Join(strings.Fields(out), " ")
 		if err == nil || !strings.Contains(flat, "already exists") || !strings.Contains(flat, "terraform import <address> "+l.user) {
-			return out, err, "", []string{"the apply after the kill does not name the unsaved user " + l.user + " and its import: " + shorten(errorSummaries(out), 300)}
+			return out, "", []string{"the apply after the kill does not name the unsaved user " + l.user + " and its import: " + shorten(errorSummaries(out), 300)}, err
 		}
 		if iout, ierr := w.run("import", "-input=false", userAddr, l.user); ierr != nil {
-			return out, err, "", []string{"the import the apply named failed: " + shorten(errorSummaries(iout), 300)}
+			return out, "", []string{"the import the apply named failed: " + shorten(errorSummaries(iout), 300)}, err
 		}
 		done = append(done, "user imported as named")
 		out, err = w.apply()
@@ -132,5 +132,5 @@ func (l lost) followAdvice(t *testing.T, e *emu, w *workdir, out string, err err
 			out, err = w.apply()
 		}
 	}
-	return out, err, "floor (" + l.String() + "): " + strings.Join(done, ", "), bad
+	return out, "floor (" + l.String() + "): " + strings.Join(done, ", "), bad, err
 }

@@ -271,7 +271,7 @@ func interleaveTrial(t *testing.T, c crashCall, act bAction, then string) string
 		l.keys = slices.DeleteFunc(l.keys, func(id string) bool { return id == stateKey(b) })
 		if !l.none() {
 			var more []string
-			out, err, note, more = l.followAdvice(t, e, a, out, err)
+			out, note, more, err = l.followAdvice(t, e, a, out, err)
 			note = " " + note
 			bad = append(bad, more...)
 		}

@@ -428,7 +428,7 @@ func crashTrial(t *testing.T, p crashPath, c crashCall, kind emulator.FaultKind,
 	outcome := "ok"
 	var bad []string
 	if !l.none() {
-		out, err, outcome, bad = l.followAdvice(t, e, w, out, err)
+		out, outcome, bad, err = l.followAdvice(t, e, w, out, err)
 	}
 	switch {
 	case len(bad) != 0:
