@@ -6,9 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
-	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 )
 
 // The floor: what no provider can keep. Terraform writes its state during
@@ -113,13 +110,9 @@ func (l lost) followAdvice(t *testing.T, e *emu, w *workdir, out string, err err
 				bad = append(bad, "the apply after the kill does not name the unsaved key "+id+": "+shorten(errorSummaries(out), 300))
 			}
 		}
-		c, cerr := identityclient.New(client.Config{Region: e.Region(), Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()}}, e.URL)
-		if cerr != nil {
-			t.Fatal(cerr)
-		}
-		user := e.Identity.UserNames()
+		c := apiClient(t, e)
 		for _, id := range l.keys {
-			for _, u := range user {
+			for _, u := range e.Identity.UserNames() {
 				if slices.Contains(e.Identity.CredentialIDs(u), id) {
 					if derr := c.DeleteServiceSpecificCredential(context.Background(), u, id); derr != nil {
 						t.Fatalf("deleting the unsaved key %s as the warning advises: %v", id, derr)

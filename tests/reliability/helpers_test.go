@@ -42,14 +42,21 @@ resource "cloud_identity_service_specific_credential" "k" {
 `, user, limitedAccess)
 }
 
-// apiUser reads a user as any API client would; nil when there is none.
-func apiUser(t *testing.T, e *emu, name string) *identityclient.User {
+// apiClient is an identity client with the emulator's credentials, as a
+// user at a console has.
+func apiClient(t *testing.T, e *emu) *identityclient.Client {
 	t.Helper()
 	c, err := identityclient.New(client.Config{Region: e.Region(), Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()}}, e.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := c.GetUser(context.Background(), name)
+	return c
+}
+
+// apiUser reads a user as any API client would; nil when there is none.
+func apiUser(t *testing.T, e *emu, name string) *identityclient.User {
+	t.Helper()
+	u, err := apiClient(t, e).GetUser(context.Background(), name)
 	if err != nil {
 		return nil
 	}

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/cloudlabs/terraform-provider-cloud/internal/acctest"
-	"github.com/cloudlabs/terraform-provider-cloud/internal/client"
 	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
 	"github.com/cloudlabs/terraform-provider-cloud/internal/emulator"
 )
@@ -132,11 +131,7 @@ func (b *httpBackend) init(t *testing.T, w *workdir) {
 // createOutOfBand makes a user the way a console or a script would.
 func createOutOfBand(t *testing.T, e *emu, name string) *identityclient.User {
 	t.Helper()
-	c, err := identityclient.New(client.Config{Region: e.Region(), Credentials: client.Credentials{AccessKeyID: e.AccessKeyID(), SecretAccessKey: e.SecretAccessKey()}}, e.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := c.CreateUser(context.Background(), identityclient.CreateUserInput{UserName: name})
+	u, err := apiClient(t, e).CreateUser(context.Background(), identityclient.CreateUserInput{UserName: name})
 	if err != nil {
 		t.Fatal(err)
 	}
