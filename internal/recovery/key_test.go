@@ -355,3 +355,28 @@ func TestInFlightElsewhereNamesLiveClaims(t *testing.T) {
 		t.Fatalf("records named %+v, want the claim %s lapsing %s", got.Records, claim.Key, start.Add(5*time.Minute).Add(clockMargin))
 	}
 }
+
+// TestRecordsLandingUntilLeavesClaimsOut: a create ends its wait at once
+// only for another run's record that may land a key past its bound; a
+// takeover's claim, which goes once the takeover is done, is waited for
+// up to the bound (two runs recovering one orphan: the one that lost the
+// contest waits for the winner rather than failing).
+func TestRecordsLandingUntilLeavesClaimsOut(t *testing.T) {
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	over := recordTag("n1", "models.cloud.example", start, start.Add(time.Minute))
+	claim := claimTag("n2", record{ID: over.Key}, "ACCAKEY", start.Add(time.Hour))
+	pending, keys := readTags([]identityclient.Tag{over, claim}, "models.cloud.example")
+	v := &view{now: start.Add(3 * time.Minute), pending: pending, tags: keys}
+	if v.landingUntil(nil).IsZero() {
+		t.Fatal("landingUntil does not wait for the live claim")
+	}
+	if got := v.recordsLandingUntil(nil); !got.IsZero() {
+		t.Fatalf("recordsLandingUntil = %s with no record in flight, want zero: a claim would end the wait at once", got)
+	}
+	far := recordTag("n3", "models.cloud.example", start.Add(2*time.Minute), start.Add(time.Hour))
+	pending, keys = readTags([]identityclient.Tag{over, claim, far}, "models.cloud.example")
+	v = &view{now: start.Add(3 * time.Minute), pending: pending, tags: keys}
+	if got := v.recordsLandingUntil(nil); !got.Equal(start.Add(time.Hour)) {
+		t.Fatalf("recordsLandingUntil = %s, want the far record's deadline %s", got, start.Add(time.Hour))
+	}
+}
