@@ -420,17 +420,29 @@ func (e *RecordsInFlight) Error() string {
 // over for a record still on the user (a claim's Started is zero).
 func (v *view) inFlightElsewhere(user string, own *record, waited time.Duration) *RecordsInFlight {
 	out := &RecordsInFlight{User: user, Waited: waited}
-	live := map[string]bool{}
 	for _, e := range v.pending {
-		live[e.ID] = true
 		if v.inFlight(e) && (own == nil || e.ID != own.ID) {
 			out.Records = append(out.Records, InFlight{Tag: e.ID, Started: e.Started, Lapses: e.Deadline.Add(clockMargin)})
 		}
 	}
+	for _, cl := range v.liveClaims() {
+		out.Records = append(out.Records, InFlight{Tag: cl.tag, Lapses: cl.deadline.Add(clockMargin)})
+	}
+	return out
+}
+
+// liveClaims are the claims of recoveries taking a key over for a record
+// still on the user, before their deadline.
+func (v *view) liveClaims() []claim {
+	live := map[string]bool{}
+	for _, e := range v.pending {
+		live[e.ID] = true
+	}
+	var out []claim
 	for _, kt := range v.tags {
 		for _, cl := range kt.claims {
 			if live[cl.record] && v.now.Before(cl.deadline.Add(clockMargin)) {
-				out.Records = append(out.Records, InFlight{Tag: cl.tag, Lapses: cl.deadline.Add(clockMargin)})
+				out = append(out, cl)
 			}
 		}
 	}
@@ -454,24 +466,10 @@ func (v *view) recordsLandingUntil(own *record) time.Time {
 // taking a key over for a live record, or own's key not seen yet. Zero
 // when there is none.
 func (v *view) landingUntil(own *record) time.Time {
-	var until time.Time
-	later := func(t time.Time) {
-		if t.After(until) {
-			until = t
-		}
-	}
-	live := map[string]bool{}
-	for _, e := range v.pending {
-		live[e.ID] = true
-		if v.inFlight(e) && (own == nil || e.ID != own.ID) {
-			later(e.Deadline)
-		}
-	}
-	for _, kt := range v.tags {
-		for _, cl := range kt.claims {
-			if live[cl.record] && v.now.Before(cl.deadline.Add(clockMargin)) {
-				later(cl.deadline)
-			}
+	until := v.recordsLandingUntil(own)
+	for _, cl := range v.liveClaims() {
+		if cl.deadline.After(until) {
+			until = cl.deadline
 		}
 	}
 	if own != nil && until.IsZero() && v.inFlight(*own) {
