@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	identityclient "github.com/cloudlabs/terraform-provider-cloud/internal/client/identity"
+	"github.com/cloudlabs/terraform-provider-cloud/internal/recovery"
 )
 
 // The floor: what no provider can keep. Terraform writes its state during
@@ -55,27 +58,16 @@ func lostBy(t *testing.T, e *emu, w *workdir, user string, held ...string) lost 
 			held = append(held, id)
 		}
 	}
-	tags := e.Identity.UserTags(user)
+	var tags []identityclient.Tag
+	for k, v := range e.Identity.UserTags(user) {
+		tags = append(tags, identityclient.Tag{Key: k, Value: v})
+	}
 	for _, id := range e.Identity.CredentialIDs(user) {
-		if !slices.Contains(held, id) && markedAsHeld(tags, id) {
+		if !slices.Contains(held, id) && recovery.MarkedElsewhere(tags, user, id) != nil {
 			l.keys = append(l.keys, id)
 		}
 	}
 	return l
-}
-
-// markedAsHeld reports whether tags mark key id as held: its create's
-// record settled into its mark, or an adoption's or import's mark.
-func markedAsHeld(tags map[string]string, id string) bool {
-	if _, ok := tags["terraform-cloud:key:"+id]; ok {
-		return true
-	}
-	for _, v := range tags {
-		if f := strings.Fields(v); len(f) >= 2 && f[0] == "held" && f[1] == id {
-			return true
-		}
-	}
-	return false
 }
 
 // followAdvice checks that the apply after a kill (out, err) names what l

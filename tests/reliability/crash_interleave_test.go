@@ -268,7 +268,8 @@ func interleaveTrial(t *testing.T, c crashCall, act bAction, then string) string
 			bad = append(bad, act.after(t, e, b, it)...)
 		}
 		// A key A's killed run marked that B's import then took is held.
-		l.keys = slices.DeleteFunc(l.keys, func(id string) bool { return id == stateKey(b) })
+		bHolds := stateKey(b)
+		l.keys = slices.DeleteFunc(l.keys, func(id string) bool { return id == bHolds })
 		if !l.none() {
 			var more []string
 			out, note, more, err = l.followAdvice(t, e, a, out, err)
