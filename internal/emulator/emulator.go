@@ -144,7 +144,7 @@ func (e *Emulator) DroppedCalls() int { return e.log.droppedCalls() }
 func (e *Emulator) Answered(operation string, dryRun bool) int {
 	n := 0
 	for _, c := range e.log.snapshot() {
-		if (operation == "" || c.Operation == operation) && c.DryRun == dryRun && c.Status < 300 {
+		if (operation == "" || c.Operation == operation) && c.DryRun == dryRun && c.Status >= 200 && c.Status < 300 {
 			n++
 		}
 	}
@@ -223,9 +223,9 @@ func (e *Emulator) serveService(w http.ResponseWriter, r *http.Request, svc core
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	op := svc.Classify(r, body)
 	call := Call{Time: e.clock.Now(), Service: svc.Name(), Operation: op.Name, DryRun: op.DryRun, Started: started}
-	rw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 	var caller *core.Caller
-	defer func() {
+	rw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	rw.log = func() {
 		call.Ended = time.Now()
 		call.Status = rw.status
 		if caller != nil {
@@ -233,7 +233,8 @@ func (e *Emulator) serveService(w http.ResponseWriter, r *http.Request, svc core
 		}
 		e.log.add(call)
 		e.printCall(call)
-	}()
+	}
+	defer rw.end()
 
 	if name := svc.SigningName(); name != "" && !op.Unsigned {
 		var verr *sigv4.Error
@@ -302,8 +303,7 @@ func (e *Emulator) applyFault(w *statusWriter, r *http.Request, body []byte, svc
 		core.WriteError(w, svc.Protocol(), status, core.Code(svc.Protocol(), "throttle"), "Rate exceeded")
 		return false
 	case FaultDrop:
-		w.status = 0
-		hangUp(w.ResponseWriter)
+		w.hangUp()
 		return false
 	case FaultDelay:
 		select {
@@ -316,8 +316,7 @@ func (e *Emulator) applyFault(w *statusWriter, r *http.Request, body []byte, svc
 		if e.holdFor(r, f) {
 			return true
 		}
-		w.status = 0
-		hangUp(w.ResponseWriter)
+		w.hangUp()
 		return false
 	case FaultHoldAnswer:
 		answer := &recordedAnswer{header: http.Header{}, status: http.StatusOK}
@@ -327,15 +326,13 @@ func (e *Emulator) applyFault(w *statusWriter, r *http.Request, body []byte, svc
 			answer.sendTo(w)
 			return false
 		}
-		w.status = 0
-		hangUp(w.ResponseWriter)
+		w.hangUp()
 		return false
 	case FaultLostResponse:
 		// Serve into a buffer (so the change is committed), then hang up.
 		sink := &discardWriter{header: http.Header{}}
 		svc.ServeHTTP(sink, r.WithContext(context.WithoutCancel(r.Context())))
-		w.status = 0
-		hangUp(w.ResponseWriter)
+		w.hangUp()
 		return false
 	}
 	return true
@@ -482,29 +479,47 @@ func (e *Emulator) printCall(c Call) {
 	fmt.Fprintf(e.opts.Log, "%s %-8s %-36s %3d%s\n", c.Time.Format(time.RFC3339), c.Service, c.Operation, c.Status, extra)
 }
 
+// statusWriter keeps the answer until the call is logged, so a caller
+// that has its answer, or has seen the connection close, finds the call in
+// the request log.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
 	wrote  bool
+	body   bytes.Buffer
+	// log logs the call; end and hangUp run it once.
+	log    func()
+	logged bool
+}
+
+// end logs the call, then sends the answer kept.
+func (w *statusWriter) end() {
+	if w.logged {
+		return
+	}
+	w.logged = true
+	w.log()
+	w.ResponseWriter.WriteHeader(w.status)
+	_, _ = w.ResponseWriter.Write(w.body.Bytes())
+}
+
+// hangUp logs the call as unanswered (status 0), then closes the
+// connection without an answer.
+func (w *statusWriter) hangUp() {
+	w.status, w.logged = 0, true
+	w.log()
+	hangUp(w.ResponseWriter)
 }
 
 func (w *statusWriter) WriteHeader(code int) {
 	if !w.wrote {
 		w.status, w.wrote = code, true
 	}
-	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *statusWriter) Write(b []byte) (int, error) {
 	w.wrote = true
-	return w.ResponseWriter.Write(b)
-}
-
-// Flush lets streaming answers through.
-func (w *statusWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
+	return w.body.Write(b)
 }
 
 // bufferWriter keeps an answer to be changed before it is sent.
