@@ -224,7 +224,7 @@ func (e *Emulator) serveService(w http.ResponseWriter, r *http.Request, svc core
 	op := svc.Classify(r, body)
 	call := Call{Time: e.clock.Now(), Service: svc.Name(), Operation: op.Name, DryRun: op.DryRun, Started: started}
 	var caller *core.Caller
-	rw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	rw := &statusWriter{conn: w, recordedAnswer: newAnswer()}
 	rw.log = func() {
 		call.Ended = time.Now()
 		call.Status = rw.status
@@ -319,19 +319,16 @@ func (e *Emulator) applyFault(w *statusWriter, r *http.Request, body []byte, svc
 		w.hangUp()
 		return false
 	case FaultHoldAnswer:
-		answer := &recordedAnswer{header: http.Header{}, status: http.StatusOK}
-		svc.ServeHTTP(answer, r.WithContext(context.WithoutCancel(r.Context())))
+		// w keeps the answer: it is sent on a resume, dropped on a hang-up.
+		svc.ServeHTTP(w, r.WithContext(context.WithoutCancel(r.Context())))
 		e.faults.hold(f)
-		if e.holdFor(r, f) {
-			answer.sendTo(w)
-			return false
+		if !e.holdFor(r, f) {
+			w.hangUp()
 		}
-		w.hangUp()
 		return false
 	case FaultLostResponse:
-		// Serve into a buffer (so the change is committed), then hang up.
-		sink := &discardWriter{header: http.Header{}}
-		svc.ServeHTTP(sink, r.WithContext(context.WithoutCancel(r.Context())))
+		// The change is committed; the answer w keeps is dropped.
+		svc.ServeHTTP(w, r.WithContext(context.WithoutCancel(r.Context())))
 		w.hangUp()
 		return false
 	}
@@ -356,21 +353,34 @@ func (e *Emulator) holdFor(r *http.Request, f *Fault) bool {
 // it. It returns how many went on.
 func (e *Emulator) ResumeHeld() int { return e.faults.resumeHolding() }
 
-// recordedAnswer keeps an answer to send later.
+// recordedAnswer keeps an answer to send later, change or drop. The
+// first status written is the answer's, as net/http has it; none is 200.
 type recordedAnswer struct {
 	header http.Header
 	status int
+	wrote  bool
 	body   bytes.Buffer
 }
 
-func (a *recordedAnswer) Header() http.Header         { return a.header }
-func (a *recordedAnswer) Write(b []byte) (int, error) { return a.body.Write(b) }
-func (a *recordedAnswer) WriteHeader(code int)        { a.status = code }
+func newAnswer() recordedAnswer {
+	return recordedAnswer{header: http.Header{}, status: http.StatusOK}
+}
+
+func (a *recordedAnswer) Header() http.Header { return a.header }
+
+func (a *recordedAnswer) Write(b []byte) (int, error) {
+	a.wrote = true
+	return a.body.Write(b)
+}
+
+func (a *recordedAnswer) WriteHeader(code int) {
+	if !a.wrote {
+		a.status, a.wrote = code, true
+	}
+}
 
 func (a *recordedAnswer) sendTo(w http.ResponseWriter) {
-	for k, v := range a.header {
-		w.Header()[k] = v
-	}
+	maps.Copy(w.Header(), a.header)
 	w.WriteHeader(a.status)
 	_, _ = w.Write(a.body.Bytes())
 }
@@ -404,13 +414,13 @@ func (e *Emulator) answerEchoInFailure(w http.ResponseWriter, r *http.Request, b
 		part = f.echoed(secret)
 	}
 	part = e.faults.quote(f, part)
-	rec := &bufferWriter{header: http.Header{}, code: http.StatusOK}
-	svc.ServeHTTP(rec, r)
+	rec := newAnswer()
+	svc.ServeHTTP(&rec, r)
 	out := rec.body.Bytes()
 	var doc map[string]any
 	dec := json.NewDecoder(bytes.NewReader(out))
 	dec.UseNumber() // the answer's numbers as they are
-	if rec.code == http.StatusOK && part != "" && dec.Decode(&doc) == nil {
+	if rec.status == http.StatusOK && part != "" && dec.Decode(&doc) == nil {
 		code := f.Code
 		if code == "" {
 			code = EchoFailureCode
@@ -429,7 +439,7 @@ func (e *Emulator) answerEchoInFailure(w http.ResponseWriter, r *http.Request, b
 	}
 	maps.Copy(w.Header(), rec.header)
 	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
-	w.WriteHeader(rec.code)
+	w.WriteHeader(rec.status)
 	_, _ = w.Write(out)
 }
 
@@ -483,10 +493,8 @@ func (e *Emulator) printCall(c Call) {
 // that has its answer, or has seen the connection close, finds the call in
 // the request log.
 type statusWriter struct {
-	http.ResponseWriter
-	status int
-	wrote  bool
-	body   bytes.Buffer
+	recordedAnswer
+	conn http.ResponseWriter
 	// log logs the call; end and hangUp run it once.
 	log    func()
 	logged bool
@@ -499,8 +507,7 @@ func (w *statusWriter) end() {
 	}
 	w.logged = true
 	w.log()
-	w.ResponseWriter.WriteHeader(w.status)
-	_, _ = w.ResponseWriter.Write(w.body.Bytes())
+	w.sendTo(w.conn)
 }
 
 // hangUp logs the call as unanswered (status 0), then closes the
@@ -508,33 +515,5 @@ func (w *statusWriter) end() {
 func (w *statusWriter) hangUp() {
 	w.status, w.logged = 0, true
 	w.log()
-	hangUp(w.ResponseWriter)
+	hangUp(w.conn)
 }
-
-func (w *statusWriter) WriteHeader(code int) {
-	if !w.wrote {
-		w.status, w.wrote = code, true
-	}
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	w.wrote = true
-	return w.body.Write(b)
-}
-
-// bufferWriter keeps an answer to be changed before it is sent.
-type bufferWriter struct {
-	header http.Header
-	code   int
-	body   bytes.Buffer
-}
-
-func (b *bufferWriter) Header() http.Header         { return b.header }
-func (b *bufferWriter) Write(p []byte) (int, error) { return b.body.Write(p) }
-func (b *bufferWriter) WriteHeader(code int)        { b.code = code }
-
-type discardWriter struct{ header http.Header }
-
-func (d *discardWriter) Header() http.Header         { return d.header }
-func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
-func (d *discardWriter) WriteHeader(int)             {}
