@@ -2,12 +2,10 @@ package identity
 
 import (
 	"context"
-	"math/big"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -87,92 +85,6 @@ func TestModelHelpersMatchFramework(t *testing.T) {
 				t.Errorf("round trip (-set +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-func TestGetModelMismatch(t *testing.T) {
-	t.Parallel()
-	s := emptyState(t, NewUserResource())
-	if diags := tfmodel.Set(context.Background(), &s, &userModel{
-		ID: types.StringValue("a"), UserName: types.StringValue("a"), Path: types.StringValue("/"), Arn: types.StringNull(),
-		UserID: types.StringNull(), CreateDate: types.StringNull(), ForceDestroy: types.BoolValue(false),
-	}); diags.HasError() {
-		t.Fatal(diags)
-	}
-	if diags := tfmodel.Get(context.Background(), s, &userPolicyAttachmentModel{}); !diags.HasError() {
-		t.Error("tfmodel.Get read a user into an attachment's model")
-	}
-}
-
-// TestSetChanged checks that tfmodel.SetChanged writes what the planning changed,
-// and only that: the plan's other attributes keep their values.
-func TestSetChanged(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	st := emptyState(t, NewServiceSpecificCredentialResource())
-	before := benchKey()
-	if diags := tfmodel.Set(ctx, &st, &before); diags.HasError() {
-		t.Fatal(diags)
-	}
-	plan := tfsdk.Plan(st)
-	if diags := tfmodel.SetChanged(ctx, &plan, &before, new(benchKey())); diags.HasError() || !plan.Raw.Equal(st.Raw) {
-		t.Fatalf("nothing changed, yet the plan became %s (%v)", plan.Raw, diags)
-	}
-	// An attribute the planning did not change keeps the plan's value,
-	// even where the plan differs from the models.
-	if diags := plan.SetAttribute(ctx, path.Root("status"), types.StringValue("Inactive")); diags.HasError() {
-		t.Fatal(diags)
-	}
-	after := benchKey()
-	after.Region, after.ExpirationDate = types.StringValue("eu-west-1"), types.StringUnknown()
-	if diags := tfmodel.SetChanged(ctx, &plan, &before, &after); diags.HasError() {
-		t.Fatal(diags)
-	}
-	var got serviceSpecificCredentialModel
-	if diags := plan.Get(ctx, &got); diags.HasError() {
-		t.Fatal(diags)
-	}
-	want := after
-	want.Status = types.StringValue("Inactive")
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("plan after tfmodel.SetChanged (-want +got):\n%s", diff)
-	}
-}
-
-// TestModelHelpersValidateAsFramework checks that tfmodel.Get and tfmodel.Set
-// refuse a value its custom type finds invalid (a whole number configured
-// as 2.5), with the diagnostics of the framework's Get and Set.
-func TestModelHelpersValidateAsFramework(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	st := emptyState(t, NewServiceSpecificCredentialResource())
-	key := benchKey()
-	if diags := tfmodel.Set(ctx, &st, &key); diags.HasError() {
-		t.Fatal(diags)
-	}
-	half := tftypes.NewValue(tftypes.Number, big.NewFloat(2.5))
-	raw, err := tftypes.Transform(st.Raw, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
-		if p.Equal(tftypes.NewAttributePath().WithAttributeName("renew_before_days")) {
-			return half, nil
-		}
-		return v, nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bad := tfsdk.State{Schema: st.Schema, Raw: raw}
-	var ours, theirs serviceSpecificCredentialModel
-	if got, want := tfmodel.Get(ctx, bad, &ours), bad.Get(ctx, &theirs); !want.HasError() || !got.Equal(want) {
-		t.Errorf("tfmodel.Get said %v, Get %v", got, want)
-	}
-	invalid, err := customtypes.Int64Type{}.ValueFromTerraform(ctx, half)
-	if err != nil {
-		t.Fatal(err)
-	}
-	key.RenewBeforeDays = invalid.(customtypes.Int64)
-	a, b := emptyState(t, NewServiceSpecificCredentialResource()), emptyState(t, NewServiceSpecificCredentialResource())
-	if got, want := tfmodel.Set(ctx, &a, &key), b.Set(ctx, &key); !want.HasError() || !got.Equal(want) {
-		t.Errorf("tfmodel.Set said %v, Set %v", got, want)
 	}
 }
 
